@@ -1,0 +1,152 @@
+/* Variant 9: thread coarsening, grid-stride accumulation, two passes (note
+ * 001 "thread coarsening", 004 reduce_sum).
+ *
+ * The idea: stop launching one short block per 512 elements. Launch a fixed
+ * grid of at most 1024 blocks of 256 threads (about one full wave on an
+ * H100/H200: 132 SMs x 2048 threads) and let each thread walk the array in a
+ * grid-stride loop, accumulating in a register: thread t of block b adds
+ * elements b*256 + t, then + 1024*256, and so on. Only at the end does each
+ * block combine its 256 register totals, with the warp shuffles of variant 8.
+ * Pass 2 is one block that reduces the (at most 1024) block results the same
+ * way and writes *out: exactly two launches for any n.
+ *
+ * What changed and why it is faster: the per-block costs (launch, shared
+ * memory, barrier, the write of a partial) are paid 1024 times instead of
+ * n/512 times, and the chain of follow-up passes shrinks to one tiny launch.
+ * Each thread now spends its life streaming loads, all coalesced.
+ *
+ * What is left: each loop iteration loads one 4-byte element and the next
+ * iteration's load waits on the loop's bound check, so each thread has about
+ * one load in flight; that is too few bytes in flight per SM to cover DRAM
+ * latency at full bandwidth. And the second pass is a second launch.
+ * Bound by: memory latency (bytes in flight), close to but under the DRAM
+ * bandwidth.
+ *
+ * Per-block partials: block b's value reduces the tiles of 256 elements
+ * numbered b, b + M, b + 2M... (M = the grid size): element i belongs to
+ * block (i / 256) % M.
+ *
+ * Limits: 256 threads per block; grid min(ceil(n/256), 1024); any n. The grid
+ * does not depend on the GPU, so f32 sums are bitwise the same on every GPU.
+ * Build alone: nvcc -arch=sm_90 -c 09_grid_stride.cu
+ */
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+namespace {
+
+/* ---- Operations. Each kernel file carries this block so that it compiles on
+ * its own: copy one file into your project and it builds. ---------------- */
+struct Sum {
+    __device__ static float apply(float a, float b) { return a + b; }
+    /* int32 sums wrap modulo 2^32: add as unsigned, where wrapping is defined. */
+    __device__ static int apply(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+    __device__ static float identity(float) { return 0.0f; }
+    __device__ static int identity(int) { return 0; }
+};
+struct Max {
+    __device__ static float apply(float a, float b) { return fmaxf(a, b); }
+    __device__ static int apply(int a, int b) { return a > b ? a : b; }
+    __device__ static float identity(float) { return __int_as_float(0xff800000); } /* -inf */
+    __device__ static int identity(int) { return -2147483647 - 1; }
+};
+struct Min {
+    __device__ static float apply(float a, float b) { return fminf(a, b); }
+    __device__ static int apply(int a, int b) { return a < b ? a : b; }
+    __device__ static float identity(float) { return __int_as_float(0x7f800000); } /* +inf */
+    __device__ static int identity(int) { return 2147483647; }
+};
+
+constexpr unsigned kBlock = 256;       /* threads per block */
+constexpr size_t kMaxBlocks = 1024;    /* grid of pass 1 */
+
+
+/* Sum (or max, min) of one value per lane across a warp, in registers: at
+ * each step lane l adds the value of lane l + offset, which __shfl_down_sync
+ * reads straight out of that lane's register. After 5 steps lane 0 holds the
+ * warp's result. The full mask says all 32 lanes take part (the kernels below
+ * always call this with whole warps). */
+template <typename T, typename Op>
+__device__ T warp_reduce(T v)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
+    return v;
+}
+
+/* Block-wide result from one value per thread: shuffle within each warp,
+ * park each warp's result in shared memory, then warp 0 shuffles those.
+ * Valid in thread 0. One barrier in all. */
+template <typename T, typename Op>
+__device__ T block_reduce(T v)
+{
+    __shared__ T warp_results[kBlock / 32];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    v = warp_reduce<T, Op>(v);
+    if (lane == 0) warp_results[warp] = v;
+    __syncthreads(); /* every warp's result is in shared memory before warp 0 reads them */
+    if (warp == 0) {
+        v = lane < kBlock / 32 ? warp_results[lane] : Op::identity(T());
+        v = warp_reduce<T, Op>(v);
+    }
+    return v;
+}
+
+template <typename T, typename Op>
+__global__ void __launch_bounds__(kBlock) reduce_grid_stride(const T *__restrict__ in, size_t n,
+                                                               T *__restrict__ block_out)
+{
+    /* Coarsening: one register accumulator per thread over a grid-stride
+     * loop. size_t index and stride: n may exceed 2^31. */
+    T v = Op::identity(T());
+    const size_t stride = (size_t)gridDim.x * kBlock;
+    for (size_t i = (size_t)blockIdx.x * kBlock + threadIdx.x; i < n; i += stride) v = Op::apply(v, in[i]);
+    v = block_reduce<T, Op>(v);
+    if (threadIdx.x == 0) block_out[blockIdx.x] = v;
+}
+
+size_t grid_for(size_t n)
+{
+    size_t blocks = (n + kBlock - 1) / kBlock;
+    if (blocks > kMaxBlocks) blocks = kMaxBlocks;
+    return blocks == 0 ? 1 : blocks; /* n = 0: one block writes the identity */
+}
+
+template <typename T, typename Op>
+cudaError_t run(const void *in, size_t n, void *out, void *partials, void *ws, cudaStream_t stream)
+{
+    size_t blocks = grid_for(n);
+    /* Pass 1 writes straight to *out when one block covers everything and
+     * the caller did not ask for the partials. */
+    T *pass1 = partials != NULL ? (T *)partials : blocks == 1 ? (T *)out : (T *)ws;
+    reduce_grid_stride<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>((const T *)in, n, pass1);
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess || pass1 == (T *)out) return err;
+    reduce_grid_stride<T, Op><<<1, kBlock, 0, stream>>>(pass1, blocks, (T *)out);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" size_t gk_reduce_09_grid_stride_workspace(size_t n, size_t elem_size)
+{
+    size_t blocks = grid_for(n);
+    return blocks > 1 ? blocks * elem_size : 0;
+}
+
+extern "C" size_t gk_reduce_09_grid_stride_num_partials(size_t n) { return n == 0 ? 0 : grid_for(n); }
+
+/* dtype: 0 = float, 1 = int32; op: 0 = sum, 1 = max, 2 = min (gk/reduce.h). */
+extern "C" cudaError_t gk_reduce_09_grid_stride_run(const void *in, size_t n, int dtype, int op, void *out,
+                                                    void *partials, void *workspace, cudaStream_t stream)
+{
+    switch (dtype * 3 + op) {
+    case 0: return run<float, Sum>(in, n, out, partials, workspace, stream);
+    case 1: return run<float, Max>(in, n, out, partials, workspace, stream);
+    case 2: return run<float, Min>(in, n, out, partials, workspace, stream);
+    case 3: return run<int, Sum>(in, n, out, partials, workspace, stream);
+    case 4: return run<int, Max>(in, n, out, partials, workspace, stream);
+    case 5: return run<int, Min>(in, n, out, partials, workspace, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}

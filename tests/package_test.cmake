@@ -1,0 +1,20 @@
+# The packaging test: install the build tree to a temporary prefix, then
+# configure, build and run tests/package_consumer against it.
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCUDA_COMPILER=... -P package_test.cmake
+file(REMOVE_RECURSE "${WORK_DIR}")
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(step_out "${out}" PARENT_SCOPE)
+endfunction()
+step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
+step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package_consumer" -B "${WORK_DIR}/build"
+     "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}")
+step(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
+step("${WORK_DIR}/build/consumer")
+message(STATUS "${step_out}")
+if(NOT step_out MATCHES "consumer: 11 reduce variants, best 11, workspace [0-9]+ bytes, GK_SUCCESS")
+  message(FATAL_ERROR "unexpected output: ${step_out}")
+endif()

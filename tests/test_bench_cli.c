@@ -1,0 +1,68 @@
+/* CPU tests of gk_bench's command line (bench/cli.c). */
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+
+static int parse(gk_bench_cli *cli, const char *line)
+{
+    char buf[512], err[256];
+    char *argv[32] = {"gk_bench"};
+    int argc = 1;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " ")) argv[argc++] = t;
+    int rc = gk_bench_parse(argc, argv, cli, err, sizeof err);
+    /* Strings in cli point into buf: copy what the tests look at. */
+    static char module[64], json[64], dtype[16], op[16];
+    if (cli->module) snprintf(module, sizeof module, "%s", cli->module), cli->module = module;
+    if (cli->json_path) snprintf(json, sizeof json, "%s", cli->json_path), cli->json_path = json;
+    if (cli->dtype) snprintf(dtype, sizeof dtype, "%s", cli->dtype), cli->dtype = dtype;
+    if (cli->op) snprintf(op, sizeof op, "%s", cli->op), cli->op = op;
+    return rc;
+}
+
+int main(void)
+{
+    gk_bench_cli c;
+    size_t n;
+    CHECK(gk_parse_size("1000", &n) == 0 && n == 1000, "plain");
+    CHECK(gk_parse_size("2^20", &n) == 0 && n == 1048576, "power");
+    CHECK(gk_parse_size("2^20+13", &n) == 0 && n == 1048589, "power plus");
+    CHECK(gk_parse_size("2^24-1", &n) == 0 && n == 16777215, "power minus");
+    CHECK(gk_parse_size("2^31+17", &n) == 0 && n == 2147483665u, "beyond 2^31");
+    CHECK(gk_parse_size("16Mi", &n) == 0 && n == 16u << 20, "Mi");
+    CHECK(gk_parse_size("0", &n) == 0 && n == 0, "zero");
+    CHECK(gk_parse_size("3^4", &n) != 0 && gk_parse_size("", &n) != 0 && gk_parse_size("12x", &n) != 0 &&
+              gk_parse_size("-5", &n) != 0 && gk_parse_size("2^", &n) != 0,
+          "garbage rejected");
+    char b[32];
+    gk_format_size(1048589, b, sizeof b);
+    CHECK(strcmp(b, "2^20+13") == 0, "%s", b);
+    gk_format_size(1 << 28, b, sizeof b);
+    CHECK(strcmp(b, "2^28") == 0, "%s", b);
+    gk_format_size(1000, b, sizeof b);
+    CHECK(strcmp(b, "1000") == 0, "%s", b);
+
+    CHECK(parse(&c, "") == 0 && c.warmup == 3 && c.min_iters == 10 && c.max_iters == 200 && !c.hot && !c.csv &&
+              c.num_sizes == 0 && c.num_variants == 0 && c.module == NULL && c.seed == 2026,
+          "defaults");
+    CHECK(parse(&c, "--module reduce --variant 1,8,11 --sizes 2^20,1000 --csv --hot --json out.json") == 0, "full");
+    CHECK(strcmp(c.module, "reduce") == 0 && c.num_variants == 3 && c.variants[2] == 11 && c.num_sizes == 2 &&
+              c.sizes[0] == 1048576 && c.sizes[1] == 1000 && c.csv && c.hot && strcmp(c.json_path, "out.json") == 0,
+          "values");
+    CHECK(parse(&c, "--variant all") == 0 && c.num_variants == 0, "all variants");
+    CHECK(parse(&c, "--dtype i32 --op max --seed 7 --warmup 0 --min-iters 1 --max-iters 5 --seconds 0") == 0 &&
+              strcmp(c.dtype, "i32") == 0 && strcmp(c.op, "max") == 0 && c.seed == 7 && c.warmup == 0 &&
+              c.max_iters == 5,
+          "type, op, timing");
+    CHECK(parse(&c, "--list") == 0 && c.list, "list");
+    CHECK(parse(&c, "--help") == 0 && c.help, "help");
+    CHECK(parse(&c, "--bogus") != 0, "unknown option");
+    CHECK(parse(&c, "--sizes") != 0, "missing value");
+    CHECK(parse(&c, "--sizes 2^x") != 0, "bad size");
+    CHECK(parse(&c, "--variant 1,x") != 0, "bad variant");
+    CHECK(parse(&c, "--max-iters 5000") != 0, "max-iters bound");
+    CHECK(parse(&c, "--min-iters 50 --max-iters 10") != 0, "min above max");
+    CHECK(parse(&c, "--seconds -1") != 0, "negative seconds");
+    return check_summary("test_bench_cli");
+}

@@ -1,0 +1,193 @@
+/* CPU tests of the reduce module: the CPU references against known answers,
+ * the variant table's consistency with itself and with reduce/kernels/, and
+ * argument checking (every rejected call launches nothing and writes
+ * nothing, so none of this needs a GPU). */
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "gk/reduce.h"
+#include "reduce_ref.h"
+
+static void test_references(void)
+{
+    float x[100];
+    int32_t xi[100];
+    for (int i = 0; i < 100; ++i) x[i] = (float)(i + 1), xi[i] = i + 1;
+    x[37] = -3.5f;
+    gk_ref_f32 r = gk_reduce_ref_f32(x, 100, GK_REDUCE_SUM);
+    CHECK(r.value == 5050.0 - 38.0 - 3.5 && r.sum_abs == 5050.0 - 38.0 + 3.5 && r.count == 100, "sum %g abs %g",
+          r.value, r.sum_abs);
+    CHECK(gk_reduce_ref_f32(x, 100, GK_REDUCE_MAX).value == 100.0, "max");
+    CHECK(gk_reduce_ref_f32(x, 100, GK_REDUCE_MIN).value == -3.5, "min");
+    CHECK(gk_reduce_ref_f32(x, 0, GK_REDUCE_SUM).value == 0.0, "empty sum");
+    CHECK(isinf(gk_reduce_ref_f32(x, 0, GK_REDUCE_MAX).value) && gk_reduce_ref_f32(x, 0, GK_REDUCE_MAX).value < 0,
+          "empty max is -inf");
+    CHECK(gk_reduce_ref_i32(xi, 100, GK_REDUCE_SUM) == 5050, "i32 sum");
+    CHECK(gk_reduce_ref_i32(xi, 0, GK_REDUCE_MIN) == INT32_MAX && gk_reduce_ref_i32(xi, 0, GK_REDUCE_MAX) == INT32_MIN,
+          "i32 identities");
+    int32_t wrap[3] = {INT32_MAX, 1, 5};
+    CHECK(gk_reduce_ref_i32(wrap, 2, GK_REDUCE_SUM) == INT32_MIN, "i32 sums wrap modulo 2^32");
+    CHECK(gk_reduce_ref_i32(wrap, 3, GK_REDUCE_SUM) == INT32_MIN + 5, "and keep going");
+
+    /* Partials: 10 elements 1..10, tile 4. Chunked into 3 blocks: 1-4, 5-8,
+     * 9-10. Tiled round-robin over 2 blocks: tiles {1-4, 9-10} and {5-8}. */
+    int32_t p[3];
+    gk_reduce_ref_partials_i32(xi, 10, GK_PARTITION_CHUNKED, 4, 3, GK_REDUCE_SUM, p);
+    CHECK(p[0] == 10 && p[1] == 26 && p[2] == 19, "chunked %d %d %d", p[0], p[1], p[2]);
+    gk_reduce_ref_partials_i32(xi, 10, GK_PARTITION_TILED, 4, 2, GK_REDUCE_SUM, p);
+    CHECK(p[0] == 29 && p[1] == 26, "tiled %d %d", p[0], p[1]);
+    gk_ref_f32 pf[2];
+    gk_reduce_ref_partials_f32(x, 10, GK_PARTITION_TILED, 4, 2, GK_REDUCE_MAX, pf);
+    CHECK(pf[0].value == 10.0 && pf[1].value == 8.0 && pf[0].count == 6 && pf[1].count == 4, "tiled max");
+}
+
+static void test_table(void)
+{
+    size_t count = gk_reduce_variant_count();
+    CHECK(count == 11, "the ladder has %zu variants", count);
+    CHECK(gk_reduce_variant_at(count) == NULL, "past the end");
+    CHECK(gk_reduce_best_variant() == (int)count, "the best is the last rung");
+    for (size_t i = 0; i < count; ++i) {
+        const gk_reduce_variant *v = gk_reduce_variant_at(i);
+        CHECK(v->id == (int)i + 1, "row %zu has id %d: ids are 1..N in order", i, v->id);
+        CHECK(gk_reduce_find_variant(v->id) == v, "find %d", v->id);
+        CHECK(v->name && v->name[0] && v->idea && v->idea[0], "row %d has a name and an idea", v->id);
+        CHECK(v->ops & GK_REDUCE_OP_BIT(GK_REDUCE_SUM), "every variant sums (%d)", v->id);
+        CHECK((v->ops & ~GK_REDUCE_ALL_OPS) == 0, "only known ops (%d)", v->id);
+        CHECK(v->workspace && v->run, "row %d has its functions", v->id);
+        CHECK((v->partition == GK_PARTITION_NONE) == (v->num_partials == NULL), "partials function iff partition (%d)",
+              v->id);
+        CHECK((v->partition == GK_PARTITION_NONE) == (v->partition_tile == 0), "tile iff partition (%d)", v->id);
+        for (size_t j = 0; j < i; ++j)
+            CHECK(strcmp(v->name, gk_reduce_variant_at(j)->name) != 0, "names unique (%s)", v->name);
+        if (v->num_partials) {
+            CHECK(v->num_partials(1) == 1, "one element, one block (%d)", v->id);
+            if (v->partition == GK_PARTITION_CHUNKED)
+                CHECK(v->num_partials(10 * v->partition_tile + 1) == 11, "chunks of the tile (%d)", v->id);
+        }
+    }
+    CHECK(gk_reduce_find_variant(0) == NULL && gk_reduce_find_variant((int)count + 1) == NULL, "unknown ids");
+    CHECK(gk_reduce_best_variant() == 11 && (gk_reduce_find_variant(11)->ops == GK_REDUCE_ALL_OPS),
+          "the best does sum, max and min");
+
+    /* One kernel file per row, named NN_<name>.cu, and no file without a row. */
+    DIR *d = opendir(GK_REDUCE_KERNEL_DIR);
+    CHECK(d != NULL, "open %s", GK_REDUCE_KERNEL_DIR);
+    int files = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 7 || strcmp(e->d_name + len - 3, ".cu") != 0) continue;
+        ++files;
+        int id = atoi(e->d_name);
+        const gk_reduce_variant *v = gk_reduce_find_variant(id);
+        char want[128] = "";
+        if (v) snprintf(want, sizeof want, "%02d_%s.cu", v->id, v->name);
+        CHECK(v != NULL && strcmp(want, e->d_name) == 0, "kernel file %s matches row %d (%s)", e->d_name, id, want);
+    }
+    if (d) closedir(d);
+    CHECK(files == (int)count, "%d kernel files for %zu rows", files, count);
+}
+
+#define EXPECT(call, want_code, ...)                                                               \
+    do {                                                                                           \
+        gk_status s_ = (call);                                                                     \
+        CHECK(s_.code == (want_code), "%s: got %s", gk_status_string(want_code), gk_status_string(s_.code)); \
+        if (s_.code != GK_SUCCESS) CHECK(s_.what != NULL && s_.file != NULL, "a failing status says why and where"); \
+    } while (0)
+
+static void test_arguments(void)
+{
+    /* Host buffers stand in for device pointers: every call below must be
+     * rejected before anything would dereference or launch on them. */
+    static float in[64], out[4], partials[64];
+    static unsigned char ws[1 << 16] __attribute__((aligned(16)));
+    const size_t SENTINEL = 12345;
+    size_t bytes;
+
+    EXPECT(gk_reduce(0, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    EXPECT(gk_reduce(12, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    EXPECT(gk_reduce(-1, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    EXPECT(gk_reduce(4, (gk_dtype)7, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_reduce(4, GK_F32, (gk_reduce_op)3, in, 64, out, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_reduce(1, GK_F32, GK_REDUCE_MAX, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
+    EXPECT(gk_reduce(10, GK_I32, GK_REDUCE_MIN, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
+    EXPECT(gk_reduce(4, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, NULL, 0), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_reduce(4, GK_F32, GK_REDUCE_SUM, in, GK_REDUCE_MAX_N + 1, out, NULL, &bytes, 0),
+           GK_ERROR_INVALID_ARGUMENT);
+
+    /* The query: every variant, many n; the size never depends on the GPU,
+     * is never 0 and is a whole number of 256-byte granules. Pointers may be
+     * NULL in the query. */
+    size_t ns[] = {0, 1, 257, 65537, (size_t)1 << 31, GK_REDUCE_MAX_N};
+    for (size_t i = 0; i < gk_reduce_variant_count(); ++i) {
+        int id = gk_reduce_variant_at(i)->id;
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k) {
+            bytes = 0;
+            EXPECT(gk_reduce(id, GK_I32, GK_REDUCE_SUM, NULL, ns[k], NULL, NULL, &bytes, 0), GK_SUCCESS);
+            CHECK(bytes > 0 && bytes % 256 == 0, "variant %d n=%zu: %zu bytes", id, ns[k], bytes);
+        }
+    }
+    /* Chunked variants need a level per pass: for 2^31 elements and 256-element
+     * blocks, 2^23 + 2^15 + 2^7 partials. */
+    EXPECT(gk_reduce(4, GK_F32, GK_REDUCE_SUM, NULL, (size_t)1 << 31, NULL, NULL, &bytes, 0), GK_SUCCESS);
+    CHECK(bytes == ((size_t)1 << 23) * 4 + ((size_t)1 << 15) * 4 + 512, "variant 4 at 2^31: %zu bytes", bytes);
+
+    /* Everything below is rejected and must leave *workspace_bytes alone. */
+    size_t need;
+    gk_reduce(4, GK_F32, GK_REDUCE_SUM, in, 1 << 20, out, NULL, &need, 0);
+#define REJECT(call, code)                                                                         \
+    do {                                                                                           \
+        bytes = SENTINEL;                                                                          \
+        EXPECT(call, code);                                                                        \
+        CHECK(bytes == SENTINEL, "nothing written on rejection (%zu)", bytes);                     \
+    } while (0)
+    REJECT(gk_reduce(99, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    bytes = need - 1;
+    EXPECT(gk_reduce(4, GK_F32, GK_REDUCE_SUM, in, 1 << 20, out, ws, &bytes, 0), GK_ERROR_WORKSPACE_TOO_SMALL);
+    CHECK(bytes == need - 1, "too small: *workspace_bytes untouched");
+    size_t big = sizeof ws;
+    bytes = big;
+    EXPECT(gk_reduce(4, GK_F32, GK_REDUCE_SUM, in, 64, NULL, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_reduce(4, GK_F32, GK_REDUCE_SUM, NULL, 64, out, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_reduce(11, GK_F32, GK_REDUCE_SUM, (const char *)in + 2, 64, out, ws, &bytes, 0),
+           GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_reduce(11, GK_F32, GK_REDUCE_SUM, in, 64, (char *)out + 1, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_reduce(11, GK_F32, GK_REDUCE_SUM, in, 64, out, ws + 8, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+    CHECK(bytes == big, "*workspace_bytes untouched by real calls");
+
+    /* Partials: only for variants with a partition, and only into an array
+     * that is large enough. */
+    size_t m = 0;
+    EXPECT(gk_reduce_num_partials(4, 1000, &m), GK_SUCCESS);
+    CHECK(m == 4, "1000 elements in 256-element chunks: 4 partials (%zu)", m);
+    EXPECT(gk_reduce_num_partials(5, 1000, &m), GK_SUCCESS);
+    CHECK(m == 2, "1000 elements in 512-element chunks: 2 partials (%zu)", m);
+    EXPECT(gk_reduce_num_partials(9, (size_t)1 << 30, &m), GK_SUCCESS);
+    CHECK(m == 1024, "grid-stride: 1024 blocks (%zu)", m);
+    EXPECT(gk_reduce_num_partials(9, 0, &m), GK_SUCCESS);
+    CHECK(m == 0, "no elements, no partials");
+    EXPECT(gk_reduce_num_partials(11, 1000, &m), GK_ERROR_UNSUPPORTED);
+    EXPECT(gk_reduce_num_partials(4, 1000, NULL), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_reduce_partials(1, GK_F32, GK_REDUCE_SUM, in, 64, out, partials, 64, NULL, &bytes, 0),
+           GK_ERROR_UNSUPPORTED);
+    EXPECT(gk_reduce_partials(11, GK_F32, GK_REDUCE_SUM, in, 64, out, partials, 64, NULL, &bytes, 0),
+           GK_ERROR_UNSUPPORTED);
+    bytes = big;
+    EXPECT(gk_reduce_partials(4, GK_F32, GK_REDUCE_SUM, in, 1000, out, partials, 3, ws, &bytes, 0),
+           GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_reduce_partials(4, GK_F32, GK_REDUCE_SUM, in, 1000, out, NULL, 4, ws, &bytes, 0),
+           GK_ERROR_NULL_POINTER);
+}
+
+int main(void)
+{
+    test_references();
+    test_table();
+    test_arguments();
+    return check_summary("test_reduce_cpu");
+}
