@@ -325,6 +325,7 @@ int main(int argc, char **argv)
     }
     buffers b;
     memset(&b, 0, sizeof b);
+    TRY_CUDA(cudaMalloc(&b.d_out, 4));
     if (large) {
         int rc = test_large(&b, only, seed);
         if (rc == GK_TEST_SKIP) return rc;

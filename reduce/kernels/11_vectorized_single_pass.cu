@@ -41,6 +41,7 @@
  * needs); any n. Workspace: 256 bytes of counter + 4096 partials.
  * Build alone: nvcc -arch=sm_90 -c 11_vectorized_single_pass.cu
  */
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,6 +76,15 @@ struct Min {
 #ifndef GK11_UNROLL
 #define GK11_UNROLL 4
 #endif
+#ifndef GK11_LOAD
+#define GK11_LOAD 0
+#endif
+#ifndef GK11_FINISH
+#define GK11_FINISH 0
+#endif
+#ifndef GK11_SPREAD
+#define GK11_SPREAD 0
+#endif
 constexpr unsigned kBlock = GK11_BLOCK;   /* threads per block */
 constexpr unsigned kUnroll = GK11_UNROLL; /* 16-byte vectors in flight per thread */
 constexpr size_t kMaxBlocks = 4096;       /* bounds the workspace, whatever the GPU */
@@ -86,8 +96,28 @@ template <> struct Vec16<int> { typedef int4 type; };
 
 /* A read-only 16-byte load (ld.global.nc: the input is not written during
  * the kernel). */
+#if GK11_LOAD == 1 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+__device__ __forceinline__ float4 load16(const float4 *p)
+{
+    float4 v;
+    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
+        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ int4 load16(const int4 *p)
+{
+    int4 v;
+    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.s32 {%0,%1,%2,%3}, [%4];"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+#elif GK11_LOAD == 2
+__device__ __forceinline__ float4 load16(const float4 *p) { return __ldcs(p); }
+__device__ __forceinline__ int4 load16(const int4 *p) { return __ldcs(p); }
+#else
 __device__ __forceinline__ float4 load16(const float4 *p) { return __ldg(p); }
 __device__ __forceinline__ int4 load16(const int4 *p) { return __ldg(p); }
+#endif
 
 template <typename Op> __device__ __forceinline__ float combine4(float4 v)
 {
@@ -174,6 +204,11 @@ __global__ void __launch_bounds__(kBlock) reduce_vectorized(const T *__restrict_
         return;
     }
 
+#if GK11_FINISH == 1
+    if (threadIdx.x == 0) partials[blockIdx.x] = r;
+    cooperative_groups::this_grid().sync(); /* every partial is written (and visible) */
+    if (blockIdx.x != 0) return;
+#else
     /* Single pass: publish this block's result, then take a ticket. */
     __shared__ bool is_last;
     if (threadIdx.x == 0) {
@@ -183,17 +218,21 @@ __global__ void __launch_bounds__(kBlock) reduce_vectorized(const T *__restrict_
     }
     __syncthreads(); /* is_last is read by the whole block; warp 0 is done with block_reduce's shared slots */
     if (!is_last) return;
+    __threadfence();
+#endif
 
     /* The last block: every other block fenced its partial before its ticket,
      * so all gridDim.x partials are in memory. Read them through L2 (__ldcg),
      * never a stale L1 line, in a fixed order. */
-    __threadfence();
     T p = Op::identity(T());
     for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) p = Op::apply(p, __ldcg(partials + b));
+    __syncthreads(); /* warp 0 is done with block_reduce's shared slots from the first call */
     p = block_reduce<T, Op>(p);
     if (threadIdx.x == 0) {
         *out = p;
+#if GK11_FINISH == 0
         *arrivals = 0u; /* tidy: leave the counter at 0 */
+#endif
     }
 }
 
@@ -206,26 +245,39 @@ cudaError_t run(const void *in_, size_t n, void *out, void *workspace, cudaStrea
     if (head > n) head = n;
     const size_t nvec = (n - head) / 4;
 
-    int dev = 0, sms = 0, threads_per_sm = 0;
+    int dev = 0, sms = 0, per_sm = 0;
     cudaError_t err = cudaGetDevice(&dev);
     if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_vectorized<T, Op>, kBlock, 0);
     if (err != cudaSuccess) return err;
 
-    size_t resident = (size_t)sms * (size_t)(threads_per_sm / kBlock);
+    size_t resident = (size_t)sms * (size_t)per_sm;
+#if GK11_SPREAD
+    size_t blocks = (nvec + kBlock - 1) / kBlock;
+#else
     size_t blocks = (nvec + (size_t)kBlock * kUnroll - 1) / ((size_t)kBlock * kUnroll);
+#endif
     if (blocks > resident) blocks = resident;
     if (blocks > kMaxBlocks) blocks = kMaxBlocks;
     if (blocks == 0) blocks = 1;
 
     unsigned *arrivals = (unsigned *)workspace;
     T *partials = (T *)((char *)workspace + kCounterBytes);
+    T *outp = (T *)out;
+#if GK11_FINISH == 1
+    if (blocks > 1) {
+        void *args[] = {(void *)&in, (void *)&n, (void *)&head, (void *)&outp, (void *)&partials, (void *)&arrivals};
+        return cudaLaunchCooperativeKernel((const void *)reduce_vectorized<T, Op>, dim3((unsigned)blocks),
+                                           dim3(kBlock), args, 0, stream);
+    }
+#else
     if (blocks > 1) {
         err = cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream);
         if (err != cudaSuccess) return err;
     }
-    reduce_vectorized<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(in, n, head, (T *)out, partials, arrivals);
+#endif
+    reduce_vectorized<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(in, n, head, outp, partials, arrivals);
     return cudaGetLastError();
 }
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# How variant 11's compile-time choices were made: build gk_bench once per
+# configuration (the GK11_* macros of reduce/kernels/11_vectorized_single_pass.cu)
+# and time variant 11 against CUB in the same process, at 2^20, 2^24, 2^28.
+#   scripts/tune_reduce11.sh "NAME:-DGK11_X=..;-DGK11_Y=.." ...
+# Prints one CSV line per configuration and size; needs a GPU.
+set -u
+out=${OUT:-$PWD/.out}
+mkdir -p "$out"
+for cfg in "$@"; do
+  name=${cfg%%:*}; flags=${cfg#*:}
+  ( cmake -S . -B "build-tune-$name" -DCMAKE_BUILD_TYPE=Release -DGK_BUILD_TESTS=OFF \
+      "-DCMAKE_CUDA_FLAGS=${flags//;/ }" > "$out/tune-$name.log" 2>&1 &&
+    cmake --build "build-tune-$name" --target gk_bench -j 4 >> "$out/tune-$name.log" 2>&1 ||
+    echo "build $name failed" ) &
+done
+wait
+echo "config,size,v11_ms,cub_ms,v11_gbps,v11_vs_cub"
+for cfg in "$@"; do
+  name=${cfg%%:*}
+  "build-tune-$name/bench/gk_bench" --variant 11 --sizes 2^20,2^24,2^28 --csv --quiet --min-iters 20 2>>"$out/tune-$name.log" |
+    awk -F, -v c="$name" '$4==11{v[$3]=$8; g[$3]=$12; r[$3]=$16} $6==1{u[$3]=$8} END{for (s in v) printf "%s,%s,%s,%s,%s,%s\n", c, s, v[s], u[s], g[s], r[s]}' | sort -t, -k2n
+done
