@@ -49,7 +49,7 @@ static const gk_reduce_variant table[] = {
      GK_PARTITION_TILED, 256, FNS(09_grid_stride)},
     {10, "block_atomic", "grid-stride blocks, one atomicAdd per block: a single kernel", SUM_ONLY, 0,
      GK_PARTITION_NONE, 0, FNS_NO_PARTIALS(10_block_atomic)},
-    {11, "vectorized_single_pass", "16-byte loads, 4 in flight, resident grid, last block finishes", ALL, 1,
+    {11, "vectorized_single_pass", "16-byte loads, 4 in flight, resident grid, one kernel, atomic tail", ALL, 0,
      GK_PARTITION_NONE, 0, FNS_NO_PARTIALS(11_vectorized_single_pass)},
 };
 

@@ -1,47 +1,51 @@
-/* Variant 11: the fast one. 16-byte loads, several in flight per thread, a
- * grid of exactly the resident blocks, and a single pass whose last block
- * finishes the job.
+/* Variant 11: the fast one. 16-byte loads, four in flight per thread, a
+ * grid of exactly the resident blocks, one kernel, and the cheapest tail
+ * that was measured.
  *
- * The idea, in three changes over variants 9 and 10:
+ * The idea, in four changes over variants 9 and 10:
  *
  * 1. Bytes in flight. To keep DRAM busy, an SM must have about
- *    bandwidth x latency / SMs bytes requested and not yet returned (about
- *    3.35 TB/s x ~700 ns / 132 SMs, some 18 KB on an H100). Variant 9 has one
- *    4-byte load per thread in flight, 8 KB per SM at full occupancy: not
- *    enough. Here each thread loads kUnroll = 4 vectors of 16 bytes
- *    (float4 / int4, one instruction each) and only then adds them: 64 bytes
- *    per thread, 128 KB per SM in flight, with a quarter of the load
- *    instructions of a scalar loop. Consecutive threads load consecutive
- *    16-byte vectors, so every warp-wide load is 512 contiguous bytes.
+ *    bandwidth x latency / SMs bytes requested and not yet returned (on an
+ *    H200: 4.8 TB/s x ~0.7 us / 132 SMs, some 25 KB). Variant 9 has one 4-byte
+ *    load per thread in flight, 8 KB per SM at full occupancy: not enough.
+ *    Here each thread issues kUnroll = 4 loads of 16 bytes (float4 / int4,
+ *    one instruction each) before it adds any of them: 64 bytes per thread,
+ *    128 KB per SM, with a quarter of the load instructions of a scalar loop.
+ *    Within one load instruction the threads of a block read consecutive
+ *    16-byte vectors: every warp-wide load is 512 contiguous bytes.
  *
- * 2. The grid. Exactly as many blocks as the GPU holds at once (SMs x
- *    threads per SM / 256, read from the device), each looping over the
- *    array: one wave, no tail of half-empty waves, no block launched twice.
+ * 2. The grid. As many blocks of 512 threads as the GPU holds at once (SMs x
+ *    blocks per SM from the occupancy calculator), each looping over the
+ *    array: one wave, no straggling second wave, every thread the same share.
+ *    Small inputs get fewer blocks (four vectors per thread at least).
  *
- * 3. A single pass. Each block writes its result to the workspace, then
- *    takes a ticket from an arrival counter with atomicAdd; the block that
- *    draws the last ticket knows every other result is written (each block
- *    fences its write before taking its ticket) and reduces the per-block
- *    results itself, in block order, into *out. No second kernel, no atomic
- *    on the result, and a fixed order of additions: unlike variant 10, an
- *    f32 sum is bitwise reproducible on a given GPU model. The counter is set
- *    to 0 with a 4-byte cudaMemsetAsync before the kernel (the workspace comes
- *    uninitialised), and one block alone skips counter and memset.
+ * 3. The tail. Every block ends with one value; they must be combined. Three
+ *    ways were measured on an H200 (reduce/README.md, scripts/tune_reduce11.sh):
+ *    a last-block ticket (each block stores its value, fences, takes a ticket
+ *    with atomicAdd; the last one reduces the stored values) costs about
+ *    1.2 us more than the kernel alone; a cooperative launch with a grid-wide
+ *    barrier about 0.8 us more; one atomicAdd per block straight into *out
+ *    (variant 10's tail, after a 4-byte cudaMemsetAsync) is the cheapest,
+ *    because a block's atomicAdd needs no answer and the block just exits. At
+ *    n = 2^20, where the whole call lasts about 7 us, that difference is what
+ *    separates 1.2x from 1.3x over CUB. So sums end with an atomicAdd per
+ *    block; max and min, which have no float atomic, end with the ticket.
  *
- * Any alignment: `in` only needs its natural 4-byte alignment. The 0-3
- * elements before the first 16-byte boundary and the 0-3 after the last whole
- * vector are added by the first threads of block 0; everything in between is
- * read as vectors.
+ * 4. Any alignment. `in` needs only its natural 4-byte alignment: the 0-3
+ *    elements before the first 16-byte boundary and the 0-3 after the last
+ *    whole vector are added by the first threads of block 0.
  *
- * Operations: sum, max, min for f32 and i32. Per-block partials are not
- * exposed (the partition mixes vectors and scalars and depends on the GPU).
- * Bound by: DRAM bandwidth; the bench compares it with cub::DeviceReduce.
+ * The price: an f32 sum adds the block results in the order their atomics
+ * arrive, so it may differ in the last bits from run to run (as variant 10;
+ * CUB's is reproducible). i32 sums (integer addition is associative) and
+ * max/min (exact) are the same every run. Per-block partials are not exposed.
+ * Bound by: DRAM bandwidth at large n, launch and DRAM latency at small n.
  *
- * Limits: 256 threads per block; grid min(resident blocks, 4096, what n
- * needs); any n. Workspace: 256 bytes of counter + 4096 partials.
+ * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
+ * needs); any n. Workspace: 256 bytes of counter + 4096 block results (used by
+ * max and min only).
  * Build alone: nvcc -arch=sm_90 -c 11_vectorized_single_pass.cu
  */
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,54 +74,24 @@ struct Min {
     __device__ static int identity(int) { return 2147483647; }
 };
 
-#ifndef GK11_BLOCK
-#define GK11_BLOCK 256
-#endif
-#ifndef GK11_UNROLL
-#define GK11_UNROLL 4
-#endif
-#ifndef GK11_LOAD
-#define GK11_LOAD 0
-#endif
-#ifndef GK11_FINISH
-#define GK11_FINISH 0
-#endif
-#ifndef GK11_SPREAD
-#define GK11_SPREAD 0
-#endif
-constexpr unsigned kBlock = GK11_BLOCK;   /* threads per block */
-constexpr unsigned kUnroll = GK11_UNROLL; /* 16-byte vectors in flight per thread */
-constexpr size_t kMaxBlocks = 4096;       /* bounds the workspace, whatever the GPU */
-constexpr size_t kCounterBytes = 256;     /* the arrival counter's slot; keeps the partials aligned */
+constexpr unsigned kBlock = 512;       /* threads per block */
+constexpr unsigned kUnroll = 4;        /* 16-byte vectors in flight per thread */
+constexpr size_t kMaxBlocks = 4096;    /* bounds the workspace, whatever the GPU */
+constexpr size_t kCounterBytes = 256;  /* the arrival counter's slot; keeps the block results aligned */
+
+/* Sums finish with atomicAdd into *out; max and min with the ticket. */
+template <typename Op> struct AtomicTail { static constexpr bool value = false; };
+template <> struct AtomicTail<Sum> { static constexpr bool value = true; };
 
 template <typename T> struct Vec16;
 template <> struct Vec16<float> { typedef float4 type; };
 template <> struct Vec16<int> { typedef int4 type; };
 
-/* A read-only 16-byte load (ld.global.nc: the input is not written during
- * the kernel). */
-#if GK11_LOAD == 1 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
-__device__ __forceinline__ float4 load16(const float4 *p)
-{
-    float4 v;
-    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
-        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
-    return v;
-}
-__device__ __forceinline__ int4 load16(const int4 *p)
-{
-    int4 v;
-    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.s32 {%0,%1,%2,%3}, [%4];"
-        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-    return v;
-}
-#elif GK11_LOAD == 2
-__device__ __forceinline__ float4 load16(const float4 *p) { return __ldcs(p); }
-__device__ __forceinline__ int4 load16(const int4 *p) { return __ldcs(p); }
-#else
+/* A read-only 16-byte load (ld.global.nc: the input is not written during the
+ * kernel). Cache-hinted forms (L2::256B prefetch, evict-first) were measured
+ * and were slower at large n. */
 __device__ __forceinline__ float4 load16(const float4 *p) { return __ldg(p); }
 __device__ __forceinline__ int4 load16(const int4 *p) { return __ldg(p); }
-#endif
 
 template <typename Op> __device__ __forceinline__ float combine4(float4 v)
 {
@@ -162,7 +136,7 @@ __device__ T block_reduce(T v)
 
 template <typename T, typename Op>
 __global__ void __launch_bounds__(kBlock) reduce_vectorized(const T *__restrict__ in, size_t n, size_t head,
-                                                              T *__restrict__ out, T *__restrict__ partials,
+                                                              T *__restrict__ out, T *__restrict__ block_results,
                                                               unsigned *__restrict__ arrivals)
 {
     typedef typename Vec16<T>::type V;
@@ -171,17 +145,15 @@ __global__ void __launch_bounds__(kBlock) reduce_vectorized(const T *__restrict_
     T acc = Op::identity(T());
 
     /* The scalars outside the vector range: threads 0-3 of block 0 take the
-     * head (elements 0..head-1), threads 4-7 the tail (after the last
-     * vector). */
+     * head (elements 0..head-1), threads 4-7 the tail (after the last vector). */
     if (blockIdx.x == 0 && threadIdx.x < 8) {
         size_t i = threadIdx.x < 4 ? threadIdx.x : head + 4 * nvec + (threadIdx.x - 4);
         if (threadIdx.x < 4 ? i < head : i < n) acc = in[i];
     }
 
     /* Main loop: each round, thread t of block b loads vectors
-     * b*kBlock*kUnroll + u*kBlock + t for u = 0..kUnroll-1: all loads are
-     * issued before the first add uses one, and each load instruction covers
-     * kBlock consecutive vectors across the block. */
+     * b*kBlock*kUnroll + u*kBlock + t for u = 0..kUnroll-1. All loads are
+     * issued before the first add uses one. */
     const size_t per_round = (size_t)kBlock * kUnroll;
     const size_t stride = (size_t)gridDim.x * per_round;
     size_t v = (size_t)blockIdx.x * per_round + threadIdx.x;
@@ -199,40 +171,35 @@ __global__ void __launch_bounds__(kBlock) reduce_vectorized(const T *__restrict_
         if (v + u * kBlock < nvec) acc = Op::apply(acc, combine4<Op>(load16(vin + v + u * kBlock)));
 
     T r = block_reduce<T, Op>(acc);
-    if (gridDim.x == 1) {
+    if (gridDim.x == 1) { /* one block: nothing to combine */
         if (threadIdx.x == 0) *out = r;
         return;
     }
+    if (AtomicTail<Op>::value) { /* sums: *out was zeroed by the launcher */
+        if (threadIdx.x == 0) atomicAdd(out, r);
+        return;
+    }
 
-#if GK11_FINISH == 1
-    if (threadIdx.x == 0) partials[blockIdx.x] = r;
-    cooperative_groups::this_grid().sync(); /* every partial is written (and visible) */
-    if (blockIdx.x != 0) return;
-#else
-    /* Single pass: publish this block's result, then take a ticket. */
+    /* Max and min: store this block's result, then take a ticket. */
     __shared__ bool is_last;
     if (threadIdx.x == 0) {
-        partials[blockIdx.x] = r;
-        __threadfence(); /* the partial is visible to every block before our ticket is */
+        block_results[blockIdx.x] = r;
+        __threadfence(); /* the result is visible to every block before our ticket is */
         is_last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
     }
-    __syncthreads(); /* is_last is read by the whole block; warp 0 is done with block_reduce's shared slots */
+    __syncthreads(); /* is_last is read by the whole block; warp 0 is done with block_reduce's slots */
     if (!is_last) return;
-    __threadfence();
-#endif
 
-    /* The last block: every other block fenced its partial before its ticket,
-     * so all gridDim.x partials are in memory. Read them through L2 (__ldcg),
-     * never a stale L1 line, in a fixed order. */
+    /* The last block: every other block fenced its result before its ticket,
+     * so all of them are in memory. Read them through L2 (__ldcg), never a
+     * stale L1 line, in block order. */
+    __threadfence();
     T p = Op::identity(T());
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) p = Op::apply(p, __ldcg(partials + b));
-    __syncthreads(); /* warp 0 is done with block_reduce's shared slots from the first call */
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) p = Op::apply(p, __ldcg(block_results + b));
     p = block_reduce<T, Op>(p);
     if (threadIdx.x == 0) {
         *out = p;
-#if GK11_FINISH == 0
         *arrivals = 0u; /* tidy: leave the counter at 0 */
-#endif
     }
 }
 
@@ -252,32 +219,23 @@ cudaError_t run(const void *in_, size_t n, void *out, void *workspace, cudaStrea
         err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_vectorized<T, Op>, kBlock, 0);
     if (err != cudaSuccess) return err;
 
-    size_t resident = (size_t)sms * (size_t)per_sm;
-#if GK11_SPREAD
-    size_t blocks = (nvec + kBlock - 1) / kBlock;
-#else
     size_t blocks = (nvec + (size_t)kBlock * kUnroll - 1) / ((size_t)kBlock * kUnroll);
-#endif
-    if (blocks > resident) blocks = resident;
+    if (blocks > (size_t)sms * (size_t)per_sm) blocks = (size_t)sms * (size_t)per_sm;
     if (blocks > kMaxBlocks) blocks = kMaxBlocks;
     if (blocks == 0) blocks = 1;
 
     unsigned *arrivals = (unsigned *)workspace;
-    T *partials = (T *)((char *)workspace + kCounterBytes);
-    T *outp = (T *)out;
-#if GK11_FINISH == 1
+    T *block_results = (T *)((char *)workspace + kCounterBytes);
     if (blocks > 1) {
-        void *args[] = {(void *)&in, (void *)&n, (void *)&head, (void *)&outp, (void *)&partials, (void *)&arrivals};
-        return cudaLaunchCooperativeKernel((const void *)reduce_vectorized<T, Op>, dim3((unsigned)blocks),
-                                           dim3(kBlock), args, 0, stream);
-    }
-#else
-    if (blocks > 1) {
-        err = cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream);
+        /* The tail's starting point: 0 in *out for the atomicAdds of a sum
+         * (all-zero bits are 0 for both types), 0 in the ticket counter
+         * otherwise (the workspace comes uninitialised). */
+        err = AtomicTail<Op>::value ? cudaMemsetAsync(out, 0, sizeof(T), stream)
+                                    : cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream);
         if (err != cudaSuccess) return err;
     }
-#endif
-    reduce_vectorized<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(in, n, head, outp, partials, arrivals);
+    reduce_vectorized<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(in, n, head, (T *)out, block_results,
+                                                                      arrivals);
     return cudaGetLastError();
 }
 

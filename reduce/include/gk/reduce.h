@@ -31,11 +31,11 @@
  *
  * Determinism, run to run, for the same input, n and GPU model: every i32
  * result and every max/min is exact and so always the same. f32 sums of
- * variants 2-9 and 11 add in a fixed order (a fixed tree over a fixed
- * partition) and are bitwise reproducible; variant 11's partition depends on
- * the GPU's multiprocessor count, so another GPU model may round differently.
- * Variants 1 and 10 add floats with atomicAdd in the order the hardware
- * serves them: their f32 sums may differ in the last bits from run to run.
+ * variants 2-9 add in a fixed order (a fixed tree over a fixed partition) and
+ * are bitwise reproducible. Variants 1, 10 and 11 combine f32 values with
+ * atomicAdd in the order the hardware serves them: their f32 sums may differ
+ * in the last bits from run to run (always within the rounding bound).
+ * variant->f32_sum_deterministic says which.
  */
 #ifndef GK_REDUCE_H
 #define GK_REDUCE_H
