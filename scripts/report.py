@@ -89,12 +89,15 @@ def chart(d, module, png):
     ax.text(len(names) - 0.5, peak, f" peak {peak:.0f} GB/s", va="bottom", ha="right", fontsize=8)
     ax.set_yscale("log")
     ax.set_ylabel("GB/s (log scale)")
-    ax.text(-0.4, peak * 0.62, "dashed: cub::DeviceReduce at the same n", fontsize=8)
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
     ax.set_title(f"reduce ladder, {list(g)[0][0]}: {d['device']['name']}, CUDA {d['cuda']['runtime']}, {d['date']}",
                  fontsize=10)
-    ax.legend(fontsize=8, loc="upper left")
+    from matplotlib.lines import Line2D
+    handles, labels = ax.get_legend_handles_labels()
+    handles.append(Line2D([], [], color="gray", linestyle="dashed"))
+    labels.append("cub::DeviceReduce at the same n")
+    ax.legend(handles, labels, fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 

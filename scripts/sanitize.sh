@@ -8,17 +8,17 @@
 set -u
 test_bin=${1:?usage: sanitize.sh path/to/test_reduce_gpu}
 sizes="1,257,65537,2^20+13"
-sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
-if [ -z "$sanitizer" ]; then
-  echo "SKIPPED: compute-sanitizer not found"
-  exit 77
-fi
 "$test_bin" --sizes 1 --variant 11 >/dev/null
 case $? in
   77) echo "SKIPPED: no CUDA GPU is visible"; exit 77 ;;
   0) ;;
   *) echo "the test fails even without the sanitizer"; exit 1 ;;
 esac
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+if [ -z "$sanitizer" ]; then
+  echo "SKIPPED: compute-sanitizer not found"
+  exit 77
+fi
 status=0
 for tool in memcheck racecheck synccheck; do
   extra=""

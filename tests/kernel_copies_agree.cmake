@@ -1,0 +1,40 @@
+# Each reduce kernel file compiles on its own, so the small helpers it needs
+# (the Sum/Max/Min operations, the warp and block reductions) are repeated in
+# every file that uses them. This test keeps the copies identical: a fix made
+# in one file must be made in all.   cmake -DKERNEL_DIR=... -P kernel_copies_agree.cmake
+file(GLOB files "${KERNEL_DIR}/[0-9][0-9]_*.cu")
+set(failed FALSE)
+# Each block: a regex that matches it whole.
+# Each block: a regex that matches it whole (a header line, then the lines of
+# its body, which start with a space or '#', then the closing brace).
+set(body "\n([ #][^\n]*\n)*}")
+set(blocks
+  "struct Sum {${body}"
+  "struct Max {${body}"
+  "struct Min {${body}"
+  "__device__ T warp_reduce\\(T v\\)\n{${body}"
+  "__device__ T block_reduce\\(T v\\)\n{${body}"
+  "__device__ T warp_tail\\(T \\*s, unsigned t\\)\n{${body}")
+foreach(re IN LISTS blocks)
+  set(first "")
+  set(count 0)
+  foreach(f IN LISTS files)
+    file(READ "${f}" text)
+    string(REGEX MATCH "${re}" block "${text}")
+    if(block STREQUAL "")
+      continue()
+    endif()
+    math(EXPR count "${count} + 1")
+    if(first STREQUAL "")
+      set(first "${block}")
+      set(first_file "${f}")
+    elseif(NOT block STREQUAL first)
+      message(SEND_ERROR "${f} and ${first_file} carry different copies of:\n${first}")
+      set(failed TRUE)
+    endif()
+  endforeach()
+  if(count LESS 2)
+    message(SEND_ERROR "expected at least two copies of the block matching '${re}', found ${count}")
+  endif()
+  message(STATUS "${count} identical copies of: ${re}")
+endforeach()
