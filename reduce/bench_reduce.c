@@ -113,6 +113,9 @@ static gk_status prepare(void *p, const gk_bench_case *c)
      * call, and the workspace must need no initialisation. */
     GK_CUDA_TRY(cudaMemset(s->d_out, 0xff, 4));
     if (s->d_ws) GK_CUDA_TRY(cudaMemset(s->d_ws, 0xa5, s->ws_bytes));
+    /* The runner's stream does not wait for the default stream: finish the
+     * poisoning before the case runs. */
+    GK_CUDA_TRY(cudaDeviceSynchronize());
     return gk_success();
 }
 

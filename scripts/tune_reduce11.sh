@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# How variant 11's compile-time choices were made: build gk_bench once per
-# configuration (the GK11_* macros of reduce/kernels/11_vectorized_single_pass.cu)
-# and time variant 11 against CUB in the same process, at 2^20, 2^24, 2^28.
-#   scripts/tune_reduce11.sh "NAME:-DGK11_X=..;-DGK11_Y=.." ...
+# How variant 11's compile-time choices were checked: build gk_bench once per
+# configuration of the GK11_* macros of reduce/kernels/11_vectorized_single_pass.cu
+# (GK11_BLOCK, GK11_UNROLL, GK11_TICKET_FOR_SUMS) and time variant 11 against
+# CUB in the same process, at 2^20, 2^24 and 2^28. For example:
+#   scripts/tune_reduce11.sh "default:" "ticket:-DGK11_TICKET_FOR_SUMS=1" \
+#       "b256:-DGK11_BLOCK=256" "b1024:-DGK11_BLOCK=1024" "u8:-DGK11_UNROLL=8"
 # Prints one CSV line per configuration and size; needs a GPU.
 set -u
 out=${OUT:-$PWD/.out}

@@ -105,7 +105,7 @@ static void test_arguments(void)
     /* Host buffers stand in for device pointers: every call below must be
      * rejected before anything would dereference or launch on them. */
     static float in[64], out[4], partials[64];
-    static unsigned char ws[1 << 16] __attribute__((aligned(16)));
+    static _Alignas(16) unsigned char ws[1 << 16];
     const size_t SENTINEL = 12345;
     size_t bytes;
 

@@ -20,16 +20,17 @@
  *    Small inputs get fewer blocks (four vectors per thread at least).
  *
  * 3. The tail. Every block ends with one value; they must be combined. Three
- *    ways were measured on an H200 (reduce/README.md, scripts/tune_reduce11.sh):
- *    a last-block ticket (each block stores its value, fences, takes a ticket
- *    with atomicAdd; the last one reduces the stored values) costs about
- *    1.2 us more than the kernel alone; a cooperative launch with a grid-wide
- *    barrier about 0.8 us more; one atomicAdd per block straight into *out
- *    (variant 10's tail, after a 4-byte cudaMemsetAsync) is the cheapest,
- *    because a block's atomicAdd needs no answer and the block just exits. At
- *    n = 2^20, where the whole call lasts about 7 us, that difference is what
- *    separates 1.2x from 1.3x over CUB. So sums end with an atomicAdd per
- *    block; max and min, which have no float atomic, end with the ticket.
+ *    ways were measured on an H200 at n = 2^20, where the whole call lasts
+ *    about 7 us: a last-block ticket (each block stores its value, fences,
+ *    takes a ticket with atomicAdd; the last one reduces the stored values)
+ *    took 1.1-1.5 us longer than the cheapest; a cooperative launch with a
+ *    grid-wide barrier 0.7 us longer; the cheapest is one atomicAdd per block
+ *    straight into *out (variant 10's tail, after a 4-byte cudaMemsetAsync),
+ *    because a block's atomicAdd needs no answer and the block just exits.
+ *    That difference is what separates 1.2x from 1.3x over CUB at 2^20. So
+ *    sums end with an atomicAdd per block; max and min, which have no float
+ *    atomic, end with the ticket. (Compile with -DGK11_TICKET_FOR_SUMS=1 to
+ *    send sums through the ticket too: scripts/tune_reduce11.sh compares.)
  *
  * 4. Any alignment. `in` needs only its natural 4-byte alignment: the 0-3
  *    elements before the first 16-byte boundary and the 0-3 after the last
@@ -74,14 +75,24 @@ struct Min {
     __device__ static int identity(int) { return 2147483647; }
 };
 
-constexpr unsigned kBlock = 512;       /* threads per block */
-constexpr unsigned kUnroll = 4;        /* 16-byte vectors in flight per thread */
+/* The measured choices; scripts/tune_reduce11.sh rebuilds with others. */
+#ifndef GK11_BLOCK
+#define GK11_BLOCK 512
+#endif
+#ifndef GK11_UNROLL
+#define GK11_UNROLL 4
+#endif
+#ifndef GK11_TICKET_FOR_SUMS
+#define GK11_TICKET_FOR_SUMS 0
+#endif
+constexpr unsigned kBlock = GK11_BLOCK;   /* threads per block */
+constexpr unsigned kUnroll = GK11_UNROLL; /* 16-byte vectors in flight per thread */
 constexpr size_t kMaxBlocks = 4096;    /* bounds the workspace, whatever the GPU */
 constexpr size_t kCounterBytes = 256;  /* the arrival counter's slot; keeps the block results aligned */
 
 /* Sums finish with atomicAdd into *out; max and min with the ticket. */
 template <typename Op> struct AtomicTail { static constexpr bool value = false; };
-template <> struct AtomicTail<Sum> { static constexpr bool value = true; };
+template <> struct AtomicTail<Sum> { static constexpr bool value = !GK11_TICKET_FOR_SUMS; };
 
 template <typename T> struct Vec16;
 template <> struct Vec16<float> { typedef float4 type; };
