@@ -23,7 +23,7 @@
  *    ways were measured on an H200 at n = 2^20, where the whole call lasts
  *    about 7 us: a last-block ticket (each block stores its value, fences,
  *    takes a ticket with atomicAdd; the last one reduces the stored values)
- *    took 1.1-1.5 us longer than the cheapest; a cooperative launch with a
+ *    took 1.1-1.6 us longer than the cheapest; a cooperative launch with a
  *    grid-wide barrier 0.7 us longer; the cheapest is one atomicAdd per block
  *    straight into *out (variant 10's tail, after a 4-byte cudaMemsetAsync),
  *    because a block's atomicAdd needs no answer and the block just exits.
