@@ -134,19 +134,11 @@ static gk_status run(void *p, cudaStream_t stream)
 static gk_status verify(void *p, FILE *log)
 {
     state *s = (state *)p;
-    size_t bad;
-    if (s->dtype == GK_F32) {
-        float got;
-        GK_CUDA_TRY(cudaMemcpy(&got, s->d_out, 4, cudaMemcpyDeviceToHost));
-        double tol = s->op == GK_REDUCE_SUM ? gk_sum_tolerance(s->n, s->ref_f32.sum_abs, s->ref_f32.value) : 0.0;
-        if (s->n == 0) bad = memcmp(&got, &(float){gk_reduce_identity_f32(s->op)}, 4) != 0;
-        else bad = gk_verify_f32(&got, &s->ref_f32.value, &tol, 1, s->c.name, log);
-    } else {
-        int32_t got;
-        GK_CUDA_TRY(cudaMemcpy(&got, s->d_out, 4, cudaMemcpyDeviceToHost));
-        bad = gk_verify_i32(&got, &s->ref_i32, 1, s->c.name, log);
-    }
-    return bad ? GK_FAIL(GK_ERROR_VERIFY_FAILED, "the result does not match the CPU reference") : gk_success();
+    uint32_t got;
+    GK_CUDA_TRY(cudaMemcpy(&got, s->d_out, 4, cudaMemcpyDeviceToHost));
+    if (!gk_reduce_check_result(s->dtype, s->op, s->n, &got, &s->ref_f32, s->ref_i32, s->c.name, log))
+        return GK_FAIL(GK_ERROR_VERIFY_FAILED, "the result does not match the CPU reference");
+    return gk_success();
 }
 
 static gk_bench_work work(void *p)

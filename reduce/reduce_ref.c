@@ -3,6 +3,9 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "gk/verify.h"
 
 float gk_reduce_identity_f32(gk_reduce_op op)
 {
@@ -72,4 +75,24 @@ void gk_reduce_ref_partials_i32(const int32_t *x, size_t n, gk_partition p, size
         size_t b = owner(i, p, tile, m);
         out[b] = acc_i32(out[b], x[i], op);
     }
+}
+
+int gk_reduce_check_result(gk_dtype dtype, gk_reduce_op op, size_t n, const void *got, const gk_ref_f32 *ref_f32,
+                           int32_t ref_i32, const char *label, FILE *log)
+{
+    if (dtype == GK_F32) {
+        float g;
+        memcpy(&g, got, sizeof g);
+        if (n == 0) {
+            float id = gk_reduce_identity_f32(op);
+            int ok = memcmp(&g, &id, sizeof g) == 0;
+            if (!ok && log != NULL) fprintf(log, "  %s: got %g, expected the identity %g\n", label, g, id);
+            return ok;
+        }
+        double tol = op == GK_REDUCE_SUM ? gk_sum_tolerance(n, ref_f32->sum_abs, ref_f32->value) : 0.0;
+        return gk_verify_f32(&g, &ref_f32->value, &tol, 1, label, log) == 0;
+    }
+    int32_t g;
+    memcpy(&g, got, sizeof g);
+    return gk_verify_i32(&g, &ref_i32, 1, label, log) == 0;
 }

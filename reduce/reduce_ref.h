@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gk/reduce.h"
 
@@ -35,6 +36,14 @@ void gk_reduce_ref_partials_f32(const float *x, size_t n, gk_partition p, size_t
                                 gk_reduce_op op, gk_ref_f32 *out);
 void gk_reduce_ref_partials_i32(const int32_t *x, size_t n, gk_partition p, size_t tile, size_t m,
                                 gk_reduce_op op, int32_t *out);
+
+/* Does the 4-byte GPU result `got` (a float or an int32, by dtype) match the
+ * reference of the n elements? f32 sums within gk_sum_tolerance(n, sum|x|),
+ * everything else exactly; for n = 0 the identity, bit for bit (the max of
+ * nothing is -inf, which an ordinary float check would reject). A mismatch is
+ * printed to `log` with `label`. Returns 1 on a match. */
+int gk_reduce_check_result(gk_dtype dtype, gk_reduce_op op, size_t n, const void *got, const gk_ref_f32 *ref_f32,
+                           int32_t ref_i32, const char *label, FILE *log);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "gk/reduce.h"
+#include "gk/verify.h"
 #include "reduce_ref.h"
 
 static void test_references(void)
@@ -44,6 +45,31 @@ static void test_references(void)
     gk_ref_f32 pf[2];
     gk_reduce_ref_partials_f32(x, 10, GK_PARTITION_TILED, 4, 2, GK_REDUCE_MAX, pf);
     CHECK(pf[0].value == 10.0 && pf[1].value == 8.0 && pf[0].count == 6 && pf[1].count == 4, "tiled max");
+}
+
+/* The rule both the GPU tests and the bench apply to a result. */
+static void test_check_result(void)
+{
+    float ninf = -INFINITY, zero = 0.0f, nan = NAN;
+    gk_ref_f32 empty_max = gk_reduce_ref_f32(NULL, 0, GK_REDUCE_MAX);
+    CHECK(gk_reduce_check_result(GK_F32, GK_REDUCE_MAX, 0, &ninf, &empty_max, 0, "empty", NULL), "-inf is the max of nothing");
+    CHECK(!gk_reduce_check_result(GK_F32, GK_REDUCE_MAX, 0, &zero, &empty_max, 0, "empty", NULL), "0 is not");
+    float x[1000];
+    for (int i = 0; i < 1000; ++i) x[i] = (i % 7 - 3) * 0.25f + 0.125f;
+    gk_ref_f32 r = gk_reduce_ref_f32(x, 1000, GK_REDUCE_SUM);
+    double tol = gk_sum_tolerance(1000, r.sum_abs, r.value);
+    float near = (float)(r.value + 0.5 * tol), far = (float)(r.value + 3.0 * tol);
+    CHECK(gk_reduce_check_result(GK_F32, GK_REDUCE_SUM, 1000, &near, &r, 0, "near", NULL), "inside the tolerance");
+    CHECK(!gk_reduce_check_result(GK_F32, GK_REDUCE_SUM, 1000, &far, &r, 0, "far", NULL), "outside the tolerance");
+    CHECK(!gk_reduce_check_result(GK_F32, GK_REDUCE_SUM, 1000, &nan, &r, 0, "nan", NULL), "NaN never passes");
+    gk_ref_f32 m = gk_reduce_ref_f32(x, 1000, GK_REDUCE_MAX);
+    float mx = (float)m.value, off = nextafterf(mx, 0.0f);
+    CHECK(gk_reduce_check_result(GK_F32, GK_REDUCE_MAX, 1000, &mx, &m, 0, "max", NULL), "max exact");
+    CHECK(!gk_reduce_check_result(GK_F32, GK_REDUCE_MAX, 1000, &off, &m, 0, "max", NULL), "max one ulp off fails");
+    int32_t a = 41, b = 42;
+    CHECK(gk_reduce_check_result(GK_I32, GK_REDUCE_SUM, 3, &b, NULL, 42, "i", NULL) &&
+              !gk_reduce_check_result(GK_I32, GK_REDUCE_SUM, 3, &a, NULL, 42, "i", NULL),
+          "ints exactly");
 }
 
 static void test_table(void)
@@ -187,6 +213,7 @@ static void test_arguments(void)
 int main(void)
 {
     test_references();
+    test_check_result();
     test_table();
     test_arguments();
     return check_summary("test_reduce_cpu");

@@ -110,22 +110,7 @@ static int check_result(buffers *b, gk_dtype dt, gk_reduce_op op, size_t n, cons
         else b->ref_i[op] = gk_reduce_ref_i32((const int32_t *)b->h_in, n, op);
         b->ref_valid[op] = 1;
     }
-    if (dt == GK_F32) {
-        gk_ref_f32 r = b->ref_f[op];
-        float g;
-        memcpy(&g, &got, 4);
-        if (n == 0) { /* the identity, bit for bit (max of nothing is -inf) */
-            float id = gk_reduce_identity_f32(op);
-            int ok = memcmp(&g, &id, 4) == 0;
-            if (!ok) printf("  %s: got %g, expected the identity %g\n", label, g, id);
-            return ok;
-        }
-        double tol = op == GK_REDUCE_SUM ? gk_sum_tolerance(n, r.sum_abs, r.value) : 0.0;
-        return gk_verify_f32(&g, &r.value, &tol, 1, label, stdout) == 0;
-    }
-    int32_t g, e = b->ref_i[op];
-    memcpy(&g, &got, 4);
-    return gk_verify_i32(&g, &e, 1, label, stdout) == 0;
+    return gk_reduce_check_result(dt, op, n, &got, &b->ref_f[op], b->ref_i[op], label, stdout);
 }
 
 static int check_partials(buffers *b, const gk_reduce_variant *v, gk_dtype dt, gk_reduce_op op, size_t n, size_t m,
