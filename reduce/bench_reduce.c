@@ -10,7 +10,6 @@
 #include "gk/cuda_check.h"
 #include "gk/random.h"
 #include "gk/reduce.h"
-#include "gk/verify.h"
 #include "reduce_ref.h"
 
 static const size_t default_sizes[] = {(size_t)1 << 20, (size_t)1 << 24, (size_t)1 << 28};
