@@ -2,12 +2,30 @@
  *
  * A module describes itself with one gk_bench_module (the nccl-tests model: a
  * struct of functions per operation, one common runner for the command line,
- * checking, timing and printing). Its cases are its variants, from its own
- * table, and the reference library's call, which the runner times in the
- * same run. Each call's work is declared (bytes read and written, FLOPs), and
- * the runner turns the median time into GB/s, TFLOP/s and % of the device's
- * peak. A new module is a new gk_bench_module and one line in modules.c; the
- * runner does not change.
+ * checking, timing and printing). The runner knows nothing about a module's
+ * problem: it never parses, prints or computes with a shape, and it never
+ * names a module. What it gets from the module:
+ *
+ *   - Its shape: the module parses and prints its own size strings ("4096",
+ *     "4097x3001x2049", "2^28:4096") into an opaque gk_bench_shape.
+ *   - Its parameters: named options with allowed values and defaults
+ *     (dtype=f32, op=sum); `--param key=v1,v2` on the command line, each
+ *     list swept.
+ *   - Its cases: the variants, from the module's own table, then the
+ *     comparison cases, each with a role: REFERENCE (the library a user would
+ *     pick instead: CUB, cuBLAS in fp32, cuBLAS in TF32) or CEILING (the
+ *     physical limit measured in the same run: a read-only stream, a device
+ *     copy). Each variant names the reference it is compared with (by key),
+ *     so a TF32 variant is compared with cuBLAS in TF32.
+ *   - Its work per call (bytes that must move, FLOPs), and, per case, which
+ *     peak the "% of peak" column uses (DRAM bandwidth, fp32, TF32 or BF16
+ *     tensor FLOP/s; gk/device.h says where each comes from).
+ *
+ * The runner verifies each case once, times it (bench/README, gk/timing.h),
+ * and derives GB/s, TFLOP/s, % of the peak, the ratio to the case's
+ * reference, % of the module's ceiling and the speed-up over a baseline case
+ * (--vs, default variant 1). A new module is its own bench file and one line
+ * in modules.c.
  */
 #ifndef GK_BENCH_H
 #define GK_BENCH_H
@@ -24,42 +42,89 @@
 extern "C" {
 #endif
 
+/* A problem size, opaque to the runner: the module's axes, in its order. */
+#define GK_BENCH_MAX_AXES 4
+typedef struct gk_bench_shape {
+    size_t v[GK_BENCH_MAX_AXES];
+    int count;
+} gk_bench_shape;
+
 typedef struct gk_bench_work {
     double bytes_read;    /* the fewest bytes one call must read from device memory */
     double bytes_written; /* ... and write */
     double flops;         /* arithmetic operations of one call */
 } gk_bench_work;
 
+/* The peak a case's "% of peak" column is taken against. */
+typedef enum gk_bench_peak {
+    GK_PEAK_DRAM = 0, /* bytes read + written per second */
+    GK_PEAK_FP32,     /* fp32 FMA pipes, FLOP/s */
+    GK_PEAK_TF32,     /* dense tensor cores in TF32, FLOP/s */
+    GK_PEAK_BF16,     /* dense tensor cores in BF16, FLOP/s */
+    GK_PEAK_COUNT
+} gk_bench_peak;
+
+typedef enum gk_bench_role {
+    GK_ROLE_VARIANT = 0, /* a row of the module's table */
+    GK_ROLE_REFERENCE,   /* a library a user would pick instead */
+    GK_ROLE_CEILING      /* the physical limit, measured in the same run */
+} gk_bench_role;
+
 typedef struct gk_bench_case {
-    int id;            /* the variant id, or 0 for the reference */
-    const char *name;  /* "vectorized_single_pass", "cub::DeviceReduce" */
-    const char *idea;  /* one line */
-    int is_reference;
+    int id;                /* the variant id (> 0); 0 for a comparison case */
+    const char *key;       /* comparison cases: a short unique key ("cub", "cublas_tf32") */
+    const char *name;      /* "vectorized_single_pass", "cub::DeviceReduce" */
+    const char *idea;      /* one line */
+    gk_bench_role role;
+    const char *precision; /* what it computes in: "fp32", "tf32", "i32", ... */
+    gk_bench_peak peak;    /* which peak its % column uses */
+    const char *reference; /* variants: the key of the reference it is compared with (NULL: none) */
 } gk_bench_case;
 
-/* Options the runner passes to every module (from the command line). */
+/* A module parameter: `--param key=value` (or the shorthands --dtype, --op). */
+typedef struct gk_bench_param_decl {
+    const char *key;     /* "dtype" */
+    const char *values;  /* the allowed values, comma-separated: "f32,i32" */
+    const char *deflt;   /* the default, one value or a comma-separated list to sweep */
+    const char *help;    /* one line */
+} gk_bench_param_decl;
+
+/* The parameter values of one run of a module: one value per declared key, in
+ * the module's order. */
+#define GK_BENCH_MAX_PARAMS 8
 typedef struct gk_bench_params {
-    const char *dtype; /* "f32", "i32", ... or NULL for the module's default */
-    const char *op;    /* "sum", "max", ... or NULL for the module's default */
-    uint64_t seed;     /* for the random inputs */
+    const char *value[GK_BENCH_MAX_PARAMS];
+    uint64_t seed; /* for the random inputs */
 } gk_bench_params;
 
 typedef struct gk_bench_module {
-    const char *name;            /* "reduce": what --module selects */
-    const char *size_meaning;    /* "n (elements)" */
-    const size_t *default_sizes;
+    const char *name;          /* "reduce": what --module selects */
+    const char *axes;          /* what a size is: "n", "m x n x k" */
+    const char *size_help;     /* the size strings it takes, e.g. "n: 1000, 2^20, 2^20+13, 16Mi" */
+    const char *const *default_sizes; /* size strings */
     size_t num_default_sizes;
-    const char *bound;           /* "memory" or "compute": which peak the % column uses */
+    const char *metric;        /* the chart's and the table's main column: "gbps" or "tflops" */
+    const gk_bench_param_decl *params;
+    size_t num_params;
 
-    size_t (*num_cases)(void);   /* the variants, then the reference (last) */
+    /* Parse one size string into *shape: 0 on success, else non-zero with a
+     * message in err. Print a shape back as the module writes it. */
+    int (*parse_size)(const char *s, gk_bench_shape *shape, char *err, size_t err_size);
+    void (*format_size)(const gk_bench_shape *shape, char *buf, size_t size);
+
+    size_t (*num_cases)(void); /* the variants in table order, then the comparison cases */
     gk_bench_case (*case_at)(size_t index);
 
-    /* Allocate inputs for `size`, fill them with seeded random data, compute
-     * the CPU reference. *state is the module's. */
-    gk_status (*setup)(void **state, size_t size, const gk_bench_params *params);
+    /* Allocate inputs for `shape`, fill them with seeded random data, compute
+     * the CPU reference where the check needs one. *state is the module's. */
+    gk_status (*setup)(void **state, const gk_bench_shape *shape, const gk_bench_params *params);
+    /* NULL to run the case at this shape; else why it is skipped (a slow
+     * variant at a large size), which the table prints as "skipped". May be
+     * NULL. */
+    const char *(*skip)(void *state, const gk_bench_case *c);
     /* Make `c` the case that run() calls: workspace, checks, poisoned
      * output. GK_ERROR_UNSUPPORTED: the case does not do these params (the
-     * runner shows it as n/a). Not timed. */
+     * runner shows it as n/a, with the status's message). Not timed. */
     gk_status (*prepare)(void *state, const gk_bench_case *c);
     /* One call of the prepared case on `stream`: what is timed. */
     gk_status (*run)(void *state, cudaStream_t stream);
@@ -74,6 +139,9 @@ typedef struct gk_bench_module {
 
 extern const gk_bench_module *const gk_bench_modules[];
 extern const size_t gk_bench_module_count;
+
+/* The index of the module's parameter `key`, or -1. */
+int gk_bench_param_index(const gk_bench_module *m, const char *key);
 
 #ifdef __cplusplus
 }

@@ -13,9 +13,15 @@ const char gk_bench_usage[] =
     "options:\n"
     "  --module NAME       only this module (default: all; see --list)\n"
     "  --variant LIST      only these variant ids, e.g. 1,8,11 (default: all)\n"
-    "  --sizes LIST        problem sizes, e.g. 2^20,2^24+7,1000000 (default: the module's)\n"
-    "  --dtype T           element type, e.g. f32, i32 (default: the module's)\n"
-    "  --op OP             operation, e.g. sum, max, min (default: the module's)\n"
+    "  --sizes LIST        problem sizes, each written as its module writes them (--list\n"
+    "                      shows how), e.g. 2^20,2^24+7 or 4096,4097x3001x2049\n"
+    "                      (default: the module's own sizes)\n"
+    "  --param KEY=V1,V2   a module parameter, each value swept (see --list), e.g. dtype=f32,i32\n"
+    "  --dtype T           the same as --param dtype=T\n"
+    "  --op OP             the same as --param op=OP\n"
+    "  --vs ID             the baseline of the 'vs base' column: a variant id, or a comparison\n"
+    "                      case's key such as cub or cublas_fp32 (default 1)\n"
+    "  --no-skip           also run the slow variants at the sizes where they are skipped\n"
     "  --warmup N          untimed calls before timing (default 3)\n"
     "  --min-iters N       at least N timed calls (default 10)\n"
     "  --max-iters N       at most N timed calls, <= 1000 (default 200)\n"
@@ -116,25 +122,36 @@ static int parse_list_int(const char *s, int *v, int *count, char *err, size_t e
     return 0;
 }
 
-static int parse_list_size(const char *s, size_t *v, int *count, char *err, size_t err_size)
+int gk_split_list(const char *s, char (*items)[GK_CLI_ITEM], int max)
 {
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", s);
-    *count = 0;
-    for (char *tok = strtok(tmp, ","); tok != NULL; tok = strtok(NULL, ",")) {
-        if (gk_parse_size(tok, &v[*count])) {
-            snprintf(err, err_size, "--sizes: '%s' is not a size (try 1000, 2^20, 2^20+13, 16Mi)", tok);
-            return 1;
-        }
-        if (++*count >= GK_CLI_MAX_LIST) {
-            snprintf(err, err_size, "--sizes: more than %d sizes", GK_CLI_MAX_LIST - 1);
-            return 1;
-        }
+    int count = 0;
+    const char *p = s;
+    if (s == NULL || *s == '\0') return -1;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= GK_CLI_ITEM || count >= max) return -1;
+        memcpy(items[count], p, len);
+        items[count][len] = '\0';
+        ++count;
+        if (comma == NULL) return count;
+        p = comma + 1;
     }
-    if (*count == 0) {
-        snprintf(err, err_size, "--sizes: empty list");
+}
+
+static int add_param(gk_bench_cli *cli, const char *kv, char *err, size_t err_size)
+{
+    const char *eq = strchr(kv, '=');
+    char items[GK_CLI_MAX_LIST][GK_CLI_ITEM];
+    if (eq == NULL || eq == kv || gk_split_list(eq + 1, items, GK_CLI_MAX_LIST) < 0) {
+        snprintf(err, err_size, "--param: '%s' is not KEY=VALUE[,VALUE...]", kv);
         return 1;
     }
+    if (cli->num_params >= GK_CLI_MAX_PARAMS) {
+        snprintf(err, err_size, "--param: more than %d parameters", GK_CLI_MAX_PARAMS);
+        return 1;
+    }
+    cli->params[cli->num_params++] = kv;
     return 0;
 }
 
@@ -146,6 +163,10 @@ int gk_bench_parse(int argc, char **argv, gk_bench_cli *cli, char *err, size_t e
     cli->max_iters = 200;
     cli->seconds = 0.5;
     cli->seed = 2026;
+    cli->baseline = "1";
+    /* --dtype X and --op X become dtype=X and op=X: kept here, since argv
+     * holds no such string. */
+    static char shorthand[2][GK_CLI_ITEM + 8];
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *val = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -173,9 +194,22 @@ int gk_bench_parse(int argc, char **argv, gk_bench_cli *cli, char *err, size_t e
         else if (strcmp(a, "--hot") == 0) cli->hot = 1;
         else if (strcmp(a, "--quiet") == 0) cli->quiet = 1;
         else if (strcmp(a, "--no-reference") == 0) cli->no_reference = 1;
+        else if (strcmp(a, "--no-skip") == 0) cli->no_skip = 1;
         else if (strcmp(a, "--module") == 0) { NEED_VALUE(); cli->module = val; }
-        else if (strcmp(a, "--dtype") == 0) { NEED_VALUE(); cli->dtype = val; }
-        else if (strcmp(a, "--op") == 0) { NEED_VALUE(); cli->op = val; }
+        else if (strcmp(a, "--vs") == 0) { NEED_VALUE(); cli->baseline = val; }
+        else if (strcmp(a, "--param") == 0) {
+            NEED_VALUE();
+            if (add_param(cli, val, err, err_size)) return 1;
+        } else if (strcmp(a, "--dtype") == 0 || strcmp(a, "--op") == 0) {
+            NEED_VALUE();
+            char *buf = shorthand[a[2] == 'd' ? 0 : 1];
+            if (strlen(val) >= GK_CLI_ITEM) {
+                snprintf(err, err_size, "%s: '%s' is too long", a, val);
+                return 1;
+            }
+            snprintf(buf, GK_CLI_ITEM + 8, "%s=%s", a + 2, val);
+            if (add_param(cli, buf, err, err_size)) return 1;
+        }
         else if (strcmp(a, "--json") == 0) { NEED_VALUE(); cli->json_path = val; }
         else if (strcmp(a, "--variant") == 0) {
             NEED_VALUE();
@@ -183,7 +217,13 @@ int gk_bench_parse(int argc, char **argv, gk_bench_cli *cli, char *err, size_t e
                 return 1;
         } else if (strcmp(a, "--sizes") == 0) {
             NEED_VALUE();
-            if (parse_list_size(val, cli->sizes, &cli->num_sizes, err, err_size)) return 1;
+            char items[GK_CLI_MAX_LIST][GK_CLI_ITEM];
+            if (gk_split_list(val, items, GK_CLI_MAX_LIST) < 0) {
+                snprintf(err, err_size, "--sizes: '%s' is not a comma-separated list of at most %d sizes", val,
+                         GK_CLI_MAX_LIST);
+                return 1;
+            }
+            cli->sizes = val; /* each module parses the items itself */
         } else if (strcmp(a, "--warmup") == 0) INT_OPTION(warmup, 0, 1000);
         else if (strcmp(a, "--min-iters") == 0) INT_OPTION(min_iters, 1, 1000);
         else if (strcmp(a, "--max-iters") == 0) INT_OPTION(max_iters, 1, 1000);

@@ -1,14 +1,17 @@
 /* gk_bench: the one benchmark runner of gpukernels.
  *
- * For every module (bench.h), size and case: run once and verify against the
- * CPU reference, then time with CUDA events (warm-up, L2 flushed before each
- * sample, median of many), turn the median into GB/s (or TFLOP/s) from the
- * work the module declares and into % of the device's theoretical peak, and
- * compare with variant 1 and with the reference library timed in the same
- * run. Prints a table (or CSV) on stdout, progress on stderr, and JSON on
- * request. See `gk_bench --help`.
+ * For every module (bench.h), parameter set, size and case: run once and
+ * verify against the module's check, then time with CUDA events (warm-up, L2
+ * flushed before each sample, median of many), turn the median into GB/s and
+ * TFLOP/s from the work the module declares, into % of the peak the case
+ * names, and compare with the case's reference, the module's ceiling and a
+ * baseline, all timed in the same run. Prints a table (or CSV) on stdout,
+ * progress on stderr, and JSON on request. See `gk_bench --help`.
+ *
+ * Everything about a problem's shape belongs to its module: the runner passes
+ * the size strings to the module's parser and prints what its formatter
+ * gives back.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,41 +24,107 @@
 #include "gk/cuda_check.h"
 #include "gk/device.h"
 #include "gk/timing.h"
+#include "results.h"
 
-enum { ROW_OK = 0, ROW_NA = 1, ROW_FAILED = 2 };
-
-typedef struct row {
-    const gk_bench_module *m;
-    size_t size;
-    char params[48];
-    gk_bench_case c;
-    int state;
-    char why[160];
-    gk_timing t;
-    gk_bench_work w;
-    double gbps, tflops, pct_peak, speedup_first, vs_reference;
-} row;
-
-static row *rows;
-static size_t nrows, cap_rows;
-
-static row *new_row(void)
+int gk_bench_param_index(const gk_bench_module *m, const char *key)
 {
-    if (nrows == cap_rows) {
-        cap_rows = cap_rows ? 2 * cap_rows : 64;
-        rows = (row *)realloc(rows, cap_rows * sizeof *rows);
-        if (rows == NULL) {
-            fprintf(stderr, "gk_bench: out of host memory\n");
-            exit(1);
-        }
-    }
-    memset(&rows[nrows], 0, sizeof rows[nrows]);
-    return &rows[nrows++];
+    for (size_t i = 0; i < m->num_params; ++i)
+        if (strcmp(m->params[i].key, key) == 0) return (int)i;
+    return -1;
 }
 
-static int selected_variant(const gk_bench_cli *cli, const gk_bench_case *c)
+/* What one module runs: its shapes and, per parameter, the values to sweep. */
+typedef struct plan {
+    const gk_bench_module *m;
+    gk_bench_shape shapes[GK_CLI_MAX_LIST];
+    int num_shapes;
+    char values[GK_BENCH_MAX_PARAMS][GK_CLI_MAX_LIST][GK_CLI_ITEM];
+    int num_values[GK_BENCH_MAX_PARAMS];
+} plan;
+
+static int in_list(const char *value, const char *list)
 {
-    if (c->is_reference) return !cli->no_reference;
+    char items[GK_CLI_MAX_LIST][GK_CLI_ITEM];
+    int n = gk_split_list(list, items, GK_CLI_MAX_LIST);
+    for (int i = 0; i < n; ++i)
+        if (strcmp(items[i], value) == 0) return 1;
+    return 0;
+}
+
+/* Everything the command line says about module m, checked before any GPU is
+ * touched: 0, or 2 with a message on stderr. */
+static int make_plan(const gk_bench_cli *cli, const gk_bench_module *m, plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    char items[GK_CLI_MAX_LIST][GK_CLI_ITEM];
+    int n;
+    if (cli->sizes != NULL) {
+        n = gk_split_list(cli->sizes, items, GK_CLI_MAX_LIST);
+    } else {
+        n = (int)m->num_default_sizes;
+        for (int i = 0; i < n; ++i) snprintf(items[i], GK_CLI_ITEM, "%s", m->default_sizes[i]);
+    }
+    for (int i = 0; i < n; ++i) {
+        char err[256] = "";
+        if (m->parse_size(items[i], &p->shapes[i], err, sizeof err) != 0) {
+            fprintf(stderr, "gk_bench: --sizes: module %s cannot take '%s': %s\n  (%s takes %s)\n", m->name, items[i],
+                    err, m->name, m->size_help);
+            return 2;
+        }
+    }
+    p->num_shapes = n;
+    if (m->num_params > GK_BENCH_MAX_PARAMS) {
+        fprintf(stderr, "gk_bench: module %s declares too many parameters\n", m->name);
+        return 2;
+    }
+    for (size_t k = 0; k < m->num_params; ++k) {
+        const gk_bench_param_decl *d = &m->params[k];
+        const char *list = d->deflt;
+        size_t klen = strlen(d->key);
+        for (int i = 0; i < cli->num_params; ++i)
+            if (strncmp(cli->params[i], d->key, klen) == 0 && cli->params[i][klen] == '=') list = cli->params[i] + klen + 1;
+        int nv = gk_split_list(list, p->values[k], GK_CLI_MAX_LIST);
+        if (nv < 0) {
+            fprintf(stderr, "gk_bench: --param %s: '%s' is not a list of values\n", d->key, list);
+            return 2;
+        }
+        for (int v = 0; v < nv; ++v)
+            if (!in_list(p->values[k][v], d->values)) {
+                fprintf(stderr, "gk_bench: --param %s=%s: module %s takes %s = %s\n", d->key, p->values[k][v], m->name,
+                        d->key, d->values);
+                return 2;
+            }
+        p->num_values[k] = nv;
+    }
+    return 0;
+}
+
+/* Is every --param key declared by at least one of the selected modules? */
+static int check_param_keys(const gk_bench_cli *cli)
+{
+    for (int i = 0; i < cli->num_params; ++i) {
+        char key[GK_CLI_ITEM];
+        size_t len = strcspn(cli->params[i], "=");
+        snprintf(key, sizeof key, "%.*s", (int)(len < sizeof key ? len : sizeof key - 1), cli->params[i]);
+        int known = 0;
+        for (size_t m = 0; m < gk_bench_module_count; ++m) {
+            const gk_bench_module *mod = gk_bench_modules[m];
+            if (cli->module != NULL && strcmp(cli->module, mod->name) != 0) continue;
+            known |= gk_bench_param_index(mod, key) >= 0;
+        }
+        if (!known) {
+            fprintf(stderr, "gk_bench: --param %s: no selected module has a parameter '%s' (see --list)\n",
+                    cli->params[i], key);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int selected_case(const gk_bench_cli *cli, const gk_bench_case *c)
+{
+    if (c->role != GK_ROLE_VARIANT) return !cli->no_reference;
     if (cli->num_variants == 0) return 1;
     for (int i = 0; i < cli->num_variants; ++i)
         if (cli->variants[i] == c->id) return 1;
@@ -66,17 +135,20 @@ static void list_modules(void)
 {
     for (size_t m = 0; m < gk_bench_module_count; ++m) {
         const gk_bench_module *mod = gk_bench_modules[m];
-        printf("module %s (size: %s; default sizes:", mod->name, mod->size_meaning);
-        for (size_t s = 0; s < mod->num_default_sizes; ++s) {
-            char b[32];
-            gk_format_size(mod->default_sizes[s], b, sizeof b);
-            printf(" %s", b);
-        }
+        printf("module %s (size: %s; default sizes:", mod->name, mod->size_help);
+        for (size_t s = 0; s < mod->num_default_sizes; ++s) printf(" %s", mod->default_sizes[s]);
         printf(")\n");
+        for (size_t p = 0; p < mod->num_params; ++p)
+            printf("  --param %s=%s  (one or more of %s; default %s)\n", mod->params[p].key, mod->params[p].deflt,
+                   mod->params[p].values, mod->params[p].deflt);
         for (size_t i = 0; i < mod->num_cases(); ++i) {
             gk_bench_case c = mod->case_at(i);
-            if (c.is_reference) printf("  ref %-26s %s\n", c.name, c.idea);
-            else printf("  %3d %-26s %s\n", c.id, c.name, c.idea);
+            if (c.role == GK_ROLE_VARIANT)
+                printf("  %4d %-28s %-5s %s (vs %s)\n", c.id, c.name, c.precision, c.idea,
+                       c.reference ? c.reference : "-");
+            else
+                printf("  %4s %-28s %-5s %s [%s, key %s]\n", c.role == GK_ROLE_REFERENCE ? "ref" : "ceil", c.name,
+                       c.precision, c.idea, gk_bench_role_name(c.role), c.key);
         }
     }
 }
@@ -88,170 +160,85 @@ static void fail_status(const char *what, gk_status s)
     fprintf(stderr, "gk_bench: %s: %s\n", what, buf);
 }
 
-/* The derived columns of the rows of one (module, size, params) group. */
-static void derive(size_t first, size_t last, const gk_device_info *dev)
+static gk_bench_results results;
+
+static gk_bench_row *new_row(void)
 {
-    double t_first = NAN, t_ref = NAN;
-    for (size_t i = first; i < last; ++i) {
-        row *r = &rows[i];
-        if (r->state != ROW_OK) continue;
-        if (r->c.is_reference) t_ref = r->t.median_ms;
-        else if (r->c.id == 1) t_first = r->t.median_ms;
+    gk_bench_row *r = gk_bench_results_add(&results);
+    if (r == NULL) {
+        fprintf(stderr, "gk_bench: out of host memory\n");
+        exit(1);
     }
-    for (size_t i = first; i < last; ++i) {
-        row *r = &rows[i];
-        if (r->state != ROW_OK) continue;
-        double s = r->t.median_ms * 1e-3;
-        r->gbps = (r->w.bytes_read + r->w.bytes_written) / s * 1e-9;
-        r->tflops = r->w.flops / s * 1e-12;
-        if (strcmp(r->m->bound, "compute") == 0)
-            r->pct_peak = dev->peak_fp32_flops > 0 ? 100.0 * r->w.flops / s / dev->peak_fp32_flops : NAN;
-        else
-            r->pct_peak = 100.0 * (r->w.bytes_read + r->w.bytes_written) / s / dev->peak_dram_bytes_per_s;
-        r->speedup_first = t_first / r->t.median_ms;
-        r->vs_reference = t_ref / r->t.median_ms;
-    }
+    return r;
 }
 
-static void print_num(double v, const char *fmt, int width)
+/* Run every selected case of module p->m at one shape and one parameter set.
+ * Returns the number of failures; *fatal is set on a sticky CUDA error. */
+static int run_group(const plan *p, const gk_bench_shape *shape, const gk_bench_params *params, const gk_bench_cli *cli,
+                     const gk_timing_opts *topts, const gk_l2_flusher *flusher, cudaStream_t stream,
+                     const double peaks[GK_PEAK_COUNT], int *fatal)
 {
-    if (isnan(v)) printf("%*s", width, "-");
-    else printf(fmt, width, v);
-}
-
-static void print_table(const gk_device_info *dev, const gk_bench_cli *cli, const char *date)
-{
-    printf("\ngpukernels bench  %s  %s (sm_%d%d, %d SMs, L2 %d MiB), peak DRAM %.0f GB/s, peak fp32 %.1f TFLOP/s\n",
-           date, dev->name, dev->cc_major, dev->cc_minor, dev->sm_count, dev->l2_bytes >> 20,
-           dev->peak_dram_bytes_per_s * 1e-9, dev->peak_fp32_flops * 1e-12);
-    printf("CUDA runtime %d.%d, driver %d.%d; %s L2; median of >= %d timed calls after %d warm-up\n",
-           dev->runtime_version / 1000, dev->runtime_version % 1000 / 10, dev->driver_version / 1000,
-           dev->driver_version % 1000 / 10, cli->hot ? "hot" : "cold (flushed)", cli->min_iters, cli->warmup);
-    char prev[128] = "", group[128];
-    for (size_t i = 0; i < nrows; ++i) {
-        row *r = &rows[i];
-        char sz[32];
-        gk_format_size(r->size, sz, sizeof sz);
-        snprintf(group, sizeof group, "%s %s n=%s", r->m->name, r->params, sz);
-        if (strcmp(group, prev) != 0) {
-            printf("\n%s\n", group);
-            printf("  %3s  %-26s %11s %11s %9s %7s %8s %8s\n", "id", "variant", "median ms", "min ms", "GB/s",
-                   "%peak", "vs v1", "vs ref");
-            snprintf(prev, sizeof prev, "%s", group);
-        }
-        if (r->c.is_reference) printf("  %3s  %-26s", "ref", r->c.name);
-        else printf("  %3d  %-26s", r->c.id, r->c.name);
-        if (r->state == ROW_NA) {
-            printf(" n/a (%s)\n", r->why);
-            continue;
-        }
-        if (r->state == ROW_FAILED) {
-            printf(" FAILED: %s\n", r->why);
-            continue;
-        }
-        printf(" %11.4f %11.4f", r->t.median_ms, r->t.min_ms);
-        print_num(r->gbps, " %*.1f", 9);
-        print_num(r->pct_peak, " %*.1f", 7);
-        print_num(r->speedup_first, " %*.2fx", 7);
-        print_num(r->vs_reference, " %*.2fx", 7);
-        printf("\n");
-    }
-    printf("\nvs v1: speed-up over variant 1; vs ref: reference time / this time (> 1: faster than the reference)\n");
-}
-
-static void print_csv(void)
-{
-    printf("module,params,size,id,name,is_reference,status,median_ms,min_ms,max_ms,iters,gbps,tflops,pct_peak,"
-           "speedup_vs_first,vs_reference\n");
-    for (size_t i = 0; i < nrows; ++i) {
-        row *r = &rows[i];
-        printf("%s,%s,%zu,%d,%s,%d,%s", r->m->name, r->params, r->size, r->c.id, r->c.name, r->c.is_reference,
-               r->state == ROW_OK ? "ok" : r->state == ROW_NA ? "n/a" : "failed");
-        if (r->state == ROW_OK)
-            printf(",%.6f,%.6f,%.6f,%d,%.3f,%.6f,%.3f,%.4f,%.4f\n", r->t.median_ms, r->t.min_ms, r->t.max_ms,
-                   r->t.iters, r->gbps, r->tflops, r->pct_peak, r->speedup_first, r->vs_reference);
-        else printf(",,,,,,,,,\n");
-    }
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; ++s) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-    if (isnan(v) || isinf(v)) fprintf(f, "null");
-    else fprintf(f, "%.9g", v);
-}
-
-static int write_json(const char *path, const gk_device_info *dev, const gk_bench_cli *cli, const char *date)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, "gk_bench: cannot write %s\n", path);
+    const gk_bench_module *mod = p->m;
+    char sz[64];
+    mod->format_size(shape, sz, sizeof sz);
+    void *state = NULL;
+    if (!cli->quiet) fprintf(stderr, "[%s %s=%s] generating inputs and the CPU reference...\n", mod->name, mod->axes, sz);
+    gk_status st = mod->setup(&state, shape, params);
+    if (!gk_ok(st)) {
+        fail_status("setting up the inputs", st);
+        if (state != NULL) mod->teardown(state);
+        *fatal = st.code == GK_ERROR_CUDA;
         return 1;
     }
-    fprintf(f, "{\n  \"format\": \"gpukernels-bench-1\",\n  \"date\": ");
-    json_str(f, date);
-    fprintf(f, ",\n  \"device\": {\"name\": ");
-    json_str(f, dev->name);
-    fprintf(f, ", \"cc\": \"%d.%d\", \"sm_count\": %d, \"l2_bytes\": %d, \"total_mem_bytes\": %zu, "
-               "\"peak_dram_gbps\": %.3f, \"peak_fp32_tflops\": %.3f},\n",
-            dev->cc_major, dev->cc_minor, dev->sm_count, dev->l2_bytes, dev->total_mem_bytes,
-            dev->peak_dram_bytes_per_s * 1e-9, dev->peak_fp32_flops * 1e-12);
-    fprintf(f, "  \"cuda\": {\"runtime\": \"%d.%d\", \"driver\": \"%d.%d\"},\n", dev->runtime_version / 1000,
-            dev->runtime_version % 1000 / 10, dev->driver_version / 1000, dev->driver_version % 1000 / 10);
-    fprintf(f, "  \"timing\": {\"l2\": \"%s\", \"warmup\": %d, \"min_iters\": %d, \"max_iters\": %d, "
-               "\"seconds\": %g, \"statistic\": \"median\"},\n",
-            cli->hot ? "hot" : "cold", cli->warmup, cli->min_iters, cli->max_iters, cli->seconds);
-    fprintf(f, "  \"results\": [\n");
-    for (size_t i = 0; i < nrows; ++i) {
-        row *r = &rows[i];
-        fprintf(f, "    {\"module\": ");
-        json_str(f, r->m->name);
-        fprintf(f, ", \"params\": ");
-        json_str(f, r->params);
-        fprintf(f, ", \"size\": %zu, \"id\": %d, \"name\": ", r->size, r->c.id);
-        json_str(f, r->c.name);
-        fprintf(f, ", \"idea\": ");
-        json_str(f, r->c.idea);
-        fprintf(f, ", \"is_reference\": %s, \"status\": \"%s\"", r->c.is_reference ? "true" : "false",
-                r->state == ROW_OK ? "ok" : r->state == ROW_NA ? "n/a" : "failed");
-        if (r->state == ROW_OK) {
-            fprintf(f, ", \"median_ms\": ");
-            json_num(f, r->t.median_ms);
-            fprintf(f, ", \"min_ms\": ");
-            json_num(f, r->t.min_ms);
-            fprintf(f, ", \"max_ms\": ");
-            json_num(f, r->t.max_ms);
-            fprintf(f, ", \"iters\": %d, \"bytes\": ", r->t.iters);
-            json_num(f, r->w.bytes_read + r->w.bytes_written);
-            fprintf(f, ", \"flops\": ");
-            json_num(f, r->w.flops);
-            fprintf(f, ", \"gbps\": ");
-            json_num(f, r->gbps);
-            fprintf(f, ", \"pct_peak\": ");
-            json_num(f, r->pct_peak);
-            fprintf(f, ", \"speedup_vs_first\": ");
-            json_num(f, r->speedup_first);
-            fprintf(f, ", \"vs_reference\": ");
-            json_num(f, r->vs_reference);
-        } else {
-            fprintf(f, ", \"why\": ");
-            json_str(f, r->why);
+    int failures = 0;
+    size_t first = results.count;
+    for (size_t ci = 0; ci < mod->num_cases(); ++ci) {
+        gk_bench_case c = mod->case_at(ci);
+        if (!selected_case(cli, &c)) continue;
+        gk_bench_row *r = new_row();
+        r->m = mod;
+        r->shape = *shape;
+        snprintf(r->size, sizeof r->size, "%s", sz);
+        r->c = c;
+        snprintf(r->params, sizeof r->params, "%s", mod->describe(state));
+        if (!cli->quiet) fprintf(stderr, "[%s %s %s=%s] %s ", mod->name, r->params, mod->axes, sz, c.name);
+        const char *why_skip = (!cli->no_skip && mod->skip) ? mod->skip(state, &c) : NULL;
+        if (why_skip != NULL) {
+            r->state = GK_ROW_SKIPPED;
+            snprintf(r->why, sizeof r->why, "%s", why_skip);
+            if (!cli->quiet) fprintf(stderr, "skipped\n");
+            continue;
         }
-        fprintf(f, "}%s\n", i + 1 < nrows ? "," : "");
+        st = mod->prepare(state, &c);
+        if (st.code == GK_ERROR_UNSUPPORTED) {
+            r->state = GK_ROW_NA;
+            snprintf(r->why, sizeof r->why, "%s", st.what ? st.what : "unsupported");
+            if (!cli->quiet) fprintf(stderr, "n/a\n");
+            continue;
+        }
+        /* Verify first: one call, synchronised, checked by the module. */
+        if (gk_ok(st)) st = mod->run(state, stream);
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaStreamSynchronize(stream));
+        if (gk_ok(st)) st = mod->verify(state, stderr);
+        if (gk_ok(st)) st = gk_time_gpu(mod->run, state, stream, topts, flusher, &r->t);
+        if (!gk_ok(st)) {
+            r->state = GK_ROW_FAILED;
+            gk_status_format(st, r->why, sizeof r->why);
+            ++failures;
+            if (!cli->quiet) fprintf(stderr, "FAILED\n");
+            if (st.code == GK_ERROR_CUDA) { /* a sticky error spoils the rest of the run */
+                fail_status("CUDA", st);
+                *fatal = 1;
+                break;
+            }
+            continue;
+        }
+        r->w = mod->work(state);
+        if (!cli->quiet) fprintf(stderr, "%.4f ms\n", r->t.median_ms);
     }
-    fprintf(f, "  ]\n}\n");
-    if (f != stdout) fclose(f);
-    return 0;
+    mod->teardown(state);
+    gk_bench_derive(&results.rows[first], results.count - first, peaks, cli->baseline);
+    return failures;
 }
 
 int main(int argc, char **argv)
@@ -268,15 +255,32 @@ int main(int argc, char **argv)
     }
     if (cli.list) {
         list_modules();
+        if (cli.json_path != NULL) { /* the modules' description, no GPU needed */
+            FILE *f = strcmp(cli.json_path, "-") == 0 ? stdout : fopen(cli.json_path, "w");
+            if (f == NULL) {
+                fprintf(stderr, "gk_bench: cannot write %s\n", cli.json_path);
+                return 1;
+            }
+            gk_bench_write_json(f, NULL, gk_bench_modules, gk_bench_module_count, NULL, 0);
+            if (f != stdout) fclose(f);
+        }
         return 0;
     }
-    int any_module = 0;
-    for (size_t m = 0; m < gk_bench_module_count; ++m)
-        any_module |= cli.module == NULL || strcmp(cli.module, gk_bench_modules[m]->name) == 0;
-    if (!any_module) {
+    /* The whole command line is checked before the GPU is touched. */
+    static plan plans[16];
+    const gk_bench_module *selected[16];
+    size_t nplans = 0;
+    for (size_t m = 0; m < gk_bench_module_count && nplans < 16; ++m) {
+        const gk_bench_module *mod = gk_bench_modules[m];
+        if (cli.module != NULL && strcmp(cli.module, mod->name) != 0) continue;
+        if (make_plan(&cli, mod, &plans[nplans]) != 0) return 2;
+        selected[nplans++] = mod;
+    }
+    if (nplans == 0) {
         fprintf(stderr, "gk_bench: no module named '%s' (see --list)\n", cli.module);
         return 2;
     }
+    if (check_param_keys(&cli) != 0) return 2;
 
     int ndev = 0;
     gk_status st = gk_device_count(&ndev);
@@ -296,6 +300,8 @@ int main(int argc, char **argv)
         fail_status("reading the device's attributes", st);
         return 2;
     }
+    double peaks[GK_PEAK_COUNT];
+    gk_bench_peaks(&dev, peaks);
 
     char date[32];
     time_t now = time(NULL);
@@ -312,75 +318,43 @@ int main(int argc, char **argv)
         return 1;
     }
     gk_timing_opts topts = {cli.warmup, cli.min_iters, cli.max_iters, cli.seconds};
-    gk_bench_params params = {cli.dtype, cli.op, cli.seed};
-    int failures = 0;
+    int failures = 0, fatal = 0;
 
-    for (size_t mi = 0; mi < gk_bench_module_count; ++mi) {
-        const gk_bench_module *mod = gk_bench_modules[mi];
-        if (cli.module != NULL && strcmp(cli.module, mod->name) != 0) continue;
-        const size_t *sizes = cli.num_sizes ? cli.sizes : mod->default_sizes;
-        size_t nsizes = cli.num_sizes ? (size_t)cli.num_sizes : mod->num_default_sizes;
-        for (size_t si = 0; si < nsizes; ++si) {
-            char sz[32];
-            gk_format_size(sizes[si], sz, sizeof sz);
-            void *state = NULL;
-            if (!cli.quiet) fprintf(stderr, "[%s n=%s] generating inputs and the CPU reference...\n", mod->name, sz);
-            st = mod->setup(&state, sizes[si], &params);
-            if (!gk_ok(st)) {
-                fail_status("setting up the inputs", st);
-                if (state != NULL) mod->teardown(state);
-                ++failures;
-                if (st.code == GK_ERROR_INVALID_ARGUMENT) return 2;
-                continue;
-            }
-            size_t group_first = nrows;
-            for (size_t ci = 0; ci < mod->num_cases(); ++ci) {
-                gk_bench_case c = mod->case_at(ci);
-                if (!selected_variant(&cli, &c)) continue;
-                row *r = new_row();
-                r->m = mod;
-                r->size = sizes[si];
-                r->c = c;
-                snprintf(r->params, sizeof r->params, "%s", mod->describe(state));
-                if (!cli.quiet) fprintf(stderr, "[%s %s n=%s] %s ", mod->name, r->params, sz, c.name);
-                st = mod->prepare(state, &c);
-                if (st.code == GK_ERROR_UNSUPPORTED) {
-                    r->state = ROW_NA;
-                    snprintf(r->why, sizeof r->why, "%s", st.what ? st.what : "unsupported");
-                    if (!cli.quiet) fprintf(stderr, "n/a\n");
-                    continue;
-                }
-                /* Verify first: one call, synchronised, compared with the CPU reference. */
-                if (gk_ok(st)) st = mod->run(state, stream);
-                if (gk_ok(st)) st = GK_CUDA_STATUS(cudaStreamSynchronize(stream));
-                if (gk_ok(st)) st = mod->verify(state, stderr);
-                if (gk_ok(st)) st = gk_time_gpu(mod->run, state, stream, &topts, cli.hot ? NULL : &flusher, &r->t);
-                if (!gk_ok(st)) {
-                    r->state = ROW_FAILED;
-                    gk_status_format(st, r->why, sizeof r->why);
-                    ++failures;
-                    if (!cli.quiet) fprintf(stderr, "FAILED\n");
-                    if (st.code == GK_ERROR_CUDA) { /* a sticky error spoils the rest of the run */
-                        fail_status("CUDA", st);
-                        mod->teardown(state);
-                        goto done;
-                    }
-                    continue;
-                }
-                r->w = mod->work(state);
-                if (!cli.quiet) fprintf(stderr, "%.4f ms\n", r->t.median_ms);
-            }
-            mod->teardown(state);
-            derive(group_first, nrows, &dev);
+    for (size_t pi = 0; pi < nplans && !fatal; ++pi) {
+        const plan *p = &plans[pi];
+        /* Every combination of the parameter values (an odometer over the
+         * lists), then every shape. */
+        int idx[GK_BENCH_MAX_PARAMS] = {0};
+        for (;;) {
+            gk_bench_params params;
+            memset(&params, 0, sizeof params);
+            params.seed = cli.seed;
+            for (size_t k = 0; k < p->m->num_params; ++k) params.value[k] = p->values[k][idx[k]];
+            for (int si = 0; si < p->num_shapes && !fatal; ++si)
+                failures += run_group(p, &p->shapes[si], &params, &cli, &topts, cli.hot ? NULL : &flusher, stream,
+                                      peaks, &fatal);
+            size_t k = 0;
+            while (k < p->m->num_params && ++idx[k] == p->num_values[k]) idx[k++] = 0;
+            if (k == p->m->num_params || fatal) break;
         }
     }
-done:
-    if (cli.csv) print_csv();
-    else print_table(&dev, &cli, date);
-    if (cli.json_path != NULL && write_json(cli.json_path, &dev, &cli, date) != 0) ++failures;
+
+    gk_bench_run_info info = {&dev, date, cli.hot, cli.warmup, cli.min_iters, cli.max_iters, cli.seconds, cli.baseline};
+    if (cli.csv) gk_bench_print_csv(stdout, results.rows, results.count);
+    else gk_bench_print_table(stdout, &info, results.rows, results.count);
+    if (cli.json_path != NULL) {
+        FILE *f = strcmp(cli.json_path, "-") == 0 ? stdout : fopen(cli.json_path, "w");
+        if (f == NULL) {
+            fprintf(stderr, "gk_bench: cannot write %s\n", cli.json_path);
+            ++failures;
+        } else {
+            gk_bench_write_json(f, &info, selected, nplans, results.rows, results.count);
+            if (f != stdout) fclose(f);
+        }
+    }
     gk_l2_flusher_destroy(&flusher);
     cudaStreamDestroy(stream);
-    free(rows);
+    gk_bench_results_free(&results);
     if (failures) fprintf(stderr, "gk_bench: %d case(s) failed\n", failures);
     return failures ? 1 : 0;
 }

@@ -22,6 +22,17 @@ int gk_fp32_lanes_per_sm(int cc_major, int cc_minor)
     }
 }
 
+int gk_tensor_flops_per_clock(int cc_major, int cc_minor, int bits)
+{
+    /* See gk/device.h for the derivation from the whitepapers' rates. */
+    int per_clock = 0;
+    if (cc_major == 8 && cc_minor == 0) per_clock = 1024; /* A100, TF32 */
+    if (cc_major == 9 && cc_minor == 0) per_clock = 2048; /* H100, H200, TF32 */
+    if (bits == 19) return per_clock;
+    if (bits == 16) return 2 * per_clock;                  /* BF16: twice TF32 on both */
+    return 0;
+}
+
 double gk_peak_dram_bandwidth(int mem_clock_khz, int bus_width_bits)
 {
     return 2.0 * (double)mem_clock_khz * 1e3 * (double)bus_width_bits / 8.0;
@@ -64,6 +75,9 @@ gk_status gk_device_query(int ordinal, gk_device_info *info)
 
     info->fp32_lanes_per_sm = gk_fp32_lanes_per_sm(info->cc_major, info->cc_minor);
     info->peak_dram_bytes_per_s = gk_peak_dram_bandwidth(info->mem_clock_khz, info->mem_bus_width_bits);
-    info->peak_fp32_flops = 2.0 * info->fp32_lanes_per_sm * info->sm_count * (double)info->sm_clock_khz * 1e3;
+    double sm_clocks = info->sm_count * (double)info->sm_clock_khz * 1e3; /* SM cycles per second, all SMs */
+    info->peak_fp32_flops = 2.0 * info->fp32_lanes_per_sm * sm_clocks;
+    info->peak_tf32_flops = gk_tensor_flops_per_clock(info->cc_major, info->cc_minor, 19) * sm_clocks;
+    info->peak_bf16_flops = gk_tensor_flops_per_clock(info->cc_major, info->cc_minor, 16) * sm_clocks;
     return gk_success();
 }

@@ -24,16 +24,31 @@ const char *gk_status_string(gk_code code)
     return gk_code_text[code];
 }
 
+const char *gk_status_file(gk_status s)
+{
+    const char *f = s.file;
+    if (f == NULL) return "?";
+    /* The library is built with paths relative to its source root. An
+     * absolute path (another build, or a status made by the caller's code)
+     * would name one machine's directories: keep only the file name. */
+    int absolute = f[0] == '/' || f[0] == '\\' || (f[0] != '\0' && f[1] == ':');
+    if (!absolute) return f;
+    const char *base = f;
+    for (const char *p = f; *p; ++p)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    return base;
+}
+
 int gk_status_format(gk_status s, char *buf, size_t size)
 {
     const char *text = gk_status_string(s.code);
+    const char *file = gk_status_file(s);
     if (s.code == GK_SUCCESS) return snprintf(buf, size, "%s", text);
     if (s.cuda_error != 0) {
         cudaError_t e = (cudaError_t)s.cuda_error;
         return snprintf(buf, size, "%s: %s returned %s (%s) at %s:%d", text,
                         s.what ? s.what : "?", cudaGetErrorName(e), cudaGetErrorString(e),
-                        s.file ? s.file : "?", s.line);
+                        file, s.line);
     }
-    return snprintf(buf, size, "%s: %s (at %s:%d)", text, s.what ? s.what : "?",
-                    s.file ? s.file : "?", s.line);
+    return snprintf(buf, size, "%s: %s (at %s:%d)", text, s.what ? s.what : "?", file, s.line);
 }

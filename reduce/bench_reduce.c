@@ -1,18 +1,46 @@
 /* The reduce module's entry in gk_bench (bench/bench.h): its cases are the
- * rows of the variant table plus cub::DeviceReduce; the work of one call is
- * n elements read and one written, n - 1 operations. */
+ * rows of the variant table, cub::DeviceReduce (the reference every variant
+ * is compared with) and a read-only stream over the same bytes (the ceiling:
+ * a reduction cannot read its input faster than a kernel that only reads
+ * it). The work of one call is n elements read and one written, n - 1
+ * operations; the % of peak is of DRAM bandwidth. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "ceilings.h"
+#include "cli.h"
 #include "cub_reference.h"
 #include "gk/cuda_check.h"
 #include "gk/random.h"
 #include "gk/reduce.h"
 #include "reduce_ref.h"
 
-static const size_t default_sizes[] = {(size_t)1 << 20, (size_t)1 << 24, (size_t)1 << 28};
+static const char *const default_sizes[] = {"2^20", "2^24", "2^28"};
+
+static const gk_bench_param_decl params_decl[] = {
+    {"dtype", "f32,i32", "f32", "element type"},
+    {"op", "sum,max,min", "sum", "operation"},
+};
+
+static int parse_size(const char *s, gk_bench_shape *shape, char *err, size_t err_size)
+{
+    size_t n;
+    if (gk_parse_size(s, &n) != 0) {
+        snprintf(err, err_size, "not a count of elements (try 1000, 2^20, 2^20+13, 16Mi)");
+        return 1;
+    }
+    if (n > GK_REDUCE_MAX_N) {
+        snprintf(err, err_size, "n is above GK_REDUCE_MAX_N (2^38)");
+        return 1;
+    }
+    shape->v[0] = n;
+    shape->count = 1;
+    return 0;
+}
+
+static void format_size(const gk_bench_shape *shape, char *buf, size_t size) { gk_format_size(shape->v[0], buf, size); }
 
 typedef struct state {
     gk_dtype dtype;
@@ -27,18 +55,23 @@ typedef struct state {
     char describe[32];
 } state;
 
-static size_t num_cases(void) { return gk_reduce_variant_count() + 1; }
+/* The variants compute in the input's type (f32 or i32, --param dtype). */
+static size_t num_cases(void) { return gk_reduce_variant_count() + 2; }
 
 static gk_bench_case case_at(size_t i)
 {
-    gk_bench_case c = {0, "cub::DeviceReduce", "CUB's device-wide reduction (the reference)", 1};
     const gk_reduce_variant *v = gk_reduce_variant_at(i);
     if (v != NULL) {
-        c.id = v->id;
-        c.name = v->name;
-        c.idea = v->idea;
-        c.is_reference = 0;
+        gk_bench_case c = {v->id, NULL, v->name, v->idea, GK_ROLE_VARIANT, "input", GK_PEAK_DRAM, "cub"};
+        return c;
     }
+    if (i == gk_reduce_variant_count()) {
+        gk_bench_case c = {0, "cub", "cub::DeviceReduce", "CUB's device-wide reduction", GK_ROLE_REFERENCE,
+                           "input", GK_PEAK_DRAM, NULL};
+        return c;
+    }
+    gk_bench_case c = {0, "read_stream", "read-only stream", "reads the same n x 4 bytes once, 16-byte loads",
+                       GK_ROLE_CEILING, "-", GK_PEAK_DRAM, NULL};
     return c;
 }
 
@@ -52,13 +85,14 @@ static void teardown(void *p)
     free(s);
 }
 
-static gk_status setup(void **out_state, size_t n, const gk_bench_params *params)
+static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_bench_params *params)
 {
     state *s = (state *)calloc(1, sizeof *s);
     if (s == NULL) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
     *out_state = s;
+    size_t n = shape->v[0];
     s->n = n;
-    const char *dt = params->dtype ? params->dtype : "f32", *op = params->op ? params->op : "sum";
+    const char *dt = params->value[0], *op = params->value[1];
     if (strcmp(dt, "f32") == 0) s->dtype = GK_F32;
     else if (strcmp(dt, "i32") == 0) s->dtype = GK_I32;
     else return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "reduce: --dtype must be f32 or i32");
@@ -92,7 +126,9 @@ static gk_status prepare(void *p, const gk_bench_case *c)
     state *s = (state *)p;
     s->c = *c;
     size_t need = 0;
-    if (c->is_reference) {
+    if (c->role == GK_ROLE_CEILING) {
+        need = 0;
+    } else if (c->role == GK_ROLE_REFERENCE) {
         GK_CUDA_TRY(gk_cub_reduce(s->d_in, s->n, (int)s->dtype, (int)s->op, s->d_out, NULL, &need, 0));
     } else {
         const gk_reduce_variant *v = gk_reduce_find_variant(c->id);
@@ -121,7 +157,11 @@ static gk_status prepare(void *p, const gk_bench_case *c)
 static gk_status run(void *p, cudaStream_t stream)
 {
     state *s = (state *)p;
-    if (s->c.is_reference) {
+    if (s->c.role == GK_ROLE_CEILING) {
+        GK_CUDA_TRY(gk_ceiling_read_stream(s->d_in, s->n * 4, (unsigned *)s->d_out, stream));
+        return gk_success();
+    }
+    if (s->c.role == GK_ROLE_REFERENCE) {
         size_t bytes = s->ws_use;
         GK_CUDA_TRY(gk_cub_reduce(s->d_in, s->n, (int)s->dtype, (int)s->op, s->d_out, s->d_ws, &bytes, stream));
         return gk_success();
@@ -133,6 +173,7 @@ static gk_status run(void *p, cudaStream_t stream)
 static gk_status verify(void *p, FILE *log)
 {
     state *s = (state *)p;
+    if (s->c.role == GK_ROLE_CEILING) return gk_success(); /* it computes nothing to check */
     uint32_t got;
     GK_CUDA_TRY(cudaMemcpy(&got, s->d_out, 4, cudaMemcpyDeviceToHost));
     if (!gk_reduce_check_result(s->dtype, s->op, s->n, &got, &s->ref_f32, s->ref_i32, s->c.name, log))
@@ -148,6 +189,8 @@ static gk_bench_work work(void *p)
 }
 
 const gk_bench_module gk_reduce_bench_module = {
-    "reduce", "n (elements)", default_sizes, sizeof default_sizes / sizeof default_sizes[0], "memory",
-    num_cases, case_at, setup, prepare, run, verify, work, describe, teardown,
+    "reduce", "n", "n, the number of elements: 1000, 2^20, 2^20+13, 16Mi",
+    default_sizes, sizeof default_sizes / sizeof default_sizes[0], "gbps",
+    params_decl, sizeof params_decl / sizeof params_decl[0],
+    parse_size, format_size, num_cases, case_at, setup, NULL, prepare, run, verify, work, describe, teardown,
 };

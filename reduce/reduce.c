@@ -4,24 +4,7 @@
 
 #include "gk/cuda_check.h"
 #include "gk/reduce.h"
-
-size_t gk_dtype_size(gk_dtype dtype)
-{
-    switch (dtype) {
-    case GK_F32: return sizeof(float);
-    case GK_I32: return sizeof(int32_t);
-    default: return 0;
-    }
-}
-
-const char *gk_dtype_name(gk_dtype dtype)
-{
-    switch (dtype) {
-    case GK_F32: return "f32";
-    case GK_I32: return "i32";
-    default: return "?";
-    }
-}
+#include "variants.h"
 
 const char *gk_reduce_op_name(gk_reduce_op op)
 {
@@ -33,9 +16,9 @@ const char *gk_reduce_op_name(gk_reduce_op op)
     }
 }
 
-static gk_status find(int id, const gk_reduce_variant **v)
+static gk_status find(int id, const gk_reduce_row **v)
 {
-    *v = gk_reduce_find_variant(id);
+    *v = gk_reduce_row_find(id);
     if (*v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no reduce variant has this id");
     return gk_success();
 }
@@ -44,10 +27,10 @@ static int misaligned(const void *p, size_t alignment) { return ((uintptr_t)p % 
 
 gk_status gk_reduce_num_partials(int variant, size_t n, size_t *count)
 {
-    const gk_reduce_variant *v;
+    const gk_reduce_row *v;
     GK_TRY(find(variant, &v));
     if (count == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "count is NULL");
-    if (v->partition == GK_PARTITION_NONE)
+    if (v->info.partition == GK_PARTITION_NONE)
         return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant does not expose per-block partials");
     if (n > GK_REDUCE_MAX_N) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "n is larger than GK_REDUCE_MAX_N");
     *count = n == 0 ? 0 : v->num_partials(n);
@@ -58,15 +41,15 @@ static gk_status reduce_impl(int variant, gk_dtype dtype, gk_reduce_op op, const
                              int want_partials, void *partials, size_t num_partials, void *workspace,
                              size_t *workspace_bytes, cudaStream_t stream)
 {
-    const gk_reduce_variant *v;
+    const gk_reduce_row *v;
     GK_TRY(find(variant, &v));
     size_t elem = gk_dtype_size(dtype);
     if (elem == 0) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "dtype is neither GK_F32 nor GK_I32");
     if ((unsigned)op > (unsigned)GK_REDUCE_MIN)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "op is not GK_REDUCE_SUM, GK_REDUCE_MAX or GK_REDUCE_MIN");
-    if (!(v->ops & GK_REDUCE_OP_BIT(op)))
+    if (!(v->info.ops & GK_REDUCE_OP_BIT(op)))
         return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant does not do this operation (see variant->ops)");
-    if (want_partials && v->partition == GK_PARTITION_NONE)
+    if (want_partials && v->info.partition == GK_PARTITION_NONE)
         return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant does not expose per-block partials");
     if (n > GK_REDUCE_MAX_N) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "n is larger than GK_REDUCE_MAX_N");
     if (workspace_bytes == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "workspace_bytes is NULL");

@@ -1,43 +1,58 @@
 #!/usr/bin/env python3
-"""Turn gk_bench's JSON into the reduce README's table and ladder chart.
+"""Turn gk_bench's JSON into each module's README tables and charts.
 
-    scripts/report.py RESULTS.json [--readme reduce/README.md] [--png reduce/ladder.png]
+    scripts/report.py RESULTS.json [--root DIR] [--module NAME]
 
-The table replaces whatever stands between the markers
-<!-- bench:begin --> and <!-- bench:end --> in the README; the chart is a PNG
-(matplotlib). Both name the GPU, the CUDA version and the date of the run.
-Nothing here is typed by hand: rerun it on a new JSON to refresh the page.
+For every module that has results in the JSON (or only --module NAME), the
+tables replace whatever stands between the markers <!-- bench:begin --> and
+<!-- bench:end --> in DIR/<module>/README.md (DIR: the repository root), and
+one chart per (parameters, size) group is written next to it as
+DIR/<module>/bench-<params>-<size>.png. Everything comes from the JSON: the
+module's main metric (GB/s or TFLOP/s), its cases and their roles (variant,
+reference, ceiling), the GPU, the CUDA version and the date, which the tables
+and the charts name. Nothing here is typed by hand, and nothing here names a
+module: rerun it on a new JSON to refresh the pages.
+
+The charts need matplotlib (scripts/requirements.txt). Without it the tables
+are still written, and the script says what to install.
 """
 import argparse
 import json
+import math
+import os
 import re
 import sys
 
-
-def fmt_size(n):
-    for k in range(62, 9, -1):
-        p = 1 << k
-        if n == p:
-            return f"2^{k}"
-        if 0 < n - p < 1000:
-            return f"2^{k}+{n - p}"
-    return str(n)
+FORMAT = "gpukernels-bench-2"
+REQUIREMENTS = "python3 -m pip install -r scripts/requirements.txt"
 
 
 def load(path):
-    with open(path) as f:
-        data = json.load(f)
-    if data.get("format") != "gpukernels-bench-1":
-        sys.exit(f"{path}: not a gk_bench JSON file")
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"report.py: cannot read {path}: {e}")
+    if data.get("format") != FORMAT:
+        sys.exit(f"report.py: {path} is not a gk_bench JSON file of format {FORMAT} "
+                 f"(found {data.get('format')!r}); rerun gk_bench --json")
     return data
 
 
 def provenance(d):
     dev = d["device"]
-    return (f"{dev['name']} (sm_{dev['cc'].replace('.', '')}, {dev['sm_count']} SMs, "
-            f"peak DRAM {dev['peak_dram_gbps']:.0f} GB/s), CUDA runtime {d['cuda']['runtime']}, "
-            f"driver {d['cuda']['driver']}, {d['date']}; "
-            f"{d['timing']['l2']} L2, median of >= {d['timing']['min_iters']} timed calls")
+    peaks = [f"DRAM {dev['peak_dram_gbps']:.0f} GB/s"]
+    for key, label in (("peak_fp32_tflops", "fp32"), ("peak_tf32_tflops", "TF32"), ("peak_bf16_tflops", "BF16")):
+        v = dev.get(key)
+        peaks.append(f"{label} {v:.1f} TFLOP/s" if v else f"{label} n/a")
+    t = d["timing"]
+    return (f"{dev['name']} (sm_{dev['cc'].replace('.', '')}, {dev['sm_count']} SMs; peaks "
+            f"{', '.join(peaks)}), CUDA runtime {d['cuda']['runtime']}, driver {d['cuda']['driver']}, "
+            f"{d['date']}; {t['l2']} L2, median of >= {t['min_iters']} timed calls after {t['warmup']} warm-up")
+
+
+def slug(s):
+    return re.sub(r"[^A-Za-z0-9.]+", "_", s).strip("_") or "all"
 
 
 def groups(d, module):
@@ -48,76 +63,150 @@ def groups(d, module):
     return out
 
 
-def table(d, module):
-    lines = [f"Measured by `gk_bench` on {provenance(d)}.", ""]
-    for (params, size), rows in groups(d, module).items():
-        lines.append(f"**{params}, n = {fmt_size(size)}**")
-        lines.append("")
-        lines.append("| id | variant | median ms | GB/s | % of peak | vs variant 1 | vs CUB |")
-        lines.append("|---:|---|---:|---:|---:|---:|---:|")
-        for r in rows:
-            ident = "ref" if r["is_reference"] else str(r["id"])
-            if r["status"] != "ok":
-                lines.append(f"| {ident} | {r['name']} | {r['status']} | | | | |")
-                continue
-            lines.append(f"| {ident} | {r['name']} | {r['median_ms']:.4f} | {r['gbps']:.0f} | "
-                         f"{r['pct_peak']:.1f} | {r['speedup_vs_first']:.1f}x | {r['vs_reference']:.2f}x |")
-        lines.append("")
-    return "\n".join(lines)
+def num(v, fmt):
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, fmt)
 
 
-def chart(d, module, png):
+def baseline_label(d):
+    b = str(d.get("baseline") or "1")
+    return f"variant {b}" if b.isdigit() else b
+
+
+def table(d, meta, rows):
+    metric = meta.get("metric", "gbps")
+    main = ("GB/s", "gbps", ".0f") if metric == "gbps" else ("TFLOP/s", "tflops", ".2f")
+    other = ("TFLOP/s", "tflops", ".3f") if metric == "gbps" else ("GB/s", "gbps", ".0f")
+    has = lambda key: any(r.get(key) is not None for r in rows if r["status"] == "ok")
+    cols = [("id", None), ("case", None), ("precision", None), ("median ms", None), (main[0], main)]
+    if has(other[1]) and metric != "gbps":
+        cols.append((other[0], other))
+    cols.append(("% of peak", None))
+    if has("vs_reference"):
+        cols.append(("vs its reference", None))
+    if has("vs_baseline"):
+        cols.append((f"vs {baseline_label(d)}", None))
+    if has("pct_ceiling"):
+        cols.append(("% of ceiling", None))
+    out = ["| " + " | ".join(c[0] for c in cols) + " |",
+           "|" + "|".join("---:" if i not in (1, 2) else "---" for i in range(len(cols))) + "|"]
+    for r in rows:
+        ident = {"variant": str(r["id"]), "reference": "ref", "ceiling": "ceiling"}[r["role"]]
+        cells = [ident, r["name"], r.get("precision") or ""]
+        if r["status"] != "ok":
+            cells.append(f"{r['status']}: {r.get('why', '')}".replace("|", "/"))
+            cells += [""] * (len(cols) - len(cells))
+            out.append("| " + " | ".join(cells) + " |")
+            continue
+        cells.append(num(r["median_ms"], ".4f"))
+        for title, spec in cols[4:]:
+            if spec is not None:
+                cells.append(num(r.get(spec[1]), spec[2]))
+            elif title == "% of peak":
+                p = r.get("pct_peak")
+                cells.append(f"{p:.1f} ({r['peak']})" if p is not None else f"n/a ({r['peak']})")
+            elif title == "vs its reference":
+                v = r.get("vs_reference")
+                cells.append(f"{v:.2f}x {r.get('reference_name') or ''}".strip() if v is not None else "")
+            elif title.startswith("vs "):
+                cells.append(num(r.get("vs_baseline"), ".1f") + ("x" if r.get("vs_baseline") is not None else ""))
+            elif title == "% of ceiling":
+                cells.append(num(r.get("pct_ceiling"), ".1f"))
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def chart(d, meta, module, params, size, rows, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    g = groups(d, module)
-    fig, ax = plt.subplots(figsize=(11, 5.5))
-    width = 0.8 / max(1, len(g))
-    names = None
-    for gi, ((params, size), rows) in enumerate(g.items()):
-        var = [r for r in rows if not r["is_reference"] and r["status"] == "ok"]
-        ref = [r for r in rows if r["is_reference"] and r["status"] == "ok"]
-        names = names or [f"{r['id']} {r['name']}" for r in var]
-        xs = [i + (gi - (len(g) - 1) / 2) * width for i in range(len(var))]
-        bars = ax.bar(xs, [r["gbps"] for r in var], width, label=f"n = {fmt_size(size)}")
-        if ref:
-            ax.hlines(ref[0]["gbps"], -0.5, len(var) - 0.5, colors=bars.patches[0].get_facecolor(),
-                      linestyles="dashed", linewidth=1)
-    peak = d["device"]["peak_dram_gbps"]
-    ax.axhline(peak, color="black", linewidth=1)
-    ax.text(len(names) - 0.5, peak, f" peak {peak:.0f} GB/s", va="bottom", ha="right", fontsize=8)
-    ax.set_yscale("log")
-    ax.set_ylabel("GB/s (log scale)")
-    ax.set_xticks(range(len(names)))
-    ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
-    ax.set_title(f"reduce ladder, {list(g)[0][0]}: {d['device']['name']}, CUDA {d['cuda']['runtime']}, {d['date']}",
-                 fontsize=10)
-    from matplotlib.lines import Line2D
-    handles, labels = ax.get_legend_handles_labels()
-    handles.append(Line2D([], [], color="gray", linestyle="dashed"))
-    labels.append("cub::DeviceReduce at the same n")
-    ax.legend(handles, labels, fontsize=8, loc="upper left")
+    metric = meta.get("metric", "gbps")
+    unit = "GB/s" if metric == "gbps" else "TFLOP/s"
+    ok = [r for r in rows if r["status"] == "ok" and r.get(metric) is not None]
+    var = [r for r in ok if r["role"] == "variant"]
+    if not var:
+        return False
+    fig, ax = plt.subplots(figsize=(10, 5))
+    xs = range(len(var))
+    ax.bar(xs, [r[metric] for r in var], color="#4c72b0")
+    styles = {"reference": ("dashed", "#c44e52"), "ceiling": ("solid", "black")}
+    for r in ok:
+        if r["role"] in styles:
+            ls, col = styles[r["role"]]
+            ax.axhline(r[metric], linestyle=ls, color=col, linewidth=1)
+            ax.text(len(var) - 0.5, r[metric], f" {r['role']}: {r['name']} {r[metric]:.3g}",
+                    va="bottom", ha="right", fontsize=8, color=col)
+    values = [r[metric] for r in ok]
+    if max(values) / max(min(values), 1e-12) > 100:
+        ax.set_yscale("log")
+        ax.set_ylabel(f"{unit} (log scale)")
+    else:
+        ax.set_ylabel(unit)
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{r['id']} {r['name']}" for r in var], rotation=30, ha="right", fontsize=8)
+    dev = d["device"]
+    ax.set_title(f"{module} {params}, {meta.get('axes', 'size')} = {size}: {dev['name']}, "
+                 f"CUDA {d['cuda']['runtime']}, {d['date']}", fontsize=9)
     fig.tight_layout()
-    fig.savefig(png, dpi=110)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
+
+
+def report_module(d, meta, root, can_chart):
+    module = meta["name"]
+    readme = os.path.join(root, module, "README.md")
+    try:
+        text = open(readme).read()
+    except OSError as e:
+        sys.exit(f"report.py: cannot read {readme}: {e}")
+    lines = [f"Measured by `gk_bench` on {provenance(d)}. \"% of peak\" is of the peak named in brackets; "
+             f"\"vs its reference\" is the reference's time over the case's (above 1: faster than the reference); "
+             f"\"vs {baseline_label(d)}\" is the speed-up over it; \"% of ceiling\" is the ceiling's time over "
+             f"the case's.", ""]
+    written = []
+    for (params, size), rows in groups(d, module).items():
+        lines.append(f"**{params}, {meta.get('axes', 'size')} = {size}**")
+        lines.append("")
+        lines += table(d, meta, rows)
+        lines.append("")
+        if can_chart:
+            name = f"bench-{slug(params)}-{slug(size)}.png"
+            if chart(d, meta, module, params, size, rows, os.path.join(root, module, name)):
+                lines.append(f"![{module} {params}, {size}]({name})")
+                lines.append("")
+                written.append(name)
+    new, count = re.subn(r"(<!-- bench:begin -->\n).*?(<!-- bench:end -->)",
+                         lambda m: m.group(1) + "\n".join(lines) + "\n" + m.group(2), text, flags=re.S)
+    if count != 1:
+        sys.exit(f"report.py: {readme}: the markers <!-- bench:begin --> and <!-- bench:end --> were not found")
+    with open(readme, "w") as f:
+        f.write(new)
+    print(f"report.py: wrote the tables of {readme}" + (f" and {len(written)} chart(s)" if written else ""))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("json")
-    ap.add_argument("--module", default="reduce")
-    ap.add_argument("--readme", default="reduce/README.md")
-    ap.add_argument("--png", default="reduce/ladder.png")
+    ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir),
+                    help="the repository root that holds <module>/README.md (default: this script's repository)")
+    ap.add_argument("--module", help="only this module")
     a = ap.parse_args()
     d = load(a.json)
-    text = open(a.readme).read()
-    new, count = re.subn(r"(<!-- bench:begin -->\n).*?(<!-- bench:end -->)",
-                         lambda m: m.group(1) + table(d, a.module) + "\n" + m.group(2), text, flags=re.S)
-    if count != 1:
-        sys.exit(f"{a.readme}: markers <!-- bench:begin --> / <!-- bench:end --> not found")
-    open(a.readme, "w").write(new)
-    chart(d, a.module, a.png)
-    print(f"wrote {a.readme} and {a.png} from {a.json}")
+    try:
+        import matplotlib  # noqa: F401
+        can_chart = True
+    except ImportError:
+        can_chart = False
+        print(f"report.py: matplotlib is not installed, so no chart was written (the tables were). "
+              f"For the charts: {REQUIREMENTS}", file=sys.stderr)
+    metas = [m for m in d.get("modules", []) if any(r["module"] == m["name"] for r in d["results"])]
+    if a.module:
+        metas = [m for m in metas if m["name"] == a.module]
+    if not metas:
+        sys.exit(f"report.py: {a.json} has no results" + (f" for module {a.module}" if a.module else ""))
+    for meta in metas:
+        report_module(d, meta, a.root, can_chart)
 
 
 if __name__ == "__main__":

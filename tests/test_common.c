@@ -47,6 +47,19 @@ static void test_status(void)
     gk_status_format(f, buf, sizeof buf);
     CHECK(strstr(buf, "in is NULL") && strstr(buf, "GK_ERROR_NULL_POINTER"), "formatted '%s'", buf);
     CHECK(gk_status_format(f, buf, 4) > 4 && strlen(buf) == 3, "truncation keeps the terminator");
+
+    /* Portable places: the build gives paths from the source root, and an
+     * absolute path is cut to the file name, so a message names no machine's
+     * directories. */
+    CHECK(strcmp(s.file, "tests/test_common.c") == 0, "__FILE__ relative to the source root: %s", s.file);
+    CHECK(strcmp(gk_status_file(s), "tests/test_common.c") == 0, "kept as it is: %s", gk_status_file(s));
+    gk_status abs_unix = gk_status_make(GK_ERROR_CUDA, 0, "x", "/home/someone/build/gpukernels/common/x.c", 7);
+    gk_status abs_win = gk_status_make(GK_ERROR_CUDA, 0, "x", "C:\\src\\gpukernels\\common\\y.c", 8);
+    CHECK(strcmp(gk_status_file(abs_unix), "x.c") == 0, "absolute unix path cut: %s", gk_status_file(abs_unix));
+    CHECK(strcmp(gk_status_file(abs_win), "y.c") == 0, "absolute windows path cut: %s", gk_status_file(abs_win));
+    gk_status_format(abs_unix, buf, sizeof buf);
+    CHECK(strstr(buf, "(at x.c:7)") != NULL && strstr(buf, "/home") == NULL, "formatted '%s'", buf);
+    CHECK(strcmp(gk_status_file(gk_success()), "?") == 0, "success has no place");
 }
 
 static void test_verify(void)
@@ -152,6 +165,14 @@ static void test_median_and_peaks(void)
     CHECK(gk_fp32_lanes_per_sm(9, 0) == 128 && gk_fp32_lanes_per_sm(8, 0) == 64 && gk_fp32_lanes_per_sm(7, 5) == 64,
           "fp32 lanes");
     CHECK(gk_fp32_lanes_per_sm(3, 0) == 0, "unknown architecture: 0, not a guess");
+    /* H100 SXM: 132 SMs at 1.83 GHz x 2048 TF32 FLOP/clock = 494.7 TFLOP/s, the
+     * whitepaper's dense TF32 rate; BF16 twice that. */
+    CHECK(gk_tensor_flops_per_clock(9, 0, 19) == 2048 && gk_tensor_flops_per_clock(9, 0, 16) == 4096,
+          "Hopper tensor rates");
+    CHECK(fabs(132 * 1.83e9 * gk_tensor_flops_per_clock(9, 0, 19) / 1e12 - 494.7) < 0.5, "H100 TF32 peak");
+    CHECK(gk_tensor_flops_per_clock(8, 6, 19) == 0 && gk_tensor_flops_per_clock(10, 0, 16) == 0 &&
+              gk_tensor_flops_per_clock(9, 0, 8) == 0,
+          "not in the table: 0 (n/a), not a guess");
 }
 
 int main(void)

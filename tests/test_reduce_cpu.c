@@ -13,6 +13,7 @@
 #include "gk/reduce.h"
 #include "gk/verify.h"
 #include "reduce_ref.h"
+#include "variants.h" /* the internal table: each row's functions */
 
 static void test_references(void)
 {
@@ -85,16 +86,18 @@ static void test_table(void)
         CHECK(v->name && v->name[0] && v->idea && v->idea[0], "row %d has a name and an idea", v->id);
         CHECK(v->ops & GK_REDUCE_OP_BIT(GK_REDUCE_SUM), "every variant sums (%d)", v->id);
         CHECK((v->ops & ~GK_REDUCE_ALL_OPS) == 0, "only known ops (%d)", v->id);
-        CHECK(v->workspace && v->run, "row %d has its functions", v->id);
-        CHECK((v->partition == GK_PARTITION_NONE) == (v->num_partials == NULL), "partials function iff partition (%d)",
-              v->id);
+        const gk_reduce_row *row = gk_reduce_row_find(v->id);
+        CHECK(row != NULL && &row->info == v, "the public description is the row's (%d)", v->id);
+        CHECK(row->workspace && row->run, "row %d has its functions", v->id);
+        CHECK((v->partition == GK_PARTITION_NONE) == (row->num_partials == NULL),
+              "partials function iff partition (%d)", v->id);
         CHECK((v->partition == GK_PARTITION_NONE) == (v->partition_tile == 0), "tile iff partition (%d)", v->id);
         for (size_t j = 0; j < i; ++j)
             CHECK(strcmp(v->name, gk_reduce_variant_at(j)->name) != 0, "names unique (%s)", v->name);
-        if (v->num_partials) {
-            CHECK(v->num_partials(1) == 1, "one element, one block (%d)", v->id);
+        if (row->num_partials) {
+            CHECK(row->num_partials(1) == 1, "one element, one block (%d)", v->id);
             if (v->partition == GK_PARTITION_CHUNKED)
-                CHECK(v->num_partials(10 * v->partition_tile + 1) == 11, "chunks of the tile (%d)", v->id);
+                CHECK(row->num_partials(10 * v->partition_tile + 1) == 11, "chunks of the tile (%d)", v->id);
         }
     }
     CHECK(gk_reduce_find_variant(0) == NULL && gk_reduce_find_variant((int)count + 1) == NULL, "unknown ids");
@@ -136,6 +139,9 @@ static void test_arguments(void)
     size_t bytes;
 
     EXPECT(gk_reduce(0, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    gk_status where = gk_reduce(0, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0);
+    CHECK(where.file != NULL && strcmp(where.file, "reduce/reduce.c") == 0,
+          "a status names its file from the source root, not this machine's path: %s", where.file);
     EXPECT(gk_reduce(12, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     EXPECT(gk_reduce(-1, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     EXPECT(gk_reduce(4, (gk_dtype)7, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);

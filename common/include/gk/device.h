@@ -5,6 +5,15 @@
  * cudaDeviceProp::memoryClockRate and clockRate). The peaks are theoretical:
  *   DRAM bandwidth = 2 (double data rate) x memory clock x bus width / 8
  *   fp32 FLOP/s    = 2 (a fused multiply-add) x fp32 lanes per SM x SMs x SM clock
+ *   TF32, BF16     = dense tensor-core FLOP per clock per SM x SMs x SM clock
+ * No attribute gives the tensor cores' rate, so it comes from a table of the
+ * architectures we know (gk_tensor_flops_per_clock): the dense (not
+ * sparse) rates of NVIDIA's A100 and H100 whitepapers divided by their SM
+ * counts and boost clocks (A100: 156 TF32 TFLOP/s / (108 SMs x 1.41 GHz) =
+ * 1024 FLOP/clock/SM, BF16 2048; H100 SXM: 494.7 / (132 x 1.83 GHz) = 2048,
+ * BF16 989.4 / (132 x 1.83) = 4096). Any other GPU gets 0, which the bench
+ * prints as "n/a" rather than a guess. The SM clock is the attribute's peak
+ * clock, so these peaks are what the chip could do at that clock.
  */
 #ifndef GK_DEVICE_H
 #define GK_DEVICE_H
@@ -31,6 +40,8 @@ typedef struct gk_device_info {
     int fp32_lanes_per_sm;    /* 0 when the architecture is not in our list */
     double peak_dram_bytes_per_s;
     double peak_fp32_flops;   /* 0 when fp32_lanes_per_sm is 0 */
+    double peak_tf32_flops;   /* dense tensor cores; 0 when the architecture is not in our table */
+    double peak_bf16_flops;   /* dense tensor cores; 0 likewise */
     int runtime_version;      /* cudaRuntimeGetVersion, e.g. 13000 */
     int driver_version;       /* cudaDriverGetVersion */
 } gk_device_info;
@@ -44,6 +55,9 @@ gk_status gk_device_query(int ordinal, gk_device_info *info);
 
 /* Pure helpers, exposed so that they can be tested without a GPU. */
 int gk_fp32_lanes_per_sm(int cc_major, int cc_minor);
+/* Dense tensor-core FLOP per clock per SM, for bits = 19 (TF32) or 16 (BF16);
+ * 0 for an architecture or precision not in the table. */
+int gk_tensor_flops_per_clock(int cc_major, int cc_minor, int bits);
 double gk_peak_dram_bandwidth(int mem_clock_khz, int bus_width_bits);
 
 #ifdef __cplusplus

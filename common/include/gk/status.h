@@ -43,9 +43,14 @@ const char *gk_status_string(gk_code code);
 
 /* The whole story of a status in buf (always NUL-terminated when size > 0):
  * "GK_ERROR_CUDA: cudaMalloc(&p, bytes) failed with cudaErrorMemoryAllocation
- * (out of memory) at common/x.c:42". Returns the number of characters the
- * full text needs, like snprintf. */
+ * (out of memory) at common/x.c:42", the file as gk_status_file gives it.
+ * Returns the number of characters the full text needs, like snprintf. */
 int gk_status_format(gk_status s, char *buf, size_t size);
+
+/* Where the status was made, as gk_status_format prints it: the path from the
+ * library's source root ("reduce/reduce.c"), the same on every machine; an
+ * absolute path is cut to its file name. "?" for success. */
+const char *gk_status_file(gk_status s);
 
 static inline int gk_ok(gk_status s) { return s.code == GK_SUCCESS; }
 

@@ -3,11 +3,12 @@
  * The module is a ladder of variants, numbered in teaching order, from a
  * global atomicAdd per element (1) to a single-pass, 16-byte-load kernel that
  * beats CUB (11). Every variant is one file in reduce/kernels/ and one row in
- * the table below; the API, the tests, the bench and the docs all read the
- * table. reduce/README.md walks up the ladder with measured numbers.
+ * the module's table (reduce/variants.c); the API, the tests, the bench and
+ * the docs all read it, and gk_reduce_variant_at() below shows each row's
+ * description. reduce/README.md walks up the ladder with measured numbers.
  *
  * Calling convention (the same for every variant):
- *   - Types: GK_F32 (float) and GK_I32 (int32_t). Operations: every variant
+ *   - Types: GK_F32 (float) and GK_I32 (int32_t), from gk/dtype.h. Operations: every variant
  *     does GK_REDUCE_SUM; variant->ops says which else it does (all but the
  *     two atomic variants do max and min too).
  *   - n is a size_t, any value from 0 to GK_REDUCE_MAX_N; n = 0 gives the
@@ -44,13 +45,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include "gk/dtype.h" /* gk_dtype, gk_dtype_size, gk_dtype_name */
 #include "gk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum gk_dtype { GK_F32 = 0, GK_I32 = 1 } gk_dtype;
 
 typedef enum gk_reduce_op { GK_REDUCE_SUM = 0, GK_REDUCE_MAX = 1, GK_REDUCE_MIN = 2 } gk_reduce_op;
 
@@ -63,22 +63,17 @@ typedef enum gk_reduce_op { GK_REDUCE_SUM = 0, GK_REDUCE_MAX = 1, GK_REDUCE_MIN 
 
 /* How a variant's first pass splits the input among its M blocks, which is
  * what its per-block partial sums mean:
- *   CHUNKED: block b reduces elements [b*tile, (b+1)*tile) (note 000's M
- *            portions; the last one may be short).
+ *   CHUNKED: block b reduces elements [b*tile, (b+1)*tile) (the last chunk
+ *            may be short).
  *   TILED:   tiles of `tile` consecutive elements are dealt round-robin to the
  *            M blocks: element i belongs to block (i / tile) % M (a
  *            grid-stride loop).
  *   NONE:    the variant does not expose per-block partials. */
 typedef enum gk_partition { GK_PARTITION_NONE = 0, GK_PARTITION_CHUNKED, GK_PARTITION_TILED } gk_partition;
 
-/* The three functions each kernel file exports (extern "C", see
- * reduce/kernels/). dtype and op take the values of gk_dtype and gk_reduce_op;
- * run() assumes its arguments were checked by gk_reduce(). */
-typedef size_t (*gk_reduce_workspace_fn)(size_t n, size_t elem_size);
-typedef size_t (*gk_reduce_num_partials_fn)(size_t n);
-typedef cudaError_t (*gk_reduce_run_fn)(const void *in, size_t n, int dtype, int op, void *out,
-                                        void *partials, void *workspace, cudaStream_t stream);
-
+/* What a variant is: a read-only description, one per row of the module's
+ * table. The kernels themselves are reached only through gk_reduce(), which
+ * checks every argument first. */
 typedef struct gk_reduce_variant {
     int id;                 /* 1, 2, ... in teaching order; also the bench's id   */
     const char *name;       /* short name, the kernel file's name without number  */
@@ -87,9 +82,6 @@ typedef struct gk_reduce_variant {
     int f32_sum_deterministic; /* 1 when f32 sums are bitwise reproducible         */
     gk_partition partition; /* meaning of the per-block partials                  */
     size_t partition_tile;  /* the tile of that partition (0 for NONE)            */
-    gk_reduce_workspace_fn workspace;
-    gk_reduce_num_partials_fn num_partials; /* NULL for GK_PARTITION_NONE          */
-    gk_reduce_run_fn run;
 } gk_reduce_variant;
 
 /* The table: variants in teaching order, ids 1..count. */
@@ -114,9 +106,6 @@ gk_status gk_reduce_partials(int variant, gk_dtype dtype, gk_reduce_op op, const
 /* M, the number of per-block partials that variant produces for n elements. */
 gk_status gk_reduce_num_partials(int variant, size_t n, size_t *count);
 
-/* Size in bytes of one element of dtype (4 for both), 0 when unknown. */
-size_t gk_dtype_size(gk_dtype dtype);
-const char *gk_dtype_name(gk_dtype dtype);     /* "f32", "i32" */
 const char *gk_reduce_op_name(gk_reduce_op op); /* "sum", "max", "min" */
 
 #ifdef __cplusplus
