@@ -1,21 +1,29 @@
-/* Variant 4: sequential addressing, no bank conflicts (note 000 "no bank
- * conflict", 002, 003 reduce_v2).
+/* Variant 4: sequential addressing, no bank conflicts (kernel 3 of Harris,
+ * "Optimizing Parallel Reduction in CUDA"; PMPP, 4th ed., sections 10.4
+ * and 10.5 reach this addressing directly from variant 2's, to minimise
+ * control divergence and then memory divergence).
  *
  * The idea: run the tree the other way round. At the first step the upper
  * half of the array is added onto the lower half (thread t: s[t] += s[t+128]),
  * then the upper half of what is left (s[t] += s[t+64]), and so on.
  *
  * What changed and why it is faster: in every step the active threads are
- * 0..s-1, as in variant 3, so there is no divergence; and thread t now reads
- * words t and t+s, so the 32 threads of a warp read 32 consecutive words:
- * 32 different banks, no conflict, one shared-memory round per access (note
- * 002 walks through the bank arithmetic). Note 003 measured 1.37x over the
- * baseline.
+ * 0..stride-1, consecutive as in variant 3, so no warp is partly active
+ * until fewer than 32 threads are left; and thread t now reads words t and
+ * t+stride, so the active lanes of a warp read consecutive words: each in a
+ * different bank, no conflict, one shared-memory round per access (variant
+ * 3 needed up to 8). The README's table: 0.0155 -> 0.0139 ms at n = 2^20
+ * (1.12x), 0.1104 -> 0.0887 ms at 2^24 (1.24x), 1.5715 -> 1.2192 ms at 2^28
+ * (1.29x).
  *
- * The new problem: idle threads. Half the threads quit at the very first
- * step, after doing nothing but one load: the block keeps 256 threads alive
- * to add 128 pairs. Bound by: instruction issue and the idle half; the
- * memory system is still far from busy.
+ * The new problem: idle threads. Half the threads have nothing to do from
+ * the very first step on (they only wait at each barrier), after doing
+ * nothing but one load: the block keeps 256 threads alive to add 128 pairs.
+ * And each thread has a single 4-byte load in flight, after which its block
+ * spends 8 barrier-separated tree steps with no load in flight at all.
+ * Bound by: memory latency and per-block overhead (a hypothesis: the memory
+ * system is far from busy, 18.3% of peak at 2^28 in the table, and variant 5,
+ * which doubles the loads in flight per thread, is 1.9x faster there).
  *
  * Limits: 256 threads per block, any n.
  * Build alone: nvcc -arch=sm_90 -c 04_sequential.cu

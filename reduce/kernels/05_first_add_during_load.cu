@@ -1,23 +1,35 @@
-/* Variant 5: first add during load (note 000 "add during load", 003
- * reduce_v3).
+/* Variant 5: first add during load (kernel 4 of Harris, "Optimizing
+ * Parallel Reduction in CUDA"; PMPP, 4th ed., section 10.6, where each
+ * thread also adds two inputs as it loads them).
  *
  * The idea: variant 4 keeps 256 threads alive to add 128 pairs at its first
  * step. Instead, give each block 512 elements for its 256 threads, and let
  * every thread add its two elements while loading them from global memory;
  * the tree in shared memory starts with 256 values, all of them sums.
  *
- * What changed and why it is faster: half as many blocks for the same n, so
- * half the block launches, half the shared-memory stores, half the
- * __syncthreads() and tree steps per element; every thread does useful work
- * at the first step. Global memory traffic is unchanged (each element is
- * still read once). Note 003 measured 2.34x over the baseline, the largest
- * single step of its ladder.
+ * What changed and why it is faster: two loads in flight per thread instead
+ * of one, and half as many blocks. nvcc issues the two independent loads
+ * (in[i] and in[i + 256]) back to back, before the add that uses them
+ * (cuobjdump -sass for sm_90 shows two LDGs, then the FADD), so each thread
+ * has 8 bytes in flight where variant 4 had 4. And a block now reads 512
+ * elements (n/512 blocks: 2^24/512 = 32768 at n = 2^24, where variant 4
+ * launched 2^24/256 = 65536) but still does one shared-memory store per
+ * thread and the same 1 + 8 = 9 __syncthreads(): per element, half the
+ * stores, half the barriers and half the tree steps, during which a block
+ * has no load in flight. Global memory traffic is unchanged (each element is
+ * still read once). The README's table: 0.0139 -> 0.0116 ms at n = 2^20
+ * (1.20x), 0.0887 -> 0.0526 ms at 2^24 (1.69x), 1.2192 -> 0.6426 ms at 2^28
+ * (1.90x): at 2^24 and 2^28 the largest step of the ladder after the first.
+ * That it grows with n fits the explanation above (more bytes in flight
+ * matter most when the loads, not the fixed costs, dominate); it is a
+ * reading of the table, not a profile.
  *
  * The new problem: instruction overhead. Now that the memory side is lighter,
  * the tree's bookkeeping shows: the loop counter, the compare, and a
  * __syncthreads() at every step, even in the last steps when only one warp
  * (32 threads or fewer) is left and no block-wide barrier is needed. Bound
- * by: instruction issue and latency (one element in flight per thread).
+ * by: memory latency (two 4-byte loads in flight per thread, none during the
+ * tree) and instruction issue.
  *
  * Limits: launched with 256 threads per block, any n.
  * Build alone: nvcc -arch=sm_90 -c 05_first_add_during_load.cu

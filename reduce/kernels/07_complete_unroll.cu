@@ -1,5 +1,5 @@
-/* Variant 7: complete unroll with a compile-time block size (note 003
- * reduce_v5).
+/* Variant 7: complete unroll with a compile-time block size (kernel 6 of
+ * Harris, "Optimizing Parallel Reduction in CUDA").
  *
  * The idea: variants 2-6 read blockDim.x at run time, so the compiler cannot
  * know how many steps the tree has and must keep the loop. Make the block
@@ -7,16 +7,21 @@
  * decided at compile time, the dead steps disappear, and the remaining steps
  * are straight-line code with constant offsets.
  *
- * What changed and why it is faster: no loop counter, no shift, no compare
- * against a run-time bound in the tree, and the shared-memory addresses are
- * immediate offsets. Note 003 measured 3.35x over the baseline (1.2x over
- * variant 6). One kernel is compiled for each block size that is used; the
- * launcher here uses 256 (the kBlock constant is the only knob).
+ * What changed: no loop counter, no shift, no compare against a run-time
+ * bound in the tree, and the shared-memory addresses are immediate offsets.
+ * How much that is worth here: variant 6's loop had only two trips left
+ * (strides 128 and 64), so little. The README's table: 0.0105 -> 0.0104 ms
+ * at n = 2^20 (1.01x), 0.0432 -> 0.0423 ms at 2^24 (1.02x), 0.4633 ->
+ * 0.4487 ms at 2^28 (1.03x). One kernel is compiled for each block size
+ * that is used; the launcher here uses 256 (the kBlock constant is the only
+ * knob).
  *
- * What is left: each thread still holds one element (two after the first
- * add) in flight from global memory, and every block goes through shared
- * memory and 3 block-wide barriers. Bound by: memory latency, with too few
- * loads in flight per thread to fill the bandwidth.
+ * What is left: each thread still has just two 4-byte loads in flight from
+ * global memory (the same as variants 5 and 6), and every block still goes
+ * through shared memory and 3 block-wide barriers (one after the load, two
+ * in the tree) plus warp 0's 12 __syncwarp(). Bound by: memory latency,
+ * with too few loads in flight per thread to fill the bandwidth (49.7% of
+ * peak at 2^28 in the table).
  *
  * Limits: block sizes 64..1024 (a power of two), launched with 256; any n.
  * Build alone: nvcc -arch=sm_90 -c 07_complete_unroll.cu

@@ -1,23 +1,41 @@
-/* Variant 8: warp shuffle (note 001 "warp shuffle", 003 reduce_v6, 004
- * reduce_ws).
+/* Variant 8: warp shuffle (as in Justin Luitjens, "Faster Parallel
+ * Reductions on Kepler", NVIDIA Developer Blog, 2014, and CUB's
+ * cub::BlockReduce with its default BLOCK_REDUCE_WARP_REDUCTIONS algorithm).
  *
  * The idea: threads of one warp can read each other's registers directly
  * with __shfl_down_sync, without going through shared memory. Each warp
  * reduces its 32 values in 5 shuffle steps; the 8 warp results go through
  * shared memory once; warp 0 reduces those 8 with shuffles again.
  *
- * What changed and why it is faster: the tree no longer touches shared memory
- * at each step: one store per warp and one barrier per block instead of a
- * 256-word array, eight stores-and-reads per thread and four barriers. Fewer
- * instructions and less shared-memory traffic per element. Note 003 found
- * little difference on its older GPU (the tree was no longer the
- * bottleneck); the gain is larger on GPUs where the shared-memory round trip
- * and barrier latency weigh more than the arithmetic.
+ * What changed: the tree no longer touches shared memory at each step.
+ * Counting per block of 256 threads: variant 7 executes 3 __syncthreads()
+ * (after the load, after strides 128 and 64) and 12 __syncwarp() (warp 0's
+ * six steps, two each), and 39 warp-level shared-memory instructions (8 warps
+ * store s[t]; at stride 128, 4 warps load 2 words and store 1: 12; at stride
+ * 64, 2 warps: 6; warp 0's tail, 1 load then 6 x (load + store): 13).
+ * Variant 8 executes 1 __syncthreads() and 9 such instructions (one
+ * store per warp, one load by warp 0), but 45 shuffles (5 in each of the 8
+ * warps, then 5 more in warp 0) with an add after each.
  *
- * What is left: every block still reads just 512 elements, one or two loads
- * in flight per thread, and then retires; millions of short blocks are
- * launched for a large n, and a chain of launches reduces their results.
- * Bound by: memory latency (too little data in flight) and block overhead.
+ * What the table shows: no gain. The README's table gives 0.0104 ms for both
+ * 7 and 8 at n = 2^20, and 8 slightly slower at 2^24 (0.0429 against 0.0423
+ * ms, 1.4%) and 2^28 (0.4532 against 0.4487 ms, 1.0%; in bench-h200.json
+ * their min..max ranges, 0.4516..0.4554 and 0.4471..0.4506 ms, do not
+ * overlap). Why: both variants read the same 512 elements per block with
+ * the same two 4-byte loads in flight per thread, and a block's life is
+ * mostly the wait for those loads; the tree after them is a small part of
+ * it, so making the tree cheaper in shared-memory traffic and barriers does
+ * not show. (That is a reading of the table, not a profile; nothing
+ * measured here explains the 1% by which 8 is slower.) Shuffles can pay
+ * off where the tree is a larger share of a block's time; here their value
+ * is that block_reduce() is short and needs a single barrier, which
+ * variants 9-11 reuse.
+ *
+ * What is left: every block still reads just 512 elements, two loads in
+ * flight per thread, and then retires; n/512 short blocks are launched
+ * (524,288 at n = 2^28), and a chain of launches reduces their results (4 at
+ * 2^28: 2^28 -> 524288 -> 1024 -> 2 -> 1 values). Bound by: memory latency
+ * (too little data in flight) and per-block overhead.
  *
  * Limits: launched with 256 threads per block (a multiple of 32), any n.
  * Build alone: nvcc -arch=sm_90 -c 08_warp_shuffle.cu

@@ -1,26 +1,49 @@
-/* Variant 9: thread coarsening, grid-stride accumulation, two passes (note
- * 001 "thread coarsening", 004 reduce_sum).
+/* Variant 9: thread coarsening, grid-stride accumulation, two passes
+ * (kernel 7 of Harris, "Optimizing Parallel Reduction in CUDA", "multiple
+ * elements per thread"; PMPP, 4th ed., section 10.8, "Thread coarsening for
+ * reduced overhead"; the two-kernel form of Luitjens, "Faster Parallel
+ * Reductions on Kepler").
  *
  * The idea: stop launching one short block per 512 elements. Launch a fixed
- * grid of at most 1024 blocks of 256 threads (about one full wave on an
- * H100/H200: 132 SMs x 2048 threads) and let each thread walk the array in a
- * grid-stride loop, accumulating in a register: thread t of block b adds
- * elements b*256 + t, then + 1024*256, and so on. Only at the end does each
- * block combine its 256 register totals, with the warp shuffles of variant 8.
- * Pass 2 is one block that reduces the (at most 1024) block results the same
- * way and writes *out: exactly two launches for any n.
+ * grid of at most 1024 blocks of 256 threads and let each thread walk the
+ * array in a grid-stride loop, accumulating in a register: thread t of block
+ * b adds elements b*256 + t, then + 1024*256 (the grid's size in threads),
+ * and so on. Only at the end does each block combine its 256 register
+ * totals, with the warp shuffles of variant 8. Pass 2 is one block that
+ * reduces the (at most 1024) block results the same way and writes *out:
+ * two launches for any n (one when n <= 256 and no partials are asked for).
  *
- * What changed and why it is faster: the per-block costs (launch, shared
- * memory, barrier, the write of a partial) are paid 1024 times instead of
- * n/512 times, and the chain of follow-up passes shrinks to one tiny launch.
- * Each thread now spends its life streaming loads, all coalesced.
+ * How the grid fits: an sm_90 SM holds at most 2048 threads, so 2048 / 256 =
+ * 8 of these blocks (ptxas -v: 18 registers per thread, which does not
+ * limit it further). On the table's H200, 132 SMs x 8 = 1056 blocks fit at
+ * once: the 1024 blocks are a single wave using 1024/1056 = 97% of the slots.
+ * (On a GPU with fewer than 1024/8 = 128 SMs they are more than one wave.)
  *
- * What is left: each loop iteration loads one 4-byte element and the next
- * iteration's load waits on the loop's bound check, so each thread has about
- * one load in flight; that is too few bytes in flight per SM to cover DRAM
- * latency at full bandwidth. And the second pass is a second launch.
- * Bound by: memory latency (bytes in flight), close to but under the DRAM
- * bandwidth.
+ * What changed: the per-block costs (scheduling a block, shared memory,
+ * barrier, the write of a partial) are paid 1024 times instead of n/512
+ * times, and the chain of follow-up passes shrinks to one tiny launch. Each
+ * thread now spends its life streaming loads, all coalesced. But it has
+ * fewer loads in flight: see below. The README's table: against variant 8,
+ * 0.0104 -> 0.0102 ms at n = 2^20 (1.02x), 0.0429 -> 0.0431 ms at 2^24
+ * (equal), 0.4532 -> 0.4335 ms at 2^28 (1.05x). Saving the per-block costs
+ * gains little because the bound, bytes in flight, barely moved.
+ *
+ * What is left: nvcc does not unroll the grid-stride loop (cuobjdump -sass
+ * for sm_90: one LDG per trip, and the add that consumes it comes before
+ * the next trip's LDG), so each thread has exactly one 4-byte load in
+ * flight: 1024 blocks x 256 threads x 4 B = 1 MiB in the whole GPU, about
+ * 8 KB per SM (8 blocks x 256 x 4 B = 8 KiB where 8 blocks sit). Little's
+ * law (throughput = bytes in flight / latency) then caps the bandwidth. At
+ * n = 2^28 the table shows 2477 GB/s, 51.4% of peak; with at most 1 MiB in
+ * flight that means loads took at most 1 MiB / 2477 GB/s = 0.42 us on
+ * average. If the latency stayed at that, the 4814 GB/s peak would need
+ * 4814 GB/s x 0.42 us, about 2 MB in flight, twice what this variant has
+ * (and latency grows as DRAM gets busier, so more in practice). At 2^24 the
+ * table shows only 32.3% of peak; even CUB reaches only 49.4% at that size,
+ * so something besides bytes in flight weighs there, presumably costs that
+ * do not shrink with n (the second launch, the grid's ramp-up and drain):
+ * a hypothesis, not measured. Bound by: memory latency (bytes in flight),
+ * about half of the DRAM bandwidth at 2^28; not the bandwidth itself.
  *
  * Per-block partials: block b's value reduces the tiles of 256 elements
  * numbered b, b + M, b + 2M... (M = the grid size): element i belongs to

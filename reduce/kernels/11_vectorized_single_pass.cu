@@ -1,45 +1,64 @@
 /* Variant 11: the fast one. 16-byte loads, four in flight per thread, a
- * grid of exactly the resident blocks, one kernel, and the cheapest tail
- * that was measured.
+ * grid of exactly the resident blocks, one kernel, and the tail that tuning
+ * found cheapest for sums. (Public background: Luitjens, "CUDA Pro Tip:
+ * Increase Performance with Vectorized Memory Access", NVIDIA Developer
+ * Blog, 2013; CUB's DeviceReduce also sizes its grid from the occupancy.)
  *
  * The idea, in four changes over variants 9 and 10:
  *
- * 1. Bytes in flight. To keep DRAM busy, an SM must have about
- *    bandwidth x latency / SMs bytes requested and not yet returned (on an
- *    H200: 4.8 TB/s x ~0.7 us / 132 SMs, some 25 KB). Variant 9 has one 4-byte
- *    load per thread in flight, 8 KB per SM at full occupancy: not enough.
- *    Here each thread issues kUnroll = 4 loads of 16 bytes (float4 / int4,
- *    one instruction each) before it adds any of them: 64 bytes per thread,
- *    128 KB per SM, with a quarter of the load instructions of a scalar loop.
+ * 1. Bytes in flight. To keep DRAM busy, the GPU must have about
+ *    bandwidth x latency bytes requested and not yet returned (Little's
+ *    law). Variant 9's header derives from the README's table that its loads
+ *    took at most 0.42 us on average at n = 2^28, so the 4814 GB/s peak
+ *    needs at least 4814 GB/s x 0.42 us, about 2 MB in flight, about
+ *    2 MB / 132 SMs = 15 KB per SM, and more as latency grows under load.
+ *    Variant 9 has one 4-byte load per thread in flight, 2048 x 4 B = 8 KiB
+ *    per SM at full occupancy: not enough. Here each thread issues
+ *    kUnroll = 4 loads of 16 bytes (float4 / int4, one instruction each)
+ *    before it adds any of them (cuobjdump -sass for sm_90: four
+ *    LDG.E.128, then the adds): 64 bytes per thread. At 32 registers per
+ *    thread (ptxas -v) an SM's 65536 registers hold 65536 / (32 x 512) = 4
+ *    blocks of 512, 2048 threads: 2048 x 64 B = 128 KiB per SM, 16 times
+ *    variant 9, with a quarter of the load instructions of a scalar loop.
  *    Within one load instruction the threads of a block read consecutive
- *    16-byte vectors: every warp-wide load is 512 contiguous bytes.
+ *    16-byte vectors: every warp-wide load is 32 x 16 = 512 contiguous bytes.
  *
  * 2. The grid. As many blocks of 512 threads as the GPU holds at once (SMs x
- *    blocks per SM from the occupancy calculator), each looping over the
- *    array: one wave, no straggling second wave, every thread the same share.
- *    Small inputs get fewer blocks (four vectors per thread at least).
+ *    blocks per SM from the occupancy calculator: 132 x 4 = 528 on the
+ *    table's H200), each looping over the array: one wave, no straggling
+ *    second wave, every thread the same share to within one round. Small
+ *    inputs get fewer blocks (four vectors per thread at least, the last
+ *    block excepted).
  *
- * 3. The tail. Every block ends with one value; they must be combined. Three
- *    ways were measured on an H200 at n = 2^20, where the whole call lasts
- *    about 7 us: a last-block ticket (each block stores its value, fences,
- *    takes a ticket with atomicAdd; the last one reduces the stored values)
- *    took 1.1-1.6 us longer than the cheapest; a cooperative launch with a
- *    grid-wide barrier 0.7 us longer; the cheapest is one atomicAdd per block
- *    straight into *out (variant 10's tail, after a 4-byte cudaMemsetAsync),
- *    because a block's atomicAdd needs no answer and the block just exits.
- *    That difference is what separates 1.2x from 1.3x over CUB at 2^20. So
- *    sums end with an atomicAdd per block; max and min, which have no float
- *    atomic, end with the ticket. (Compile with -DGK11_TICKET_FOR_SUMS=1 to
- *    send sums through the ticket too: scripts/tune_reduce11.sh compares.)
+ * 3. The tail. Every block ends with one value; they must be combined. For
+ *    sums, one atomicAdd per block straight into *out (variant 10's tail,
+ *    after a 4-byte cudaMemsetAsync): a block's atomicAdd needs no answer
+ *    (it compiles to a fire-and-forget RED), so the block just exits. The
+ *    other way kept in this file is a last-block ticket: each block stores
+ *    its value, fences, takes a ticket with atomicAdd (an atomic whose
+ *    answer the block must wait for); the last one reduces the stored
+ *    values. The atomic tail was the faster of the two for sums in tuning
+ *    runs at n = 2^20; those timings are not in the README's table, and
+ *    scripts/tune_reduce11.sh reruns the comparison (it builds with
+ *    -DGK11_TICKET_FOR_SUMS=1 to send sums through the ticket too). (A
+ *    cooperative launch with a grid-wide barrier is a third way; it is not
+ *    implemented here.) So sums end with an atomicAdd per block; max and
+ *    min, which have no float atomic, end with the ticket.
  *
  * 4. Any alignment. `in` needs only its natural 4-byte alignment: the 0-3
  *    elements before the first 16-byte boundary and the 0-3 after the last
  *    whole vector are added by the first threads of block 0.
  *
+ * What the table shows, against variant 10: 0.0080 -> 0.0068 ms at
+ * n = 2^20 (1.18x), 0.0402 -> 0.0255 ms at 2^24 (1.58x), 0.4301 -> 0.2478 ms
+ * at 2^28 (1.74x), where it reads at 90.0% of the peak DRAM bandwidth; and
+ * against CUB, 1.33x, 1.11x and 1.02x (the "vs CUB" column).
+ *
  * The price: an f32 sum adds the block results in the order their atomics
  * arrive, so it may differ in the last bits from run to run (as variant 10;
- * CUB's is reproducible). i32 sums (integer addition is associative) and
- * max/min (exact) are the same every run. Per-block partials are not exposed.
+ * CUB's is reproducible run to run on one GPU). i32 sums (integer addition
+ * is associative) and max/min (exact) are the same every run. Per-block
+ * partials are not exposed.
  * Bound by: DRAM bandwidth at large n, launch and DRAM latency at small n.
  *
  * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
@@ -75,7 +94,8 @@ struct Min {
     __device__ static int identity(int) { return 2147483647; }
 };
 
-/* The measured choices; scripts/tune_reduce11.sh rebuilds with others. */
+/* The chosen values; scripts/tune_reduce11.sh rebuilds with others and times
+ * each build against CUB. */
 #ifndef GK11_BLOCK
 #define GK11_BLOCK 512
 #endif
@@ -99,8 +119,9 @@ template <> struct Vec16<float> { typedef float4 type; };
 template <> struct Vec16<int> { typedef int4 type; };
 
 /* A read-only 16-byte load (ld.global.nc: the input is not written during the
- * kernel). Cache-hinted forms (L2::256B prefetch, evict-first) were measured
- * and were slower at large n. */
+ * kernel). PTX also has cache-hinted forms (an L2::256B prefetch,
+ * evict-first); none is used here, and this repository records no timing of
+ * them. */
 __device__ __forceinline__ float4 load16(const float4 *p) { return __ldg(p); }
 __device__ __forceinline__ int4 load16(const int4 *p) { return __ldg(p); }
 
