@@ -21,7 +21,8 @@
  *     peak the "% of peak" column uses (DRAM bandwidth, fp32, TF32 or BF16
  *     tensor FLOP/s; gk/device.h says where each comes from).
  *
- * The runner verifies each case once, times it (bench/README, gk/timing.h),
+ * The runner verifies each case once, times it (gk/timing.h: CUDA events,
+ * warm-up, L2 flushed, median),
  * and derives GB/s, TFLOP/s, % of the peak, the ratio to the case's
  * reference, % of the module's ceiling and the speed-up over a baseline case
  * (--vs, default variant 1). A new module is its own bench file and one line

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Runs the reduce GPU test under compute-sanitizer: memcheck (out-of-bounds
-# and misaligned accesses, leaks), racecheck (shared-memory races) and
-# synccheck (barrier misuse), over every variant at n in {1, 257, 65537,
-# 2^20+13}. Exit 0 when every tool reports 0 errors; 77 (skip) without a GPU
-# or without compute-sanitizer.
-#   scripts/sanitize.sh path/to/test_reduce_gpu
+# Runs a GPU test under compute-sanitizer: memcheck (out-of-bounds and
+# misaligned accesses, leaks), racecheck (shared-memory races) and synccheck
+# (barrier misuse). The test's own arguments choose the small, odd sizes
+# that keep this fast:
+#   scripts/sanitize.sh build/tests/test_reduce_gpu --sizes 1,257,65537,2^20+13
+#   scripts/sanitize.sh build/tests/test_gemm_gpu --small
+# Exit 0 when every tool reports 0 errors and the test passes under each; 77
+# (skip) without a GPU or without compute-sanitizer.
 set -u
-test_bin=${1:?usage: sanitize.sh path/to/test_reduce_gpu}
-sizes="1,257,65537,2^20+13"
-"$test_bin" --sizes 1 --variant 11 >/dev/null
+test_bin=${1:?usage: sanitize.sh path/to/test [test arguments]}
+shift
+"$test_bin" "$@" >/dev/null
 case $? in
   77) echo "SKIPPED: no CUDA GPU is visible"; exit 77 ;;
   0) ;;
@@ -19,19 +21,20 @@ if [ -z "$sanitizer" ]; then
   echo "SKIPPED: compute-sanitizer not found"
   exit 77
 fi
+name=$(basename "$test_bin")
 status=0
 for tool in memcheck racecheck synccheck; do
   extra=""
   [ "$tool" = memcheck ] && extra="--leak-check full"
   start=$(date +%s)
-  out=$("$sanitizer" --tool "$tool" $extra --error-exitcode 3 "$test_bin" --sizes "$sizes" 2>&1)
+  out=$("$sanitizer" --tool "$tool" $extra --error-exitcode 3 "$test_bin" "$@" 2>&1)
   rc=$?
   summary=$(printf '%s\n' "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed, " | tr '\n' ' ')
-  echo "$tool: exit $rc, $(( $(date +%s) - start )) s: $summary"
+  echo "$name $tool: exit $rc, $(( $(date +%s) - start )) s: $summary"
   if [ $rc -ne 0 ]; then
     printf '%s\n' "$out" | tail -n 60
     status=1
   fi
 done
-[ $status -eq 0 ] && echo "sanitizer: clean" || echo "sanitizer: FAILED"
+[ $status -eq 0 ] && echo "sanitizer ($name): clean" || echo "sanitizer ($name): FAILED"
 exit $status

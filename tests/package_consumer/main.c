@@ -2,6 +2,7 @@
  * query run on the host. */
 #include <stdio.h>
 
+#include <gk/gemm.h>
 #include <gk/reduce.h>
 
 int main(void)
@@ -10,5 +11,11 @@ int main(void)
     gk_status s = gk_reduce(gk_reduce_best_variant(), GK_F32, GK_REDUCE_SUM, NULL, 1000, NULL, NULL, &bytes, 0);
     printf("consumer: %zu reduce variants, best %d, workspace %zu bytes, %s\n", gk_reduce_variant_count(),
            gk_reduce_best_variant(), bytes, gk_status_string(s.code));
-    return gk_ok(s) && bytes > 0 ? 0 : 1;
+    /* An empty product is a success that touches nothing; an unknown variant is not. */
+    gk_status g = gk_gemm(gk_gemm_best_variant(), 0, 0, 0, 1.0f, NULL, 0, NULL, 0, 0.0f, NULL, 0, 0);
+    gk_status bad = gk_gemm(0, 1, 1, 1, 1.0f, NULL, 1, NULL, 1, 0.0f, NULL, 1, 0);
+    printf("consumer: %zu gemm variants, best %d (%s), empty product %s, variant 0 %s\n", gk_gemm_variant_count(),
+           gk_gemm_best_variant(), gk_gemm_precision_name(gk_gemm_find_variant(gk_gemm_best_variant())->precision),
+           gk_status_string(g.code), gk_status_string(bad.code));
+    return gk_ok(s) && bytes > 0 && gk_ok(g) && bad.code == GK_ERROR_UNKNOWN_VARIANT ? 0 : 1;
 }

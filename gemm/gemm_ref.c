@@ -1,0 +1,74 @@
+/* References for the gemm module: see gemm_ref.h. */
+#include "gemm_ref.h"
+
+#include <math.h>
+
+#include "gk/verify.h"
+
+void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, size_t lda, const float *b,
+                 size_t ldb, double beta, const float *c, size_t ldc, double *ref, double *mag)
+{
+    for (size_t i = 0; i < m; ++i) {
+        double *r = ref + i * n, *g = mag + i * n;
+        for (size_t j = 0; j < n; ++j) r[j] = g[j] = 0.0;
+        /* i-p-j order: the inner loop runs along rows of B, contiguous. */
+        for (size_t p = 0; p < k; ++p) {
+            double aip = (double)a[i * lda + p];
+            const float *brow = b + p * ldb;
+            for (size_t j = 0; j < n; ++j) {
+                double t = aip * (double)brow[j];
+                r[j] += t;
+                g[j] += fabs(t);
+            }
+        }
+        for (size_t j = 0; j < n; ++j) {
+            r[j] *= alpha;
+            g[j] *= fabs(alpha);
+            if (beta != 0.0) {
+                double cb = beta * (double)c[i * ldc + j];
+                r[j] += cb;
+                g[j] += fabs(cb);
+            }
+        }
+    }
+}
+
+double gk_gemm_tolerance(gk_gemm_precision precision, size_t k, double mag, double ref, int both)
+{
+    const double u32 = GK_F32_UNIT_ROUNDOFF;
+    double up = precision == GK_GEMM_TF32 ? 2.0 * GK_TF32_UNIT_ROUNDOFF : u32;
+    double kk = (double)k + 2.0;
+    double tol = GK_SUM_LAMBDA * sqrt(kk) * (up + u32) * mag + u32 * fabs(ref) + kk * GK_F64_UNIT_ROUNDOFF * mag;
+    return both ? 2.0 * tol : tol;
+}
+
+size_t gk_gemm_check(const float *got, size_t ldg, const double *ref, const double *mag, size_t m, size_t n,
+                     size_t k, gk_gemm_precision precision, int both, const char *label, FILE *log)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < m; ++i)
+        for (size_t j = 0; j < n; ++j) {
+            double g = (double)got[i * ldg + j], e = ref[i * n + j];
+            double tol = gk_gemm_tolerance(precision, k, mag[i * n + j], e, both);
+            /* isfinite first: NaN compares false with everything. */
+            if (isfinite(g) && fabs(g - e) <= tol) continue;
+            if (log != NULL && bad < GK_VERIFY_SHOW)
+                fprintf(log, "  %s mismatch at (%zu, %zu): got %.9g expected %.9g (|diff| %.3g > tol %.3g)\n",
+                        label ? label : "", i, j, g, e, fabs(g - e), tol);
+            ++bad;
+        }
+    if (bad > GK_VERIFY_SHOW && log != NULL)
+        fprintf(log, "  %s: %zu of %zu elements mismatch\n", label ? label : "", bad, m * n);
+    return bad;
+}
+
+cublasStatus_t gk_cublas_gemm(cublasHandle_t h, gk_gemm_precision precision, size_t m, size_t n, size_t k,
+                              float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+                              float *c, size_t ldc)
+{
+    /* Row-major C (m x n) is column-major C^T (n x m) = B^T (n x k) A^T (k x m):
+     * cuBLAS sees B with leading dimension ldb as the left operand. */
+    cublasComputeType_t ct = precision == GK_GEMM_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    return cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &alpha, b, CUDA_R_32F, (int)ldb, a,
+                        CUDA_R_32F, (int)lda, &beta, c, CUDA_R_32F, (int)ldc, ct, CUBLAS_GEMM_DEFAULT);
+}

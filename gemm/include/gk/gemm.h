@@ -1,0 +1,97 @@
+/* gk/gemm.h: single-precision matrix multiplication on the GPU,
+ *
+ *     C = alpha * A * B + beta * C
+ *
+ * from the naive kernel (variant 1) to a tuned fp32 kernel for Hopper (10)
+ * and a TF32 tensor-core kernel (11). Every variant is one file in
+ * gemm/kernels/ and one row of the module's table (gemm/variants.c), whose
+ * read-only description gk_gemm_variant_at() shows; the API, the tests, the
+ * bench and the docs all read it. gemm/README.md walks up the ladder with
+ * measured numbers.
+ *
+ * Calling convention (the same for every variant):
+ *   - Row-major storage. A is m x k, B is k x n, C is m x n; element (i, j)
+ *     of A is a[i * lda + j], and so on. Leading dimensions are counted in
+ *     elements: lda >= k, ldb >= n, ldc >= n (a row may be longer than the
+ *     matrix, as in a sub-matrix of a larger one).
+ *   - Column-major callers (the cuBLAS and Fortran convention) use the same
+ *     call with the operands swapped: a column-major m x n matrix is the
+ *     row-major n x m matrix of its transpose, and C^T = B^T A^T, so
+ *         column-major C = alpha*A*B + beta*C  (A m x k, B k x n, lda, ldb, ldc)
+ *     is
+ *         gk_gemm(v, n, m, k, alpha, B, ldb, A, lda, beta, C, ldc, stream);
+ *   - Any m, n, k >= 0 up to GK_GEMM_MAX_DIM, any shape (1, 7, 4097, m != n
+ *     != k). m = 0 or n = 0: nothing to do, nothing launched. k = 0: C is
+ *     scaled by beta (A and B are not read and may be NULL). A variant whose
+ *     fast path needs tile multiples or 16-byte-aligned rows handles every
+ *     other shape and alignment itself, without reading or writing out of
+ *     bounds; its kernel file says how.
+ *   - beta = 0 means C is not read: whatever C holds (NaN included) does not
+ *     reach the result.
+ *   - Pointers are device pointers aligned to their element (4 bytes);
+ *     nothing needs 16-byte alignment. A and B must not overlap C.
+ *   - Precision: variants 1-10 multiply and add in fp32 (FFMA). Variant 11
+ *     rounds A and B to TF32 (10 explicit mantissa bits, round to nearest)
+ *     and multiplies on the tensor cores, accumulating in fp32: faster, and
+ *     less precise (relative error per product about 2^-11 instead of 2^-24).
+ *     variant->precision says which.
+ *   - Work is queued on `stream` (the last argument); the call does not
+ *     wait. Nothing is allocated; there is no workspace.
+ *   - Bad arguments (an unknown variant, NULL pointers when C is not empty, a
+ *     leading dimension too small, a dimension above GK_GEMM_MAX_DIM, a
+ *     matrix whose extent overflows the address arithmetic, a misaligned
+ *     pointer) give a status with a message; nothing is launched and nothing
+ *     is written. A variant that needs a newer GPU (variants 9-11 use
+ *     cp.async or mma.sync: compute capability 8.0) returns
+ *     GK_ERROR_UNSUPPORTED there.
+ *   - Deterministic: every variant adds in a fixed order, so the same inputs
+ *     give the same bits run to run on the same GPU.
+ */
+#ifndef GK_GEMM_H
+#define GK_GEMM_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a variant multiplies in. */
+typedef enum gk_gemm_precision {
+    GK_GEMM_FP32 = 0, /* fp32 products and sums (FFMA) */
+    GK_GEMM_TF32 = 1  /* TF32 products on the tensor cores, fp32 sums */
+} gk_gemm_precision;
+
+/* Largest m, n or k: 2^31 - 1, so that a row or column index fits in an int. */
+#define GK_GEMM_MAX_DIM ((size_t)2147483647)
+
+/* A read-only description of one variant (one row of the table). */
+typedef struct gk_gemm_variant {
+    int id;                      /* 1, 2, ... in teaching order; also the bench's id */
+    const char *name;            /* the kernel file's name without its number        */
+    const char *idea;            /* one line: what this step changes                 */
+    gk_gemm_precision precision;
+    int min_cc;                  /* oldest compute capability it runs on, e.g. 80    */
+} gk_gemm_variant;
+
+size_t gk_gemm_variant_count(void);
+const gk_gemm_variant *gk_gemm_variant_at(size_t index); /* NULL when out of range */
+const gk_gemm_variant *gk_gemm_find_variant(int id);     /* NULL when unknown      */
+/* The fastest fp32 variant, and the fastest overall (TF32). */
+int gk_gemm_best_fp32_variant(void);
+int gk_gemm_best_variant(void);
+const char *gk_gemm_precision_name(gk_gemm_precision p); /* "fp32", "tf32" */
+
+/* C = alpha * A * B + beta * C with variant `variant`. See above. */
+gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                  const float *b, size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GK_GEMM_H */

@@ -1,0 +1,686 @@
+/* Variant 10: tuned fp32 SGEMM. A four-stage cp.async pipeline, 8 x 16
+ * results per thread, conflict-free float4 fragment loads from paired lanes,
+ * register double buffering, and an inner loop that is nearly all FFMA: the
+ * top of the FFMA ladder (variant 11 moves to tensor cores).
+ *
+ * The idea. A GEMM on CUDA cores is fast when every issue slot of every SM
+ * scheduler carries an FFMA. An sm_90 SM has 4 schedulers, each issuing one
+ * warp instruction per clock to 32 FP32 lanes: 128 FMAs per clock. Anything
+ * else a warp issues (a shared load, an address add, a bounds check, a
+ * barrier) takes a slot from an FFMA, and any clock in which a scheduler
+ * finds no ready warp is lost. Variant 9 has the right tile (128 x 128 x 8,
+ * 2 x 2 warps of 64 x 64, 128 results per thread, 2 blocks per SM) and a
+ * two-stage cp.async double buffer. This variant keeps the tile and removes
+ * what still stalls the warps or takes issue slots.
+ *
+ * Numbers below are for the default configuration: BM = BN = 128, BK = 8,
+ * warp tile 64 x 64, thread tile TM x TN = 8 x 16, 128 threads, 4 stages.
+ *
+ * Kept from variant 9: 128 results per thread. Per k a thread reads
+ * TM + TN = 24 floats from shared memory (2 + 4 LDS.128) for 128 FMAs:
+ * 0.1875 floats, 0.75 bytes, per FMA (0.375 B/FLOP); an 8 x 8 thread tile
+ * would need 16 floats per 64 FMAs (0.25 per FMA). An SM's shared memory
+ * returns 128 bytes per clock, one 4-byte register for each of 32 lanes, so
+ * a warp's LDS.128 holds it for 4 clocks. In the 128 clocks in which the 4
+ * schedulers issue the 128 FFMAs of one k for one warp each, those 4 warps
+ * use 4 x 6 x 4 = 96 clocks of it (75%); with 8 x 8 tiles, 4 x 4 x 4 = 64
+ * clocks per 64 FFMA clocks: no slack at all. Registers: 128 accumulators
+ * + 2 x 24 fragment registers = 176 before addresses; ptxas -v (sm_90):
+ * 237 to 255 per thread for the four instantiations (247 for the
+ * all-aligned one), no spills, no stack frame. __launch_bounds__(128, 2):
+ * 128 threads x at most 256 allocated registers = 32,768, so the 65,536
+ * registers of an SM hold 2 blocks = 8 warps, 2 per scheduler. Few, and
+ * enough: a warp's 128 FFMAs per k are independent (128 accumulators), so
+ * one warp alone can issue an FFMA every clock, and the two warps on a
+ * scheduler belong to different blocks, whose barriers fall at different
+ * times.
+ *
+ * What changed, and why each is faster:
+ *
+ * 1. Four pipeline stages instead of two. A stage holds one k-slice, A as
+ *    As[BK][BM + 4] and B as Bs[BK][BN]: (8 x 132 + 8 x 128) x 4 = 8320
+ *    bytes; 4 stages = 33,280 bytes per block (66,560 for 2 blocks of the
+ *    228 KB: shared memory does not limit occupancy). Slice t + 3 is
+ *    requested while slice t is multiplied, and the wait before slice t + 1
+ *    is cp.async.wait_group 2 (variant 9: wait_group 0, everything). So 3
+ *    slices, 24 KB, are in flight per block (variant 9: 8 KB), 48 KB per
+ *    SM, and a copy has 3 slices of compute to land instead of 1. A
+ *    block needs at least 128 x 128 x 8 / 64 = 2048 clocks per slice (it
+ *    has half of the SM's 128 FMAs per clock), so a copy is issued at least
+ *    6144 clocks, about 3 us at 2 GHz, before its data is used: L2 and DRAM
+ *    latency (typically well under 1 us), including the slow copies of a
+ *    busy moment, are covered. One barrier per slice, 1 per 1024 FFMAs of
+ *    a thread.
+ *
+ * 2. A transposed in shared memory, fragments double-buffered in
+ *    registers. Variant 9 keeps A as it lies in memory and reads it along
+ *    k, 4 k indices per float4, so it must hold B's fragments for 4 k at
+ *    once, and each slice starts with shared loads issued after its
+ *    barrier, which the warp then waits for. Here As is k-major: a thread's
+ *    fragment for one k is 8 + 16 floats, and two sets (48 registers) are
+ *    enough to load k + 1 while the 128 FFMAs of k issue; the shared-load
+ *    latency (tens of clocks) hides under them. At the last k of a slice
+ *    the order is: wait for the next slice's copies, barrier, load k = 0 of
+ *    the next slice, then the FFMAs of the last k, so every barrier is
+ *    followed by 128 FFMAs of work already in registers. The price: a
+ *    cp.async copies bytes as they are, so A is copied 4 bytes at a time,
+ *    element (row, k) to As[k][row] (8 copies per thread per slice instead
+ *    of 2); with 1024 FFMAs per slice that is small.
+ *
+ * 3. Conflict-free stores, conflict-free paired reads. The copies into As:
+ *    a warp writes 4 rows x 8 k, word k * 132 + r, bank (4k + r) mod 32
+ *    (132 = 4 mod 32): all 32 banks once. Without the 4 floats of padding,
+ *    k * 128 + r would put 8 lanes on each of 4 banks: 8-way. The reads: a
+ *    warp's 32 lanes form an 8 x 4 grid (kLaneRows x kLaneCols); a thread's
+ *    8 x 16 tile is made of 4 x 4 pieces 32 rows and 16 columns apart, so
+ *    one LDS.128 of a warp reads 32 consecutive floats of As (8 distinct
+ *    float4: each bank once) or 16 consecutive floats of Bs: no conflict.
+ *    The lanes are interleaved: bit 0 of the lane number is a column bit
+ *    and bit 1 a row bit, so lanes l and l ^ 1 read the same A float4 and
+ *    lanes l and l ^ 2 the same B float4. On Volta and Turing NVIDIA
+ *    engineers describe that pairing as halving the clocks of a 128-bit
+ *    shared load (4 to 2); for Hopper it is not documented, so the counts
+ *    above assume 4.
+ *
+ * 4. No integer work in the inner loop. The k-loop of a slice is fully
+ *    unrolled, every fragment address is a base register plus a constant,
+ *    the copy addresses advance by one add per slice, and bounds checks
+ *    exist only in blocks that overlap the edge of C and in the last,
+ *    partial slice of k (uniform branches pick the checked or the
+ *    unchecked copy code; variant 9 checks every copy of every slice).
+ *    cuobjdump -sass of the all-aligned kernel: an interior trip of the
+ *    main loop (one slice) is 1145 instructions, of which 1024 FFMA (89%),
+ *    48 LDS.128, 10 LDGSTS (cp.async) and 1 barrier.
+ *
+ * 5. Block swizzle. The 1-D grid is walked in groups of GK10_SWIZZLE = 8
+ *    tile rows: inside a group, down a column of tiles, then the next
+ *    column (variant 9: row by row). Blocks resident together (2 per SM)
+ *    then share 8 A panels and a few B panels, which L2 serves many times,
+ *    instead of a few A panels and every B panel of a wide matrix.
+ *
+ * 6. A wider fast path. Only B's rows must be 16-byte aligned for the
+ *    16-byte copies (A is copied 4 bytes at a time on both paths), so an
+ *    odd lda no longer forces the fallback.
+ *
+ * Global memory (L2) traffic: a block reads (BM + BN) x BK = 2048 floats
+ * per slice for BM x BN x BK = 131,072 FMAs, 64 FMAs per float loaded
+ * (BM * BN / (BM + BN)), 1/32 byte per FLOP: unchanged from variant 9's
+ * 128 x 128 tile, and small: at the FFMA rate an SM then needs about 8
+ * bytes per clock from L2.
+ *
+ * Copies. A: 8 four-byte copies per thread per slice; a warp instruction
+ * reads 4 rows x 32 contiguous bytes (4 whole sectors), and the L2::128B
+ * hint brings the rest of each 128-byte line, the next three slices of
+ * that row, into L2. B: 2 sixteen-byte copies per thread per slice when
+ * every row of B starts on a 16-byte boundary (b % 16 == 0 and
+ * ldb % 4 == 0): the fast path, chosen by the launcher at run time.
+ * Otherwise the same kernel (template flag kVecB = false) copies B 4 bytes
+ * at a time, 8 per thread per slice: the fallback, which differs only in
+ * those 6 extra copies per 1024 FFMAs (and in scalar stores of C when C's
+ * rows are not 16-byte aligned). Copies outside A or B (edge tiles, the
+ * partial last slice) are zero-filled by cp.async's source-size operand,
+ * so the extra products are exactly 0; the source address is then the
+ * matrix base, valid and not read.
+ *
+ * Bound: FFMA issue. With 1024 of 1145 instructions per interior slice
+ * being FFMA, the kernel cannot exceed about 89% of the FP32 peak even
+ * with no stalls; what is left to lose is stalls at the barrier, register
+ * bank conflicts inside the FFMA stream, and the clock the GPU holds under
+ * this load.
+ *
+ * Limits. Compute capability 8.0 or later (cp.async); the launcher returns
+ * cudaErrorNotSupported below. 128 threads per block (default), 33,280
+ * bytes of dynamic shared memory, grid = ceil(m/128) x ceil(n/128) blocks
+ * (1-D). Any m, n, k (k = 0 writes beta * C), any lda, ldb, ldc, pointers
+ * 4-byte aligned. Fast path: B rows 16-byte aligned; float4 loads and
+ * stores of C when c % 16 == 0 and ldc % 4 == 0, else one float at a time.
+ * Edge tiles: zero-filled copies and guarded stores; beta == 0 never reads
+ * C. Tiles overhanging the edge do full work (4097 rows = 33 tile rows).
+ *
+ * Tuning macros (compile-time; the static_asserts below check them):
+ *   GK10_BM, GK10_BN   block tile (default 128, 128), multiples of 32 / 4
+ *   GK10_BK            k-slice per stage (8; a multiple of 8)
+ *   GK10_WM, GK10_WN   warp tile (64, 64); (WM/TM) x (WN/TN) must be 32 lanes
+ *   GK10_TM, GK10_TN   thread tile (8, 16), multiples of 4
+ *   GK10_STAGES        pipeline stages (4; at least 2)
+ *   GK10_THREADS       derived: 32 x (BM/WM) x (BN/WN); set only to check it
+ *   GK10_MIN_BLOCKS    __launch_bounds__ blocks per SM (2 when threads x
+ *                      TM x TN <= 16384, else 1)
+ *   GK10_SWIZZLE       tile rows per swizzle group (8; 1 = row-major order)
+ * Configurations worth comparing (each compiles without spills for sm_90):
+ *   default                       128x128x8, 128 thr, 8x16, 4 stages, 2 blocks/SM
+ *   -DGK10_BK=16                  half the barriers and copy overhead per FFMA;
+ *                                 66,560 B smem/block, twice the loop code
+ *   -DGK10_BN=256                 128x256, 256 thr (2x4 warps of 64x64), 1 block/SM,
+ *                                 85 FMAs per float loaded, 49,664 B smem
+ *   -DGK10_BM=256                 256x128, 256 thr (4x2 warps), 1 block/SM
+ *   -DGK10_WN=32 -DGK10_TN=8      8x8 per thread, 256 thr, <= 128 registers,
+ *                                 2 blocks/SM = 16 warps; more shared-memory traffic
+ *
+ * Sources: NVIDIA CUTLASS documentation, "Efficient GEMM in CUDA"
+ * (hierarchical block / warp / thread tiling, multistage software
+ * pipelining, threadblock rasterization, the interleaved SIMT lane layout);
+ * Simon Boehm, "How to Optimize a CUDA Matmul Kernel for cuBLAS-like
+ * Performance" (2022) for the warp-tiling step this builds on; Kirk & Hwu,
+ * "Programming Massively Parallel Processors", tiling chapters; PTX ISA,
+ * cp.async (cp-size, src-size zero fill, commit_group / wait_group); CUDA
+ * C++ Programming Guide (shared-memory banks, __launch_bounds__, carveout);
+ * the NVIDIA developer forum thread "Unexpected shared memory bank
+ * conflict" (2019) on 128-bit shared loads. Written from these
+ * descriptions; no code copied.
+ *
+ * Build alone: nvcc -arch=sm_90 -c 10_tuned_fp32.cu
+ */
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+namespace {
+
+/* ---- Tuning knobs. The defaults are the configuration this file ships;
+ * build others with e.g. -DGK10_BN=256 -DGK10_WN=64 (through
+ * CMAKE_CUDA_FLAGS). The static_asserts below say which combinations hold. */
+#ifndef GK10_BM
+#define GK10_BM 128 /* block tile rows (of A and C) */
+#endif
+#ifndef GK10_BN
+#define GK10_BN 128 /* block tile columns (of B and C) */
+#endif
+#ifndef GK10_BK
+#define GK10_BK 8 /* depth of one k-slice held in a shared-memory stage */
+#endif
+#ifndef GK10_WM
+#define GK10_WM 64 /* warp tile rows */
+#endif
+#ifndef GK10_WN
+#define GK10_WN 64 /* warp tile columns */
+#endif
+#ifndef GK10_TM
+#define GK10_TM 8 /* results per thread down a column (multiple of 4) */
+#endif
+#ifndef GK10_TN
+#define GK10_TN 16 /* results per thread along a row (multiple of 4) */
+#endif
+#ifndef GK10_STAGES
+#define GK10_STAGES 4 /* shared-memory stages of the cp.async pipeline (>= 2) */
+#endif
+#ifndef GK10_THREADS
+#define GK10_THREADS (32 * (GK10_BM / GK10_WM) * (GK10_BN / GK10_WN)) /* one warp per warp tile */
+#endif
+#ifndef GK10_MIN_BLOCKS
+/* __launch_bounds__' second argument: blocks per SM the register allocation
+ * must allow. 2 when a thread's accumulators leave room for it (the
+ * 65536-register file over 2 blocks), else 1, so ptxas never has to spill. */
+#define GK10_MIN_BLOCKS ((GK10_THREADS) * (GK10_TM) * (GK10_TN) > 16384 ? 1 : 2)
+#endif
+#ifndef GK10_SWIZZLE
+#define GK10_SWIZZLE 8 /* tile rows per group of the block swizzle; 1 = plain row-major order */
+#endif
+
+constexpr int kBM = GK10_BM, kBN = GK10_BN, kBK = GK10_BK;
+constexpr int kWM = GK10_WM, kWN = GK10_WN, kTM = GK10_TM, kTN = GK10_TN;
+constexpr int kStages = GK10_STAGES, kThreads = GK10_THREADS, kMinBlocks = GK10_MIN_BLOCKS;
+constexpr unsigned kSwizzle = GK10_SWIZZLE;
+
+constexpr int kWarpsN = kBN / kWN;     /* warp tiles along a block row */
+constexpr int kLaneRows = kWM / kTM;   /* lanes down a warp tile */
+constexpr int kLaneCols = kWN / kTN;   /* lanes along a warp tile */
+constexpr int kAPad = 4;               /* floats added to each k-row of the A stage (bank argument below) */
+constexpr int kAStride = kBM + kAPad;  /* floats from one k-row of the A stage to the next */
+constexpr int kBStride = kBN;          /* floats from one k-row of the B stage to the next */
+constexpr int kStageFloats = kBK * kAStride + kBK * kBStride;
+constexpr unsigned kStageBytes = kStageFloats * 4u;
+constexpr size_t kSmemBytes = (size_t)kStages * kStageBytes;
+
+/* The A loader: each warp copies 4 rows x 8 consecutive k (one 32-byte
+ * sector per row), so the block copies kThreads / 8 rows per pass. */
+constexpr int kARowsPerPass = kThreads / 8;
+constexpr int kARowPasses = kBM / kARowsPerPass;
+constexpr int kAKPasses = kBK / 8;
+/* The B loader: 16-byte chunks on the fast path, single floats otherwise. */
+constexpr int kBChunksPerRow = kBN / 4;
+constexpr int kBVecLoads = kBK * kBChunksPerRow / kThreads;
+constexpr int kBScalarLoads = kBK * kBN / kThreads;
+
+static_assert(kBM % kWM == 0 && kBN % kWN == 0, "the warp tiles must cover the block tile");
+static_assert(kThreads == 32 * (kBM / kWM) * (kBN / kWN), "GK10_THREADS must be one warp per warp tile");
+static_assert(kThreads <= 1024, "at most 1024 threads per block");
+static_assert(kTM % 4 == 0 && kTN % 4 == 0, "thread tiles are made of 4x4 pieces (float4 fragments)");
+static_assert(kWM % kTM == 0 && kWN % kTN == 0 && kLaneRows * kLaneCols == 32,
+              "a warp tile is exactly 32 thread tiles: (WM/TM) * (WN/TN) == 32");
+static_assert(kLaneRows >= 2 && kLaneCols >= 2, "the lane layout interleaves pairs in both directions");
+static_assert(kWM % (4 * kLaneRows) == 0 && kWN % (4 * kLaneCols) == 0, "fragments are whole float4 columns");
+static_assert(kBK % 8 == 0, "the A loader copies k in runs of 8 (one 32-byte sector per row)");
+static_assert(kBM % 32 == 0, "the A stage's row stride BM + 4 must be 4 modulo 32 (conflict-free stores)");
+static_assert(kBM % kARowsPerPass == 0, "the A loader's passes must cover BM");
+static_assert(kThreads % kBChunksPerRow == 0 || kBChunksPerRow % kThreads == 0, "B loader (16-byte) layout");
+static_assert((kBK * kBChunksPerRow) % kThreads == 0 && kBVecLoads >= 1, "B loader (16-byte) layout");
+static_assert(kThreads % kBN == 0 || kBN % kThreads == 0, "B loader (4-byte) layout");
+static_assert((kBK * kBN) % kThreads == 0 && kBScalarLoads >= 1, "B loader (4-byte) layout");
+static_assert(kStages >= 2, "a pipeline needs at least two stages");
+static_assert(kSmemBytes <= 227u * 1024u, "more shared memory per block than sm_90 allows (227 KB)");
+static_assert(kSwizzle >= 1, "GK10_SWIZZLE counts tile rows per group (1 = no swizzle)");
+
+/* ---- cp.async (PTX ISA, "Data Movement: cp.async"), sm_80 and later. A
+ * copy goes from global memory straight into shared memory without passing
+ * through registers, and the thread does not wait for it: it waits later,
+ * per group, with cp.async.wait_group. Below sm_80 these are empty (the
+ * launcher refuses those devices, so the kernel never runs there). */
+__device__ __forceinline__ void cp_async4(uint32_t dst, const float *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    /* .ca: the only cache mode allowed for a 4-byte copy. L2::128B: also
+     * bring the rest of the 128-byte line into L2, where the next k-slices
+     * of this row of A will find it. */
+    asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 4;\n" ::"r"(dst), "l"(src) : "memory");
+#endif
+}
+/* With a source size: copies src_bytes (0 or 4) and fills the rest of the
+ * 4 bytes with zeros. With 0 nothing is read (src must still be valid). */
+__device__ __forceinline__ void cp_async4(uint32_t dst, const float *src, uint32_t src_bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes)
+                 : "memory");
+#endif
+}
+__device__ __forceinline__ void cp_async16(uint32_t dst, const float *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    /* .cg: cache in L2 only; nothing of B is read twice by one SM's L1. */
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
+#endif
+}
+__device__ __forceinline__ void cp_async16(uint32_t dst, const float *src, uint32_t src_bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes)
+                 : "memory");
+#endif
+}
+/* Close the group of copies this thread issued since the last commit. */
+__device__ __forceinline__ void cp_async_commit()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+/* Wait until at most `Pending` of this thread's groups are still in flight. */
+template <int Pending> __device__ __forceinline__ void cp_async_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
+/* ---- Global -> shared copies of one k-slice (a stage) --------------------
+ * Stage layout (floats): As[BK][BM + 4], then Bs[BK][BN].
+ * A is stored transposed (k-major), so that a thread's fragment of A for
+ * one k is 4 consecutive floats (one LDS.128); that transposition is why A
+ * is copied 4 bytes at a time. B is stored as it is in global memory. */
+template <bool kVecB> struct TileLoader {
+    const float *a_src; /* this thread's first A element of the next slice: row row0 + a_r, column k0 + a_k */
+    const float *b_src; /* this thread's first B element (or chunk) of the next slice */
+    const float *a;     /* matrix bases: a valid address for copies that read nothing */
+    const float *b;
+    size_t a_pass;      /* lda * kARowsPerPass: from one A pass's row to the next */
+    size_t b_slice;     /* ldb * BK: from one slice of B to the next */
+    size_t ldb;
+    uint32_t a_dst, b_dst; /* shared byte addresses of this thread's first element in stage 0 */
+    unsigned a_row, a_k;   /* global row of the first A element; its k within the slice */
+    unsigned b_row, b_col; /* row within the slice and global column of the first B element */
+    unsigned m, n, k;
+
+    /* Copies slice t (k0 = t * BK) into the stage at byte offset stage_off.
+     * kGuard = false: the whole slice is inside A and B (interior block, not
+     * the last, partial slice): no checks at all. kGuard = true: every copy
+     * checks its row and column; outside elements are zero-filled (the
+     * source size is 0; the source address is the matrix base, valid and
+     * not read). Zeros in both A and B make the extra products exactly 0. */
+    template <bool kGuard> __device__ __forceinline__ void load(unsigned t, uint32_t stage_off)
+    {
+        const unsigned k0 = t * kBK;
+#pragma unroll
+        for (int i = 0; i < kARowPasses; ++i) {
+#pragma unroll
+            for (int kp = 0; kp < kAKPasses; ++kp) {
+                /* consecutive lanes take consecutive k (a_k = tid % 8), so a
+                 * row's 8 floats are one sector; the shared address is
+                 * (k * (BM + 4) + row) floats: see the bank count in the header. */
+                const float *src = a_src + i * a_pass + kp * 8;
+                const uint32_t dst = a_dst + stage_off + (kp * 8 * kAStride + i * kARowsPerPass) * 4;
+                if (kGuard) {
+                    const bool ok = a_row + i * kARowsPerPass < m && k0 + kp * 8 + a_k < k;
+                    cp_async4(dst, ok ? src : a, ok ? 4u : 0u);
+                } else {
+                    cp_async4(dst, src);
+                }
+            }
+        }
+        if (kVecB) {
+#pragma unroll
+            for (int p = 0; p < kBVecLoads; ++p) {
+                /* chunk p*kThreads + tid of the slice: row and column offsets are
+                 * compile-time constants (the static_asserts make the split exact). */
+                const int dr = (p * kThreads) / kBChunksPerRow;
+                const int dc = ((p * kThreads) % kBChunksPerRow) * 4;
+                const float *src = b_src + dr * ldb + dc;
+                const uint32_t dst = b_dst + stage_off + (dr * kBStride + dc) * 4;
+                if (kGuard) {
+                    const unsigned col = b_col + dc;
+                    /* a chunk that straddles column n copies only its first n - col floats */
+                    unsigned bytes = col < n ? (n - col < 4u ? (n - col) * 4u : 16u) : 0u;
+                    if (k0 + b_row + dr >= k) bytes = 0u;
+                    cp_async16(dst, bytes ? src : b, bytes);
+                } else {
+                    cp_async16(dst, src);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int p = 0; p < kBScalarLoads; ++p) {
+                const int dr = (p * kThreads) / kBN;
+                const int dc = (p * kThreads) % kBN;
+                const float *src = b_src + dr * ldb + dc;
+                const uint32_t dst = b_dst + stage_off + (dr * kBStride + dc) * 4;
+                if (kGuard) {
+                    const bool ok = b_col + dc < n && k0 + b_row + dr < k;
+                    cp_async4(dst, ok ? src : b, ok ? 4u : 0u);
+                } else {
+                    cp_async4(dst, src);
+                }
+            }
+        }
+        a_src += kBK; /* next slice: BK columns of A further, BK rows of B further */
+        b_src += b_slice;
+    }
+};
+
+/* A thread's fragments for one k: TM floats of A (column k of the block's A
+ * tile) and TN floats of B (row k of its B tile), as float4 loads. */
+__device__ __forceinline__ void load_fragments(float (&fa)[kTM], float (&fb)[kTN], const float *as, const float *bs)
+{
+#pragma unroll
+    for (int i = 0; i < kTM / 4; ++i) {
+        const float4 v = *reinterpret_cast<const float4 *>(as + i * kLaneRows * 4);
+        fa[4 * i + 0] = v.x;
+        fa[4 * i + 1] = v.y;
+        fa[4 * i + 2] = v.z;
+        fa[4 * i + 3] = v.w;
+    }
+#pragma unroll
+    for (int j = 0; j < kTN / 4; ++j) {
+        const float4 v = *reinterpret_cast<const float4 *>(bs + j * kLaneCols * 4);
+        fb[4 * j + 0] = v.x;
+        fb[4 * j + 1] = v.y;
+        fb[4 * j + 2] = v.z;
+        fb[4 * j + 3] = v.w;
+    }
+}
+
+/* One k of the outer product: TM x TN FFMAs, no other instruction. */
+__device__ __forceinline__ void outer_product(float (&acc)[kTM][kTN], const float (&fa)[kTM], const float (&fb)[kTN])
+{
+#pragma unroll
+    for (int i = 0; i < kTM; ++i)
+#pragma unroll
+        for (int j = 0; j < kTN; ++j) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+}
+
+/* Writes a thread's TM x TN results: rows crow + i*4*kLaneRows + 0..3,
+ * columns ccol + j*4*kLaneCols + 0..3, the layout the fragments were read
+ * in. Rows past m and columns past n are skipped. kVecC: one float4 per
+ * row piece when all 4 columns exist (C's rows are 16-byte aligned and the
+ * column is a multiple of 4); otherwise one float at a time. kReadC: the
+ * old C is read (beta != 0). */
+template <bool kVecC, bool kReadC>
+__device__ __forceinline__ void store_tile(const float (&acc)[kTM][kTN], float *c, size_t ldc, unsigned m, unsigned n,
+                                           unsigned crow, unsigned ccol, float alpha, float beta)
+{
+#pragma unroll
+    for (int i = 0; i < kTM / 4; ++i) {
+#pragma unroll
+        for (int ii = 0; ii < 4; ++ii) {
+            const unsigned row = crow + i * 4 * kLaneRows + ii;
+            if (row >= m) continue;
+            float *c_row = c + (size_t)row * ldc;
+#pragma unroll
+            for (int j = 0; j < kTN / 4; ++j) {
+                const unsigned col = ccol + j * 4 * kLaneCols;
+                float *p = c_row + col;
+                const float *v = &acc[4 * i + ii][4 * j];
+                if (kVecC && col + 3 < n) {
+                    float4 o = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
+                    if (kReadC) {
+                        const float4 old = *reinterpret_cast<const float4 *>(p);
+                        o.x = fmaf(beta, old.x, o.x);
+                        o.y = fmaf(beta, old.y, o.y);
+                        o.z = fmaf(beta, old.z, o.z);
+                        o.w = fmaf(beta, old.w, o.w);
+                    }
+                    *reinterpret_cast<float4 *>(p) = o;
+                } else {
+#pragma unroll
+                    for (int jj = 0; jj < 4; ++jj)
+                        if (col + jj < n) p[jj] = kReadC ? fmaf(beta, p[jj], alpha * v[jj]) : alpha * v[jj];
+                }
+            }
+        }
+    }
+}
+
+/* kVecB: B's rows are 16-byte aligned (b % 16 == 0, ldb % 4 == 0): 16-byte
+ * copies of B. kVecC: the same for C: float4 loads and stores of C. */
+template <bool kVecB, bool kVecC>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    gemm_tuned(unsigned m, unsigned n, unsigned k, float alpha, const float *__restrict__ a, size_t lda,
+               const float *__restrict__ b, size_t ldb, float beta, float *__restrict__ c, size_t ldc,
+               unsigned tiles_m, unsigned tiles_n)
+{
+    /* (Below sm_80 the cp.async helpers are empty and this body is never
+     * launched: the launcher refuses those devices.) */
+    extern __shared__ __align__(16) float smem[];
+    const unsigned tid = threadIdx.x;
+
+    /* ---- Which tile. Block b of the 1-D grid takes tiles in groups of
+     * kSwizzle tile rows: inside a group it walks down a column of tiles,
+     * then to the next column. Blocks that run at the same time then share
+     * a few panels of B (same column) and kSwizzle panels of A, so L2 serves
+     * most of the panel reads. */
+    unsigned tile_m, tile_n;
+    {
+        const unsigned bid = blockIdx.x;
+        if (kSwizzle <= 1) {
+            tile_m = bid / tiles_n;
+            tile_n = bid % tiles_n;
+        } else if (tiles_m <= kSwizzle) { /* one group: column by column */
+            tile_m = bid % tiles_m;
+            tile_n = bid / tiles_m;
+        } else { /* kSwizzle * tiles_n < tiles_m * tiles_n < 2^31: no overflow */
+            const unsigned per_group = kSwizzle * tiles_n;
+            const unsigned group = bid / per_group;
+            const unsigned first = group * kSwizzle;
+            const unsigned rows = tiles_m - first < kSwizzle ? tiles_m - first : kSwizzle; /* last group may be short */
+            const unsigned r = bid - group * per_group;
+            tile_m = first + r % rows;
+            tile_n = r / rows;
+        }
+    }
+    /* unsigned: row0 + kBM stays below 2^32 for any m < 2^31 */
+    const unsigned row0 = tile_m * kBM, col0 = tile_n * kBN;
+    const bool edge = row0 + kBM > m || col0 + kBN > n; /* does this tile stick out of C? */
+    const unsigned ktiles = k / kBK + (k % kBK != 0u);
+    const unsigned kfull = k / kBK; /* slices that lie entirely inside k */
+
+    /* ---- The copy engine's per-thread state. */
+    const uint32_t smem_base = (uint32_t)__cvta_generic_to_shared(smem);
+    TileLoader<kVecB> ld;
+    {
+        const unsigned a_r = tid / 8, a_k = tid % 8; /* 8 lanes per row along k */
+        ld.a_row = row0 + a_r;
+        ld.a_k = a_k;
+        ld.a_src = a + (size_t)ld.a_row * lda + a_k; /* only dereferenced when the row exists */
+        ld.a_pass = (size_t)kARowsPerPass * lda;
+        ld.a_dst = smem_base + (a_k * kAStride + a_r) * 4u;
+        unsigned b_r, b_c;
+        if (kVecB) { /* lanes along a row of B in 16-byte chunks */
+            b_r = tid / kBChunksPerRow;
+            b_c = (tid % kBChunksPerRow) * 4;
+        } else { /* lanes along a row of B in floats */
+            b_r = tid / kBN;
+            b_c = tid % kBN;
+        }
+        ld.b_row = b_r;
+        ld.b_col = col0 + b_c;
+        ld.b_src = b + (size_t)b_r * ldb + ld.b_col;
+        ld.b_slice = (size_t)kBK * ldb;
+        ld.ldb = ldb;
+        ld.b_dst = smem_base + (kBK * kAStride + b_r * kBStride + b_c) * 4u;
+        ld.a = a;
+        ld.b = b;
+        ld.m = m;
+        ld.n = n;
+        ld.k = k;
+    }
+
+    /* ---- Where this thread reads its fragments. Lanes form a
+     * kLaneRows x kLaneCols grid, interleaved by pairs: bit 0 of the lane
+     * is a column bit and bit 1 a row bit, so lanes l and l^1 read the same
+     * A float4 and lanes l and l^2 the same B float4 (see the header). */
+    const unsigned warp = tid / 32, lane = tid % 32;
+    const unsigned warp_m = warp / kWarpsN, warp_n = warp % kWarpsN;
+    const unsigned lc = (lane & 1u) | (((lane >> 2) % (kLaneCols / 2)) << 1);
+    const unsigned lr = ((lane >> 1) & 1u) | (((lane >> 2) / (kLaneCols / 2)) << 1);
+    /* thread tile rows: warp_m*WM + i*(4*kLaneRows) + lr*4 + 0..3 (i < TM/4), columns likewise:
+     * the float4 pieces of a warp's fragment are side by side, so one LDS.128
+     * of a warp covers 4*kLaneRows (or 4*kLaneCols) consecutive floats. */
+    const float *a_frag = smem + warp_m * kWM + lr * 4;
+    const float *b_frag = smem + kBK * kAStride + warp_n * kWN + lc * 4;
+
+    float acc[kTM][kTN];
+#pragma unroll
+    for (int i = 0; i < kTM; ++i)
+#pragma unroll
+        for (int j = 0; j < kTN; ++j) acc[i][j] = 0.0f;
+    float fa[2][kTM], fb[2][kTN]; /* fragments for this k and the next */
+
+    /* ---- Prologue: slices 0 .. kStages-2 in flight, one group each (empty
+     * groups when k is short, so that the group count below stays exact). */
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+        if ((unsigned)s < ktiles) {
+            if (edge || (unsigned)s >= kfull)
+                ld.template load<true>(s, s * kStageBytes);
+            else
+                ld.template load<false>(s, s * kStageBytes);
+        }
+        cp_async_commit();
+    }
+    unsigned rstage = 0, wstage = kStages - 1; /* stage read now; stage written next */
+    if (ktiles > 0) {
+        cp_async_wait<kStages - 2>(); /* this thread's copies of slice 0 have landed */
+        __syncthreads();              /* ... and everyone else's: slice 0 is complete in shared memory */
+        load_fragments(fa[0], fb[0], a_frag, b_frag);
+    }
+
+    /* ---- Main loop: one slice per trip, one barrier per trip. */
+#pragma unroll 1
+    for (unsigned t = 0; t < ktiles; ++t) {
+        /* Refill: slice t + kStages - 1 goes into the stage slice t - 1 used;
+         * every thread finished reading that stage before the barrier at the
+         * end of the previous trip. */
+        const unsigned tl = t + kStages - 1;
+        if (tl < ktiles) {
+            if (edge || tl >= kfull)
+                ld.template load<true>(tl, wstage * kStageBytes);
+            else
+                ld.template load<false>(tl, wstage * kStageBytes);
+        }
+        cp_async_commit(); /* always one group per trip, empty or not */
+        wstage = wstage + 1 == kStages ? 0 : wstage + 1;
+
+        const float *as = a_frag + rstage * kStageFloats;
+        const float *bs = b_frag + rstage * kStageFloats;
+#pragma unroll
+        for (int kk = 0; kk < kBK; ++kk) {
+            /* Fetch the fragments of the next k before the FFMAs of this k:
+             * the loads are in flight while the FFMAs issue. */
+            if (kk < kBK - 1) {
+                load_fragments(fa[(kk + 1) & 1], fb[(kk + 1) & 1], as + (kk + 1) * kAStride, bs + (kk + 1) * kBStride);
+            } else if (t + 1 < ktiles) {
+                /* Last k of the slice: its fragments are already in registers,
+                 * so this thread is done with the stage. Groups committed so
+                 * far: (kStages - 1) + (t + 1); allowing kStages - 2 to be
+                 * pending means slices 0 .. t+1 have landed. */
+                cp_async_wait<kStages - 2>();
+                __syncthreads(); /* slice t+1 is complete for all threads, and no thread still reads
+                                    slice t's stage, which the next trip refills */
+                rstage = rstage + 1 == kStages ? 0 : rstage + 1;
+                load_fragments(fa[0], fb[0], a_frag + rstage * kStageFloats, b_frag + rstage * kStageFloats);
+            }
+            outer_product(acc, fa[kk & 1], fb[kk & 1]);
+        }
+    }
+    cp_async_wait<0>(); /* only empty groups can remain; leave nothing in flight */
+
+    /* ---- Epilogue: C = alpha * acc + beta * C, guarded at the edges. The
+     * branch on beta is uniform; with beta == 0 C is never read (a NaN
+     * there must not leak into the result). */
+    const unsigned crow = row0 + warp_m * kWM + lr * 4;
+    const unsigned ccol = col0 + warp_n * kWN + lc * 4;
+    if (beta == 0.0f)
+        store_tile<kVecC, false>(acc, c, ldc, m, n, crow, ccol, alpha, beta);
+    else
+        store_tile<kVecC, true>(acc, c, ldc, m, n, crow, ccol, alpha, beta);
+}
+
+template <bool kVecB, bool kVecC>
+cudaError_t launch(unsigned m, unsigned n, unsigned k, float alpha, const float *a, size_t lda, const float *b,
+                   size_t ldb, float beta, float *c, size_t ldc, unsigned tiles_m, unsigned tiles_n,
+                   cudaStream_t stream)
+{
+    void (*kernel)(unsigned, unsigned, unsigned, float, const float *, size_t, const float *, size_t, float, float *,
+                   size_t, unsigned, unsigned) = gemm_tuned<kVecB, kVecC>;
+    /* Dynamic shared memory above 48 KB must be asked for; the carveout
+     * hint gives shared memory the largest share of the L1/shared array
+     * (this kernel reads nothing twice through L1). */
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
+    if (err == cudaSuccess)
+        err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   (int)cudaSharedmemCarveoutMaxShared);
+    if (err != cudaSuccess) return err;
+    kernel<<<tiles_m * tiles_n, kThreads, kSmemBytes, stream>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                               tiles_m, tiles_n);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" cudaError_t gk_gemm_10_tuned_fp32_run(size_t m, size_t n, size_t k, float alpha, const float *a,
+                                                  size_t lda, const float *b, size_t ldb, float beta, float *c,
+                                                  size_t ldc, cudaStream_t stream)
+{
+    /* cp.async needs compute capability 8.0 or later. */
+    int dev = 0, major = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (err != cudaSuccess) return err;
+    if (major < 8) return cudaErrorNotSupported;
+
+    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+    if (tiles_m * tiles_n > 2147483647u) return cudaErrorInvalidConfiguration;
+
+    /* The fast path copies B in 16-byte pieces: every row of B must start on
+     * a 16-byte boundary. A is copied 4 bytes at a time on both paths (it
+     * is transposed on the way into shared memory), so its alignment does
+     * not matter. C gets float4 stores when its rows are 16-byte aligned. */
+    const bool vec_b = ((uintptr_t)b % 16u == 0) && (ldb % 4u == 0);
+    const bool vec_c = ((uintptr_t)c % 16u == 0) && (ldc % 4u == 0);
+    const unsigned um = (unsigned)m, un = (unsigned)n, uk = (unsigned)k;
+    const unsigned tm = (unsigned)tiles_m, tn = (unsigned)tiles_n;
+    if (vec_b)
+        return vec_c ? launch<true, true>(um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, stream)
+                     : launch<true, false>(um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, stream);
+    return vec_c ? launch<false, true>(um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, stream)
+                 : launch<false, false>(um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, stream);
+}

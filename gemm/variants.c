@@ -1,0 +1,77 @@
+/* The gemm module's table of variants: the one list that the API, the tests,
+ * the bench and the docs read. Adding a variant is a kernel file in kernels/,
+ * its entry point in variants.h, and a row here.
+ *
+ * Each row: the public description (id, name, idea, precision, the oldest
+ * compute capability it runs on), then the kernel file's function. */
+#include <stddef.h>
+
+#include "variants.h"
+
+static const gk_gemm_row table[] = {
+    {{1, "naive", "one thread per element of C, threads walk down the rows: loads not coalesced", GK_GEMM_FP32, 75},
+     gk_gemm_01_naive_run},
+    {{2, "coalesced", "threads walk along the rows of C: B loads and C stores coalesced", GK_GEMM_FP32, 75},
+     gk_gemm_02_coalesced_run},
+    {{3, "smem_tiled", "32x32 tiles of A and B in shared memory: each global load used 32 times", GK_GEMM_FP32, 75},
+     gk_gemm_03_smem_tiled_run},
+    {{4, "1d_blocktiling", "each thread computes a column of results: one B value from shared memory feeds several",
+      GK_GEMM_FP32, 75},
+     gk_gemm_04_1d_blocktiling_run},
+    {{5, "2d_blocktiling", "each thread computes an 8x8 tile: outer products of register fragments", GK_GEMM_FP32,
+      75},
+     gk_gemm_05_2d_blocktiling_run},
+    {{6, "vectorized", "16-byte loads, A tile stored transposed for vector reads from shared memory", GK_GEMM_FP32,
+      75},
+     gk_gemm_06_vectorized_run},
+    {{7, "bank_conflict_free", "shared-memory layout free of bank conflicts", GK_GEMM_FP32, 75},
+     gk_gemm_07_bank_conflict_free_run},
+    {{8, "warp_tiling", "a warp-level tile between block and thread: fewer shared-memory wavefronts", GK_GEMM_FP32,
+      75},
+     gk_gemm_08_warp_tiling_run},
+    {{9, "double_buffered_cp_async", "cp.async into two shared-memory stages: loads overlap the FMAs",
+      GK_GEMM_FP32, 80},
+     gk_gemm_09_double_buffered_cp_async_run},
+    {{10, "tuned_fp32", "multistage cp.async, large register tiles, tuned on an H100/H200", GK_GEMM_FP32, 80},
+     gk_gemm_10_tuned_fp32_run},
+    {{11, "tf32_mma", "TF32 tensor cores (mma.sync m16n8k8), fp32 accumulation", GK_GEMM_TF32, 80},
+     gk_gemm_11_tf32_mma_run},
+};
+
+#define COUNT (sizeof table / sizeof table[0])
+
+size_t gk_gemm_variant_count(void) { return COUNT; }
+
+const gk_gemm_variant *gk_gemm_variant_at(size_t index) { return index < COUNT ? &table[index].info : NULL; }
+
+const gk_gemm_row *gk_gemm_row_find(int id)
+{
+    for (size_t i = 0; i < COUNT; ++i)
+        if (table[i].info.id == id) return &table[i];
+    return NULL;
+}
+
+const gk_gemm_variant *gk_gemm_find_variant(int id)
+{
+    const gk_gemm_row *r = gk_gemm_row_find(id);
+    return r ? &r->info : NULL;
+}
+
+int gk_gemm_best_fp32_variant(void)
+{
+    int best = 0;
+    for (size_t i = 0; i < COUNT; ++i)
+        if (table[i].info.precision == GK_GEMM_FP32) best = table[i].info.id;
+    return best;
+}
+
+int gk_gemm_best_variant(void) { return table[COUNT - 1].info.id; }
+
+const char *gk_gemm_precision_name(gk_gemm_precision p)
+{
+    switch (p) {
+    case GK_GEMM_FP32: return "fp32";
+    case GK_GEMM_TF32: return "tf32";
+    default: return "?";
+    }
+}

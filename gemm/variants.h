@@ -1,0 +1,61 @@
+/* variants.h: the gemm module's internals (not installed).
+ *
+ * The kernel files' entry points, written out (grep finds each one), and the
+ * table that joins each public description (gk_gemm_variant, gk/gemm.h) to
+ * its function. Only gemm.c calls these functions, after checking every
+ * argument; a user of the library sees the descriptions alone.
+ */
+#ifndef GK_GEMM_VARIANTS_H
+#define GK_GEMM_VARIANTS_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gk/gemm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What each kernel file exports (extern "C", gemm/kernels/NN_name.cu): queue
+ * C = alpha*A*B + beta*C on `stream`. Assumes gk_gemm() checked the
+ * arguments: 1 <= m, n and 0 <= k, all <= GK_GEMM_MAX_DIM; lda >= k, ldb >= n,
+ * ldc >= n; c non-NULL, a and b non-NULL when k > 0; 4-byte-aligned pointers.
+ * Returns cudaErrorNotSupported (launching nothing) on a GPU older than the
+ * variant needs, and cudaErrorInvalidConfiguration (launching nothing) when
+ * m x n needs more blocks than one launch can have. */
+typedef cudaError_t (*gk_gemm_run_fn)(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                                      const float *b, size_t ldb, float beta, float *c, size_t ldc,
+                                      cudaStream_t stream);
+
+typedef struct gk_gemm_row {
+    gk_gemm_variant info; /* what gk_gemm_variant_at() shows */
+    gk_gemm_run_fn run;
+} gk_gemm_row;
+
+/* The row of variant `id`, NULL when there is none. */
+const gk_gemm_row *gk_gemm_row_find(int id);
+
+#define GK_GEMM_ENTRY(name)                                                                                      \
+    cudaError_t name(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,     \
+                     size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream)
+/* The kernel files' entry points. */
+GK_GEMM_ENTRY(gk_gemm_01_naive_run);
+GK_GEMM_ENTRY(gk_gemm_02_coalesced_run);
+GK_GEMM_ENTRY(gk_gemm_03_smem_tiled_run);
+GK_GEMM_ENTRY(gk_gemm_04_1d_blocktiling_run);
+GK_GEMM_ENTRY(gk_gemm_05_2d_blocktiling_run);
+GK_GEMM_ENTRY(gk_gemm_06_vectorized_run);
+GK_GEMM_ENTRY(gk_gemm_07_bank_conflict_free_run);
+GK_GEMM_ENTRY(gk_gemm_08_warp_tiling_run);
+GK_GEMM_ENTRY(gk_gemm_09_double_buffered_cp_async_run);
+GK_GEMM_ENTRY(gk_gemm_10_tuned_fp32_run);
+GK_GEMM_ENTRY(gk_gemm_11_tf32_mma_run);
+#undef GK_GEMM_ENTRY
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GK_GEMM_VARIANTS_H */

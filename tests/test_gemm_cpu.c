@@ -1,0 +1,157 @@
+/* CPU tests of the gemm module: the float64 reference and the tolerance
+ * against known answers, the variant table against itself and against
+ * gemm/kernels/, and argument checking (every rejected call launches nothing
+ * and writes nothing, so none of this needs a GPU). */
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "gemm_ref.h"
+#include "gk/gemm.h"
+#include "gk/verify.h"
+#include "variants.h"
+
+static void test_reference(void)
+{
+    /* A = [1 2 3; 4 5 6] (2x3, lda 4), B = [1 0; 0 -1; 2 1] (3x2, ldb 3),
+     * C = [1 1; 1 1] (ldc 2): A*B = [7 1; 16 1]. */
+    const float a[] = {1, 2, 3, 99, 4, 5, 6, 99};
+    const float b[] = {1, 0, 99, 0, -1, 99, 2, 1, 99};
+    const float c[] = {1, 1, 1, 1};
+    double ref[4], mag[4];
+    gk_gemm_ref(2, 2, 3, 2.0, a, 4, b, 3, -1.0, c, 2, ref, mag);
+    CHECK(ref[0] == 13 && ref[1] == 1 && ref[2] == 31 && ref[3] == 1, "2AB - C: %g %g %g %g", ref[0], ref[1], ref[2],
+          ref[3]);
+    /* mag = 2 * sum |a b| + |c|: (1+0+6)*2+1, (0+2+3)*2+1, (4+0+12)*2+1, (0+5+6)*2+1. */
+    CHECK(mag[0] == 15 && mag[1] == 11 && mag[2] == 33 && mag[3] == 23, "magnitudes %g %g %g %g", mag[0], mag[1],
+          mag[2], mag[3]);
+    const float nan_c[] = {NAN, NAN, NAN, NAN};
+    gk_gemm_ref(2, 2, 3, 1.0, a, 4, b, 3, 0.0, nan_c, 2, ref, mag);
+    CHECK(ref[0] == 7 && ref[3] == 1 && !isnan(mag[0]), "beta = 0 does not read C");
+    gk_gemm_ref(2, 2, 0, 1.0, a, 4, b, 3, 3.0, c, 2, ref, mag);
+    CHECK(ref[0] == 3 && ref[3] == 3, "k = 0 scales C by beta");
+
+    /* The tolerance grows with sqrt(k) and the magnitude; TF32's is wider. */
+    double t1 = gk_gemm_tolerance(GK_GEMM_FP32, 100, 1.0, 0.0, 0);
+    double t4 = gk_gemm_tolerance(GK_GEMM_FP32, 406, 1.0, 0.0, 0); /* (406 + 2) = 4 (100 + 2) */
+    CHECK(fabs(t4 / t1 - 2.0) < 0.01, "sqrt(k + 2) growth: %g", t4 / t1);
+    CHECK(fabs(gk_gemm_tolerance(GK_GEMM_FP32, 100, 3.0, 0.0, 0) / t1 - 3.0) < 1e-9, "linear in the magnitude");
+    CHECK(gk_gemm_tolerance(GK_GEMM_TF32, 100, 1.0, 0.0, 0) > 1000 * t1, "TF32 is much looser");
+    CHECK(gk_gemm_tolerance(GK_GEMM_FP32, 100, 1.0, 0.0, 1) == 2 * t1, "both: doubled");
+    /* k = 4096, a and b uniform on [-1, 1]: sum |a b| is about 4096/4 = 1024
+     * and one product's |a b| is 1/4 on average; the tolerance against
+     * cuBLAS, 2 * (10 * sqrt(4098) * 2^-23 * 1024 + ...) = 0.157, is below
+     * that, so a lost or doubled product is caught (most of them). */
+    double t_big = gk_gemm_tolerance(GK_GEMM_FP32, 4096, 1024.0, 20.0, 1);
+    CHECK(t_big > 0.15 && t_big < 0.16, "k = 4096: %g", t_big);
+
+    /* The check: NaN fails, the tolerance passes, beyond it fails. */
+    double r2[2] = {1.0, 2.0}, m2[2] = {4.0, 4.0};
+    double tol = gk_gemm_tolerance(GK_GEMM_FP32, 8, 4.0, 2.0, 0);
+    float good[2] = {1.0f, (float)(2.0 + 0.5 * tol)}, far[2] = {1.0f, (float)(2.0 + 4 * tol)}, bad[2] = {NAN, 2.0f};
+    CHECK(gk_gemm_check(good, 2, r2, m2, 1, 2, 8, GK_GEMM_FP32, 0, "good", NULL) == 0, "inside");
+    CHECK(gk_gemm_check(far, 2, r2, m2, 1, 2, 8, GK_GEMM_FP32, 0, "far", NULL) == 1, "outside");
+    CHECK(gk_gemm_check(bad, 2, r2, m2, 1, 2, 8, GK_GEMM_FP32, 0, "nan", NULL) == 1, "NaN never passes");
+}
+
+static void test_table(void)
+{
+    size_t count = gk_gemm_variant_count();
+    CHECK(count >= 1, "the ladder has %zu variants", count);
+    CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
+              gk_gemm_find_variant((int)count + 1) == NULL,
+          "out of range");
+    CHECK(gk_gemm_best_variant() == (int)count, "the best is the last rung: %d", gk_gemm_best_variant());
+    const gk_gemm_variant *bf = gk_gemm_find_variant(gk_gemm_best_fp32_variant());
+    CHECK(bf != NULL && bf->precision == GK_GEMM_FP32, "the best fp32 variant is fp32");
+    for (size_t i = 0; bf && i < count; ++i)
+        CHECK(gk_gemm_variant_at(i)->precision != GK_GEMM_FP32 || gk_gemm_variant_at(i)->id <= bf->id,
+              "no fp32 variant after the best fp32 one");
+    for (size_t i = 0; i < count; ++i) {
+        const gk_gemm_variant *v = gk_gemm_variant_at(i);
+        CHECK(v->id == (int)i + 1, "row %zu has id %d", i, v->id);
+        CHECK(gk_gemm_find_variant(v->id) == v, "find %d", v->id);
+        const gk_gemm_row *row = gk_gemm_row_find(v->id);
+        CHECK(row && &row->info == v && row->run, "row %d has its function", v->id);
+        CHECK(v->name && v->name[0] && v->idea && v->idea[0], "row %d has a name and an idea", v->id);
+        CHECK(v->precision == GK_GEMM_FP32 || v->precision == GK_GEMM_TF32, "variant %d precision", v->id);
+        CHECK(v->min_cc == 75 || v->min_cc == 80, "variant %d min_cc %d", v->id, v->min_cc);
+        for (size_t j = 0; j < i; ++j) CHECK(strcmp(v->name, gk_gemm_variant_at(j)->name) != 0, "names unique");
+    }
+    CHECK(strcmp(gk_gemm_precision_name(GK_GEMM_TF32), "tf32") == 0, "precision names");
+
+    DIR *d = opendir(GK_GEMM_KERNEL_DIR);
+    CHECK(d != NULL, "open %s", GK_GEMM_KERNEL_DIR);
+    int files = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 7 || strcmp(e->d_name + len - 3, ".cu") != 0) continue;
+        ++files;
+        const gk_gemm_variant *v = gk_gemm_find_variant(atoi(e->d_name));
+        char want[128] = "";
+        if (v) snprintf(want, sizeof want, "%02d_%s.cu", v->id, v->name);
+        CHECK(v != NULL && strcmp(want, e->d_name) == 0, "kernel file %s matches its row (%s)", e->d_name, want);
+    }
+    if (d) closedir(d);
+    CHECK(files == (int)count, "%d kernel files for %zu rows", files, count);
+}
+
+#define EXPECT(call, want_code)                                                                    \
+    do {                                                                                           \
+        gk_status s_ = (call);                                                                     \
+        CHECK(s_.code == (want_code), "%s: got %s (%s)", gk_status_string(want_code), gk_status_string(s_.code), \
+              s_.what ? s_.what : "");                                                             \
+        if (s_.code != GK_SUCCESS) CHECK(s_.what != NULL && s_.file != NULL, "a failing status says why and where"); \
+    } while (0)
+
+static void test_arguments(void)
+{
+    /* Host buffers stand in for device pointers: every call below is
+     * rejected (or has nothing to do) before anything would touch them. */
+    static float a[64], b[64], c[64];
+    const size_t big = GK_GEMM_MAX_DIM + 1;
+    for (size_t i = 0; i < gk_gemm_variant_count(); ++i) {
+        int v = gk_gemm_variant_at(i)->id;
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 3, b, 4, 0, c, 4, 0), GK_ERROR_INVALID_ARGUMENT); /* lda < k */
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, b, 3, 0, c, 4, 0), GK_ERROR_INVALID_ARGUMENT); /* ldb < n */
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, b, 4, 0, c, 3, 0), GK_ERROR_INVALID_ARGUMENT); /* ldc < n */
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, b, 4, 0, NULL, 4, 0), GK_ERROR_NULL_POINTER);
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, NULL, 4, b, 4, 0, c, 4, 0), GK_ERROR_NULL_POINTER);
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, NULL, 4, 0, c, 4, 0), GK_ERROR_NULL_POINTER);
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, (const float *)((char *)a + 2), 4, b, 4, 0, c, 4, 0),
+               GK_ERROR_INVALID_ARGUMENT);
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, b, 4, 0, (float *)((char *)c + 1), 4, 0), GK_ERROR_INVALID_ARGUMENT);
+        /* Dimensions too large, and extents whose offsets would overflow. */
+        EXPECT(gk_gemm(v, big, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_INVALID_ARGUMENT);
+        EXPECT(gk_gemm(v, 4, big, 4, 1, a, 4, b, big, 0, c, big, 0), GK_ERROR_INVALID_ARGUMENT);
+        EXPECT(gk_gemm(v, 4, 4, big, 1, a, big, b, 4, 0, c, 4, 0), GK_ERROR_INVALID_ARGUMENT);
+        EXPECT(gk_gemm(v, 4, 4, 4, 1, a, SIZE_MAX / 2, b, 4, 0, c, 4, 0), GK_ERROR_INVALID_ARGUMENT);
+        EXPECT(gk_gemm(v, 1u << 20, 4, 4, 1, a, 4, b, 4, 0, c, (size_t)1 << 42, 0), GK_ERROR_INVALID_ARGUMENT);
+        EXPECT(gk_gemm(v, 4, 4, 1u << 20, 1, a, 1u << 20, b, (size_t)1 << 42, 0, c, 4, 0),
+               GK_ERROR_INVALID_ARGUMENT);
+        /* Nothing to do: m or n = 0 is a success that touches nothing, even
+         * with NULL pointers. */
+        EXPECT(gk_gemm(v, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4, 0), GK_SUCCESS);
+        EXPECT(gk_gemm(v, 4, 0, 4, 1, NULL, 4, NULL, 0, 0, NULL, 0, 0), GK_SUCCESS);
+        EXPECT(gk_gemm(v, 0, 0, 0, 1, NULL, 0, NULL, 0, 0, NULL, 0, 0), GK_SUCCESS);
+        /* k = 0 needs C but not A and B. */
+        EXPECT(gk_gemm(v, 4, 4, 0, 1, NULL, 0, NULL, 4, 0, NULL, 4, 0), GK_ERROR_NULL_POINTER);
+    }
+    EXPECT(gk_gemm(0, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNKNOWN_VARIANT);
+    EXPECT(gk_gemm(12, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNKNOWN_VARIANT);
+    EXPECT(gk_gemm(-3, 0, 0, 0, 1, NULL, 0, NULL, 0, 0, NULL, 0, 0), GK_ERROR_UNKNOWN_VARIANT);
+    gk_status s = gk_gemm(0, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0);
+    CHECK(strcmp(s.file, "gemm/gemm.c") == 0, "status file from the source root: %s", s.file);
+}
+
+int main(void)
+{
+    test_reference();
+    test_table();
+    test_arguments();
+    return check_summary("test_gemm_cpu");
+}

@@ -1,0 +1,323 @@
+/* GPU tests of the gemm module.
+ *
+ * For each variant, each shape below and each of four calling configurations
+ * (alpha and beta; beta = 0 over a C full of NaN; leading dimensions longer
+ * than the rows; pointers offset by one element, so never 16-byte aligned):
+ * fresh random inputs (a new seed every run, printed for --seed), C and the
+ * memory around it poisoned first, then every element of C compared with a
+ * float64 CPU reference within gk_gemm_tolerance (gemm_ref.h: grows with
+ * sqrt(k) and the magnitudes; TF32's for variant 11), and every float
+ * outside C (the padding of each row, and guards before and after) checked
+ * untouched. The large shapes are compared with cuBLAS in pure fp32
+ * (CUBLAS_COMPUTE_32F) instead, at twice the tolerance (two GPU results).
+ * Every variant is run twice on one shape and must give the same bits.
+ *
+ *   test_gemm_gpu [--variant ID] [--small] [--seed S]
+ *
+ * --small: only the small odd shapes (what scripts/sanitize.sh runs under
+ * compute-sanitizer). Exit 77 (a CTest skip) when no GPU is visible.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "gemm_ref.h"
+#include "gk/cuda_check.h"
+#include "gk/device.h"
+#include "gk/gemm.h"
+#include "gk/random.h"
+
+#define TRY_CUDA(call)                                                                             \
+    do {                                                                                           \
+        gk_status s_ = GK_CUDA_STATUS(call);                                                       \
+        if (!gk_ok(s_)) {                                                                          \
+            char b_[512];                                                                          \
+            gk_status_format(s_, b_, sizeof b_);                                                   \
+            printf("FATAL %s\n", b_);                                                              \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+typedef struct shape {
+    size_t m, n, k;
+    int large; /* checked against cuBLAS instead of the CPU */
+} shape;
+
+/* Odd shapes, tile multiples and their neighbours, m != n != k, k = 0. */
+static const shape small_shapes[] = {
+    {1, 1, 1, 0},     {7, 7, 7, 0},     {1, 129, 127, 0},  {127, 1, 129, 0}, {129, 127, 130, 0},
+    {33, 65, 0, 0},   {64, 64, 8, 0},   {128, 128, 16, 0}, {127, 129, 17, 0}, {5, 257, 33, 0},
+};
+static const shape medium_shapes[] = {
+    {1000, 7, 129, 0},   {7, 1000, 1000, 0},  {127, 1000, 129, 0}, {1000, 127, 1, 0}, {256, 512, 64, 0},
+    {129, 129, 129, 0},  {4097, 33, 65, 0},   {33, 4097, 17, 0},   {1000, 1000, 1000, 0},
+    {4097, 3001, 2049, 1}, {2048, 2048, 2048, 1},
+};
+
+/* How a shape is called: alpha, beta, C's contents, leading-dimension padding
+ * and the element offset of every pointer from a 256-byte boundary. */
+typedef struct config {
+    const char *name;
+    float alpha, beta;
+    int nan_c;            /* C full of NaN (only with beta = 0) */
+    size_t pad_a, pad_b, pad_c;
+    size_t offset;
+} config;
+
+static const config configs[] = {
+    {"alpha=1 beta=0, C NaN, dense", 1.0f, 0.0f, 1, 0, 0, 0, 0},
+    {"alpha=0.75 beta=-1.25, ld+3/+5/+1, offset 1", 0.75f, -1.25f, 0, 3, 5, 1, 1},
+    {"alpha=-2 beta=0.5, dense, offset 1", -2.0f, 0.5f, 0, 0, 0, 0, 1},
+    {"alpha=1.5 beta=0, C NaN, ld+4", 1.5f, 0.0f, 1, 4, 4, 4, 0},
+};
+
+enum { GUARD = 64 }; /* floats poisoned before and after each matrix */
+static const uint32_t POISON = 0x7fc0dead;  /* a NaN */
+
+static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b)
+{
+    gk_rng r;
+    gk_rng_seed(&r, seed ^ (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL));
+    return gk_rng_next(&r);
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (p == NULL) {
+        printf("FATAL out of host memory (%zu bytes)\n", bytes);
+        exit(1);
+    }
+    return p;
+}
+
+/* One matrix in device memory: GUARD poisoned floats, `offset` more, then
+ * the rows (rows x ld, of which cols used), GUARD poisoned floats. */
+typedef struct dmat {
+    float *base, *p;
+    size_t rows, cols, ld, total;
+} dmat;
+
+static void dmat_make(dmat *d, const float *host, size_t rows, size_t cols, size_t ld, size_t offset, int nan_fill)
+{
+    d->rows = rows, d->cols = cols, d->ld = ld;
+    d->total = GUARD + offset + rows * ld + GUARD;
+    float *h = (float *)xmalloc(d->total * sizeof(float));
+    for (size_t i = 0; i < d->total; ++i) memcpy(&h[i], &POISON, 4);
+    for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c) {
+            if (nan_fill) memcpy(&h[GUARD + offset + r * ld + c], &POISON, 4);
+            else h[GUARD + offset + r * ld + c] = host[r * cols + c];
+        }
+    TRY_CUDA(cudaMalloc((void **)&d->base, d->total * sizeof(float)));
+    TRY_CUDA(cudaMemcpy(d->base, h, d->total * sizeof(float), cudaMemcpyHostToDevice));
+    d->p = d->base + GUARD + offset;
+    free(h);
+}
+
+/* Everything outside the m x n used part of C must still be poison. */
+static size_t untouched_outside(const float *h, const dmat *d, size_t offset, const char *label)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < d->total; ++i) {
+        size_t j = i - GUARD - offset;
+        int inside = i >= GUARD + offset && j < d->rows * d->ld && j % d->ld < d->cols;
+        if (!inside && memcmp(&h[i], &POISON, 4) != 0) {
+            if (bad < 4) printf("  %s: wrote outside C, at float %zd from C's start\n", label, (ptrdiff_t)i - (ptrdiff_t)(GUARD + offset));
+            ++bad;
+        }
+    }
+    return bad;
+}
+
+typedef struct inputs {
+    shape s;
+    float *a, *b, *c;      /* dense host copies */
+    double *ab, *absab;    /* A*B and |A|*|B| (CPU, float64) for small shapes */
+    int have_ref;
+} inputs;
+
+static void make_inputs(inputs *in, const shape *s, uint64_t seed)
+{
+    in->s = *s;
+    in->a = (float *)xmalloc(s->m * s->k * sizeof(float));
+    in->b = (float *)xmalloc(s->k * s->n * sizeof(float));
+    in->c = (float *)xmalloc(s->m * s->n * sizeof(float));
+    gk_fill_f32(in->a, s->m * s->k, mix(seed, s->m, 1), -1.0f, 1.0f);
+    gk_fill_f32(in->b, s->k * s->n, mix(seed, s->n, 2), -1.0f, 1.0f);
+    gk_fill_f32(in->c, s->m * s->n, mix(seed, s->k, 3), -1.0f, 1.0f);
+    in->ab = in->absab = NULL;
+    in->have_ref = 0;
+    if (!s->large) {
+        in->ab = (double *)xmalloc(s->m * s->n * sizeof(double));
+        in->absab = (double *)xmalloc(s->m * s->n * sizeof(double));
+        gk_gemm_ref(s->m, s->n, s->k, 1.0, in->a, s->k, in->b, s->n, 0.0, NULL, s->n, in->ab, in->absab);
+        in->have_ref = 1;
+    }
+}
+
+static void free_inputs(inputs *in)
+{
+    free(in->a), free(in->b), free(in->c), free(in->ab), free(in->absab);
+}
+
+/* The expected C and its magnitudes for one configuration. Small shapes:
+ * from the CPU's A*B. Large ones: cuBLAS fp32 on the same device data. */
+static void expected(const inputs *in, const config *cf, cublasHandle_t h, const dmat *da, const dmat *db,
+                     double *ref, double *mag)
+{
+    const shape *s = &in->s;
+    size_t mn = s->m * s->n;
+    if (in->have_ref) {
+        for (size_t i = 0; i < mn; ++i) {
+            double cb = cf->beta != 0.0f ? (double)cf->beta * in->c[i] : 0.0;
+            ref[i] = cf->alpha * in->ab[i] + cb;
+            mag[i] = fabs((double)cf->alpha) * in->absab[i] + fabs(cb);
+        }
+        return;
+    }
+    /* cuBLAS: A*B and |A|*|B| into a dense scratch C. */
+    float *d = NULL, *h_out = (float *)xmalloc(mn * sizeof(float));
+    float *abs_a = NULL, *abs_b = NULL;
+    TRY_CUDA(cudaMalloc((void **)&d, mn * sizeof(float)));
+    if (gk_cublas_gemm(h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, da->p, da->ld, db->p, db->ld, 0.0f, d, s->n) !=
+        CUBLAS_STATUS_SUCCESS) {
+        printf("FATAL cublasGemmEx failed\n");
+        exit(1);
+    }
+    TRY_CUDA(cudaMemcpy(h_out, d, mn * sizeof(float), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < mn; ++i) {
+        double cb = cf->beta != 0.0f ? (double)cf->beta * in->c[i] : 0.0;
+        ref[i] = cf->alpha * (double)h_out[i] + cb;
+        mag[i] = fabs(cb);
+    }
+    float *ta = (float *)xmalloc(s->m * s->k * sizeof(float)), *tb = (float *)xmalloc(s->k * s->n * sizeof(float));
+    for (size_t i = 0; i < s->m * s->k; ++i) ta[i] = fabsf(in->a[i]);
+    for (size_t i = 0; i < s->k * s->n; ++i) tb[i] = fabsf(in->b[i]);
+    TRY_CUDA(cudaMalloc((void **)&abs_a, s->m * s->k * sizeof(float)));
+    TRY_CUDA(cudaMalloc((void **)&abs_b, s->k * s->n * sizeof(float)));
+    TRY_CUDA(cudaMemcpy(abs_a, ta, s->m * s->k * sizeof(float), cudaMemcpyHostToDevice));
+    TRY_CUDA(cudaMemcpy(abs_b, tb, s->k * s->n * sizeof(float), cudaMemcpyHostToDevice));
+    gk_cublas_gemm(h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, abs_a, s->k, abs_b, s->n, 0.0f, d, s->n);
+    TRY_CUDA(cudaMemcpy(h_out, d, mn * sizeof(float), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < mn; ++i) mag[i] += fabs((double)cf->alpha) * h_out[i];
+    cudaFree(d), cudaFree(abs_a), cudaFree(abs_b);
+    free(h_out), free(ta), free(tb);
+}
+
+/* One variant, one shape, one configuration: 1 on a pass. With `bits`, the
+ * result is also compared bitwise with a second call. */
+static int run_case(const gk_gemm_variant *v, const inputs *in, const config *cf, cublasHandle_t h, int twice)
+{
+    const shape *s = &in->s;
+    char label[192];
+    snprintf(label, sizeof label, "v%02d %s %zux%zux%zu [%s]", v->id, v->name, s->m, s->n, s->k, cf->name);
+    size_t lda = s->k + cf->pad_a, ldb = s->n + cf->pad_b, ldc = s->n + cf->pad_c;
+    dmat da, db, dc;
+    dmat_make(&da, in->a, s->m, s->k, lda, cf->offset, 0);
+    dmat_make(&db, in->b, s->k, s->n, ldb, cf->offset, 0);
+    dmat_make(&dc, in->c, s->m, s->n, ldc, cf->offset, cf->nan_c);
+    size_t mn = s->m * s->n;
+    double *ref = (double *)xmalloc(mn * sizeof(double)), *mag = (double *)xmalloc(mn * sizeof(double));
+    expected(in, cf, h, &da, &db, ref, mag);
+
+    gk_status st = gk_gemm(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
+    if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
+    if (!gk_ok(st)) {
+        char e[512];
+        gk_status_format(st, e, sizeof e);
+        printf("FATAL %s: %s\n", label, e);
+        exit(1); /* a CUDA error is sticky: nothing after it can be trusted */
+    }
+    float *got = (float *)xmalloc(dc.total * sizeof(float));
+    TRY_CUDA(cudaMemcpy(got, dc.base, dc.total * sizeof(float), cudaMemcpyDeviceToHost));
+    int ok = gk_gemm_check(got + GUARD + cf->offset, ldc, ref, mag, s->m, s->n, s->k, v->precision, s->large, label,
+                           stdout) == 0;
+    ok &= untouched_outside(got, &dc, cf->offset, label) == 0;
+    if (twice && ok) {
+        /* The same inputs again (C restored first when it is read). */
+        if (cf->beta != 0.0f)
+            for (size_t r = 0; r < s->m; ++r)
+                TRY_CUDA(cudaMemcpy(dc.p + r * ldc, in->c + r * s->n, s->n * sizeof(float), cudaMemcpyHostToDevice));
+        float *again = (float *)xmalloc(dc.total * sizeof(float));
+        st = gk_gemm(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
+        TRY_CUDA(cudaDeviceSynchronize());
+        TRY_CUDA(cudaMemcpy(again, dc.base, dc.total * sizeof(float), cudaMemcpyDeviceToHost));
+        int same = gk_ok(st) && memcmp(got, again, dc.total * sizeof(float)) == 0;
+        if (!same) printf("  %s: a second call gave different bits (documented deterministic)\n", label);
+        ok &= same;
+        free(again);
+    }
+    free(got), free(ref), free(mag);
+    cudaFree(da.base), cudaFree(db.base), cudaFree(dc.base);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    int variant = 0, small_only = 0;
+    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)(uintptr_t)&variant << 16);
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--small") == 0) small_only = 1;
+        else {
+            printf("usage: test_gemm_gpu [--variant ID] [--small] [--seed S]\n");
+            return 2;
+        }
+    }
+    int ndev = 0;
+    gk_status s = gk_device_count(&ndev);
+    if (!gk_ok(s)) {
+        char e[512];
+        gk_status_format(s, e, sizeof e);
+        printf("SKIPPED: no CUDA GPU is visible, so the GPU tests cannot run here (%s)\n", e);
+        return GK_TEST_SKIP;
+    }
+    gk_device_info dev;
+    if (gk_ok(gk_device_query(0, &dev))) printf("device: %s (sm_%d%d, %d SMs)\n", dev.name, dev.cc_major, dev.cc_minor, dev.sm_count);
+    printf("seed: %llu (replay with --seed)\n", (unsigned long long)seed);
+    const gk_gemm_variant *only = NULL;
+    if (variant != 0 && (only = gk_gemm_find_variant(variant)) == NULL) {
+        printf("no variant %d\n", variant);
+        return 2;
+    }
+    cublasHandle_t h;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
+        printf("FATAL cublasCreate failed\n");
+        return 1;
+    }
+    size_t nsmall = sizeof small_shapes / sizeof small_shapes[0];
+    size_t nmed = small_only ? 0 : sizeof medium_shapes / sizeof medium_shapes[0];
+    for (size_t si = 0; si < nsmall + nmed; ++si) {
+        const shape *sh = si < nsmall ? &small_shapes[si] : &medium_shapes[si - nsmall];
+        inputs in;
+        make_inputs(&in, sh, seed);
+        for (size_t vi = 0; vi < gk_gemm_variant_count(); ++vi) {
+            const gk_gemm_variant *v = gk_gemm_variant_at(vi);
+            if (only && v != only) continue;
+            if (v->min_cc > dev.cc_major * 10 + dev.cc_minor) {
+                printf("v%02d needs compute capability %d: skipped on this GPU\n", v->id, v->min_cc);
+                continue;
+            }
+            int before = check_failed;
+            for (size_t ci = 0; ci < sizeof configs / sizeof configs[0]; ++ci) {
+                /* The large shapes: the dense and the offset, padded call. */
+                if (sh->large && ci != 0 && ci != 1) continue;
+                int twice = ci == 1 && sh->m == 129 && sh->n == 127;
+                CHECK(run_case(v, &in, &configs[ci], h, twice), "v%d %zux%zux%zu config %zu", v->id, sh->m, sh->n,
+                      sh->k, ci);
+            }
+            if (check_failed != before) printf("v%02d %s %zux%zux%zu FAILED\n", v->id, v->name, sh->m, sh->n, sh->k);
+        }
+        printf("shape %zux%zux%zu done (%s)\n", sh->m, sh->n, sh->k, sh->large ? "vs cuBLAS fp32" : "vs CPU float64");
+        fflush(stdout);
+        free_inputs(&in);
+    }
+    cublasDestroy(h);
+    return check_summary("test_gemm_gpu");
+}
