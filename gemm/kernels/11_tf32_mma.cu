@@ -14,6 +14,12 @@
  * Hopper's wgmma (operands straight from shared memory, fed by the TMA) is a
  * later module.
  *
+ * What that changes, counted per warp and 8-deep k-step of a 64x64 warp
+ * tile: 64*64*8 = 32768 multiply-adds were 1024 FFMA instructions (plus the
+ * shared loads feeding them); here they are 32 HMMA, 16 LDS.64 and 64
+ * conversion instructions (below). Arithmetic stops being the instruction
+ * stream's bulk; feeding the tensor cores from shared memory becomes the job.
+ *
  * ---- Fragments: who holds what (PTX ISA, mma.m16n8k8 .tf32) --------------
  * Lane l is split into g = l / 4 (0..7) and t = l % 4 (0..3). For one mma:
  *   A (16 x 8): a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4], a3 = A[g+8][t+4]
@@ -29,7 +35,8 @@
  * pair, but in a row-major B tile they lie in different k rows: no vector
  * load (and no ldmatrix.trans, which transposes 16-bit elements) delivers
  * that pair, and a first version of this file, loading B with LDS.128, made
- * ptxas build the pairs with 192 register moves per 128 HMMA in the loop.
+ * ptxas build the pairs with 192 register moves per 128 HMMA in the loop
+ * (counted in its SASS).
  * So the roles are swapped: the tensor core computes C^T = B^T * A^T, tile by
  * tile, and three free relabellings make every operand a plain 8-byte load:
  * - k: inside k-step s (8 columns of the k-tile), mma index t is k column
@@ -57,7 +64,8 @@
  *   Shared traffic per warp and k-step: 4 n-tiles x 2 LDS.64 + 8 m-tiles x 1
  *   LDS.64 = 16 loads of 256 B = 4 KB for 32 mma: 128 B, one full shared-
  *   memory wavefront (32 banks x 4 B), per mma; one float per 32 multiply-
- *   adds (the FFMA variants' 8x8 thread tile reads one float per 4).
+ *   adds (an FFMA kernel with an 8x8 thread tile reads 16 floats per 64
+ *   multiply-adds: one per 4).
  *
  * ---- Why shared memory is the next limit, and the swizzle ------------------
  * An SM's shared memory serves one 128-byte wavefront per clock. Per k-tile
@@ -91,7 +99,7 @@
  * while the mma of k-step s run.
  * Registers: NT*MT*4 = 128 fp32 accumulators per thread, 2 x (16 + 16) = 64
  * fragment registers, plus addresses: ptxas -v must report <= 255 and no
- * spills. Occupancy: 256 threads x ~250 registers and 144 KB of 227 KB
+ * spills. Occupancy: 256 threads x up to 255 registers and 144 KB of 227 KB
  * shared memory allow 1 block = 8 warps per SM, two per scheduler; latency
  * is hidden by the 32 independent mma per k-step and the 2 k-tiles in
  * flight, not by more warps.
@@ -131,9 +139,10 @@
  *   otherwise every float is copied by a 4-byte cp.async.ca (4x the copy
  *   instructions; same layout, same compute).
  * - Edges: a chunk or float outside the matrix is copied with src-size 0
- *   (or the 4, 8 or 12 bytes of a chunk straddling column k or n that exist):
- *   cp.async reads only those bytes and fills the rest with zeros, so a
- *   partial k-tile adds exact zeros and nothing outside A or B is read.
+ *   (cp.async then reads nothing and writes zeros, the source address being
+ *   the matrix start), so a partial k-tile adds exact zeros. A chunk that
+ *   straddles column k or n (when that is not a multiple of 4) is copied
+ *   float by float, so no copy names a byte outside A or B.
  *   C is written as float2 when c is 8-byte aligned, ldc is even and both
  *   columns exist, one guarded float at a time otherwise; rows past m are
  *   skipped. beta == 0 never reads C. k == 0 skips the k-loop; the epilogue
@@ -189,6 +198,11 @@
 #endif
 #ifndef GK11_MIN_BLOCKS
 #define GK11_MIN_BLOCKS 1
+#endif
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+/* Below sm_80 the kernel body is compiled out, leaving its helpers unused. */
+#pragma nv_diag_suppress 177
 #endif
 
 namespace {
@@ -403,6 +417,7 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], 
 __host__ __device__ constexpr int gcd(int x, int y) { return y == 0 ? x : gcd(y, x % y); }
 template <int kW, int kRows, int kCols, int kPeriod> struct Copy {
     static constexpr int kUnitsPerRow = kCols / kW;
+    static_assert(kUnitsPerRow <= kThreads, "a row of a slab must not need more units than threads");
     static constexpr int kRowStep = kThreads / kUnitsPerRow;
     static constexpr int kUnits = kRows / kRowStep;                  /* units per thread */
     static constexpr int kRepeat = kPeriod / gcd(kRowStep, kPeriod); /* units until the swizzle repeats */
@@ -410,22 +425,44 @@ template <int kW, int kRows, int kCols, int kPeriod> struct Copy {
     static_assert(kUnits % kRepeat == 0, "whole swizzle periods per thread");
 };
 
-template <bool kVec>
-__device__ __forceinline__ void load_a_tile(float *as, const float *a, size_t lda, unsigned m, unsigned k,
-                                            unsigned bm, unsigned kt, int tid)
+/* The units of one thread for one k-tile: calls unit(dst, off, nb, w) with
+ * dst the unit's float offset in the slab, off its element offset in the
+ * matrix (meaningful only when nb > 0), w its width in floats (4 or 1) and
+ * nb the bytes to read: 4 * w inside the matrix, 0 outside (zero-filled).
+ * A 16-byte chunk that straddles the last column (k for A, n for B; only
+ * when that is not a multiple of 4) goes float by float instead, so that no
+ * copy ever names a byte past the matrix, even one it would not read.
+ * __host__ __device__ so that a CPU emulation can run the very same code. */
+template <bool kVec, class Unit>
+__host__ __device__ __forceinline__ void a_tile_units(unsigned m, unsigned k, size_t lda, unsigned bm, unsigned kt,
+                                                      int tid, Unit &&unit)
 {
     typedef Copy<kVec ? 4 : 1, kBM, kBK, 4> C; /* A's swizzle repeats every 4 rows */
     const int r0 = tid / C::kUnitsPerRow, c = (tid % C::kUnitsPerRow) * (kVec ? 4 : 1);
     const unsigned col = kt * kBK + c;
     /* bytes of this thread's units inside A's columns: all, the 4-12 before
-     * column k (kVec only), or none; the same for all its units */
+     * column k (a straddling chunk, kVec only), or none; the same for all
+     * its units (one column) */
     const int bytes = col >= k ? 0 : kVec ? (int)(k - col < 4 ? k - col : 4) * 4 : 4;
     const int rows_left = (int)(m - bm) - r0; /* unit u is inside A iff u * kRowStep < rows_left */
-    uint32_t dst[C::kRepeat];
+    int dst[C::kRepeat];
 #pragma unroll
-    for (int q = 0; q < C::kRepeat; ++q) dst[q] = smem_u32(as + a_index(r0 + q * C::kRowStep, c));
+    for (int q = 0; q < C::kRepeat; ++q) dst[q] = a_index(r0 + q * C::kRowStep, c);
     size_t off = (size_t)(bm + r0) * lda + col; /* an offset, not a pointer: added to a only when inside A */
     const size_t step = (size_t)C::kRowStep * lda;
+    if (kVec && bytes > 0 && bytes < 16) { /* this thread's chunks straddle column k: float by float */
+#pragma unroll 1
+        for (int p = 0; p < C::kUnits / C::kRepeat; ++p)
+#pragma unroll
+            for (int q = 0; q < C::kRepeat; ++q) {
+                const bool in = (p * C::kRepeat + q) * C::kRowStep < rows_left;
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    unit(dst[q] + p * C::kRepeat * C::kRowStep * kBK + e, off + e, in && 4 * e < bytes ? 4 : 0, 1);
+                off += step;
+            }
+        return;
+    }
     /* The 16-byte path is unrolled whole; the 4-byte path (4x the units) stays
      * a loop over swizzle periods, so its addresses do not crowd the
      * accumulators out of the registers. */
@@ -434,40 +471,71 @@ __device__ __forceinline__ void load_a_tile(float *as, const float *a, size_t ld
 #pragma unroll
         for (int q = 0; q < C::kRepeat; ++q) {
             const int u = p * C::kRepeat + q;
-            const int nb = u * C::kRowStep < rows_left ? bytes : 0;
-            const float *src = nb ? a + off : a; /* src-size 0: nothing is read, zeros are written */
-            const uint32_t d = dst[q] + 4u * p * C::kRepeat * C::kRowStep * kBK;
-            if (kVec) cp_async16(d, src, nb);
-            else cp_async4(d, src, nb);
+            unit(dst[q] + p * C::kRepeat * C::kRowStep * kBK, off, u * C::kRowStep < rows_left ? bytes : 0,
+                 kVec ? 4 : 1);
             off += step;
         }
 }
-template <bool kVec>
-__device__ __forceinline__ void load_b_tile(float *bs, const float *b, size_t ldb, unsigned n, unsigned k,
-                                            unsigned bn, unsigned kt, int tid)
+template <bool kVec, class Unit>
+__host__ __device__ __forceinline__ void b_tile_units(unsigned n, unsigned k, size_t ldb, unsigned bn, unsigned kt,
+                                                      int tid, Unit &&unit)
 {
     typedef Copy<kVec ? 4 : 1, kBK, kBN, 8> C; /* B's swizzle repeats every 8 rows */
     const int p0 = tid / C::kUnitsPerRow, c = (tid % C::kUnitsPerRow) * (kVec ? 4 : 1);
     const unsigned col = bn + c;
     const int bytes = col >= n ? 0 : kVec ? (int)(n - col < 4 ? n - col : 4) * 4 : 4;
     const int rows_left = (int)(k - kt * kBK) - p0; /* the k rows of this k-tile inside B */
-    uint32_t dst[C::kRepeat];
+    int dst[C::kRepeat];
 #pragma unroll
-    for (int q = 0; q < C::kRepeat; ++q) dst[q] = smem_u32(bs + b_index(p0 + q * C::kRowStep, c));
+    for (int q = 0; q < C::kRepeat; ++q) dst[q] = b_index(p0 + q * C::kRowStep, c);
     size_t off = (size_t)(kt * kBK + p0) * ldb + col;
     const size_t step = (size_t)C::kRowStep * ldb;
+    if (kVec && bytes > 0 && bytes < 16) { /* this thread's chunks straddle column n: float by float */
+#pragma unroll 1
+        for (int p = 0; p < C::kUnits / C::kRepeat; ++p)
+#pragma unroll
+            for (int q = 0; q < C::kRepeat; ++q) {
+                const bool in = (p * C::kRepeat + q) * C::kRowStep < rows_left;
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    unit(dst[q] + p * C::kRepeat * C::kRowStep * kBN + e, off + e, in && 4 * e < bytes ? 4 : 0, 1);
+                off += step;
+            }
+        return;
+    }
 #pragma unroll(kVec ? C::kUnits / C::kRepeat : 1)
     for (int p = 0; p < C::kUnits / C::kRepeat; ++p)
 #pragma unroll
         for (int q = 0; q < C::kRepeat; ++q) {
             const int u = p * C::kRepeat + q;
-            const int nb = u * C::kRowStep < rows_left ? bytes : 0;
-            const float *src = nb ? b + off : b;
-            const uint32_t d = dst[q] + 4u * p * C::kRepeat * C::kRowStep * kBN;
-            if (kVec) cp_async16(d, src, nb);
-            else cp_async4(d, src, nb);
+            unit(dst[q] + p * C::kRepeat * C::kRowStep * kBN, off, u * C::kRowStep < rows_left ? bytes : 0,
+                 kVec ? 4 : 1);
             off += step;
         }
+}
+
+/* Issue one k-tile's copies of A (of B) into a slab. src-size 0 reads
+ * nothing and writes zeros; the source address is then a itself, so no
+ * address outside A is ever formed. */
+template <bool kVec>
+__device__ __forceinline__ void load_a_tile(float *as, const float *a, size_t lda, unsigned m, unsigned k,
+                                            unsigned bm, unsigned kt, int tid)
+{
+    const uint32_t as_u32 = smem_u32(as);
+    a_tile_units<kVec>(m, k, lda, bm, kt, tid, [&](int d, size_t off, int nb, int w) {
+        if (kVec && w == 4) cp_async16(as_u32 + 4u * d, nb ? a + off : a, nb);
+        else cp_async4(as_u32 + 4u * d, nb ? a + off : a, nb);
+    });
+}
+template <bool kVec>
+__device__ __forceinline__ void load_b_tile(float *bs, const float *b, size_t ldb, unsigned n, unsigned k,
+                                            unsigned bn, unsigned kt, int tid)
+{
+    const uint32_t bs_u32 = smem_u32(bs);
+    b_tile_units<kVec>(n, k, ldb, bn, kt, tid, [&](int d, size_t off, int nb, int w) {
+        if (kVec && w == 4) cp_async16(bs_u32 + 4u * d, nb ? b + off : b, nb);
+        else cp_async4(bs_u32 + 4u * d, nb ? b + off : b, nb);
+    });
 }
 
 /* ---- Fragments ------------------------------------------------------------- */
@@ -482,6 +550,21 @@ struct LaneOffsets {
     int a[kKSteps]; /* a_frag_offset(lane, wm, 0, s) */
     int b[2];       /* b_frag_offset(lane, wn, 0 or 1, 0, 0) */
 };
+__host__ __device__ __forceinline__ LaneOffsets lane_offsets(int lane, int wm, int wn)
+{
+    LaneOffsets lo = {};
+#pragma unroll
+    for (int s = 0; s < kKSteps; ++s) lo.a[s] = a_frag_offset(lane, wm, 0, s);
+    lo.b[0] = b_frag_offset(lane, wn, 0, 0, 0);
+    lo.b[1] = b_frag_offset(lane, wn, 1, 0, 0);
+    return lo;
+}
+/* = b_frag_offset(lane, wn, i, s, hh) and a_frag_offset(lane, wm, j, s) */
+__host__ __device__ __forceinline__ int x_offset(const LaneOffsets &lo, int i, int s, int hh)
+{
+    return lo.b[i & 1] + 32 * (i >> 1) + (8 * s + hh) * kBN;
+}
+__host__ __device__ __forceinline__ int y_offset(const LaneOffsets &lo, int j, int s) { return lo.a[s] + 8 * j * kBK; }
 
 __device__ __forceinline__ void load_frags(Frags &f, const float *as, const float *bs, const LaneOffsets &lo,
                                            int s)
@@ -492,14 +575,13 @@ __device__ __forceinline__ void load_frags(Frags &f, const float *as, const floa
     for (int i = 0; i < kNT; ++i)
 #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
-            const float2 v =
-                *reinterpret_cast<const float2 *>(bs + lo.b[i & 1] + 32 * (i >> 1) + (8 * s + hh) * kBN);
+            const float2 v = *reinterpret_cast<const float2 *>(bs + x_offset(lo, i, s, hh));
             f.x[i][2 * hh] = v.x;
             f.x[i][2 * hh + 1] = v.y;
         }
 #pragma unroll
     for (int j = 0; j < kMT; ++j) {
-        const float2 v = *reinterpret_cast<const float2 *>(as + lo.a[s] + 8 * j * kBK);
+        const float2 v = *reinterpret_cast<const float2 *>(as + y_offset(lo, j, s));
         f.y[j][0] = v.x;
         f.y[j][1] = v.y;
     }
@@ -574,11 +656,7 @@ gemm_tf32_mma(unsigned m, unsigned n, unsigned k, float alpha, const float *__re
             cp_async_commit();
         }
 
-        LaneOffsets lo;
-#pragma unroll
-        for (int s = 0; s < kKSteps; ++s) lo.a[s] = a_frag_offset(lane, wm, 0, s);
-        lo.b[0] = b_frag_offset(lane, wn, 0, 0, 0);
-        lo.b[1] = b_frag_offset(lane, wn, 1, 0, 0);
+        const LaneOffsets lo = lane_offsets(lane, wm, wn);
 
         cp_async_wait<kStages - 2>(); /* this thread's copies of k-tile 0 have landed */
         __syncthreads();              /* ... and every thread's: slab 0 is complete */
