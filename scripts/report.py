@@ -128,14 +128,21 @@ def chart(d, meta, module, params, size, rows, path):
         return False
     fig, ax = plt.subplots(figsize=(10, 5))
     xs = range(len(var))
-    ax.bar(xs, [r[metric] for r in var], color="#4c72b0")
+    palette = ["#4c72b0", "#dd8452", "#55a868", "#8172b3"]
+    precisions = sorted({r.get("precision") or "" for r in var})
+    colours = [palette[precisions.index(r.get("precision") or "") % len(palette)] for r in var]
+    ax.bar(xs, [r[metric] for r in var], color=colours)
+    if len(precisions) > 1:
+        from matplotlib.patches import Patch
+        ax.legend(handles=[Patch(color=palette[i % len(palette)], label=p) for i, p in enumerate(precisions)],
+                  fontsize=8, loc="upper left", bbox_to_anchor=(0.0, 0.93))
     styles = {"reference": ("dashed", "#c44e52"), "ceiling": ("solid", "black")}
     for r in ok:
         if r["role"] in styles:
             ls, col = styles[r["role"]]
             ax.axhline(r[metric], linestyle=ls, color=col, linewidth=1)
-            ax.text(len(var) - 0.5, r[metric], f" {r['role']}: {r['name']} {r[metric]:.3g}",
-                    va="bottom", ha="right", fontsize=8, color=col)
+            ax.text(-0.45, r[metric], f"{r['role']}: {r['name']} {r[metric]:.3g}",
+                    va="bottom", ha="left", fontsize=8, color=col)
     values = [r[metric] for r in ok]
     if max(values) / max(min(values), 1e-12) > 100:
         ax.set_yscale("log")
