@@ -11,9 +11,9 @@
  * 2*m*n*k FLOPs, and must read A and B and write C once: 4*(m*k + k*n + m*n)
  * bytes. Every case is checked against cuBLAS fp32's result, with the
  * tolerance of gemm_ref.h for the case's precision (both = 1: two GPU
- * results); the magnitudes |A|*|B| it needs come from cuBLAS fp32 on |A|
- * and |B| (their own relative error, about k * 2^-24, is far below the
- * tolerance's factor of lambda * sqrt(k)).
+ * results); the sums of |a b| and of (a b)^2 it needs come from cuBLAS fp32
+ * on |A|, |B| and on the squares of A and B (their own relative error, about
+ * k * 2^-24, is far inside the tolerance's factor lambda = 10).
  *
  * The slowest rungs (variants 1 and 2) are skipped above 2*4096^3 FLOPs
  * (--no-skip runs them: about a minute each at 8192^3).
@@ -89,7 +89,7 @@ static gk_bench_case case_at(size_t i)
 typedef struct state {
     size_t m, n, k;
     float *d_a, *d_b, *d_c;
-    double *ref, *mag; /* cuBLAS fp32's C and |A|*|B|, on the host */
+    double *ref, *mag, *rms; /* cuBLAS fp32's C, |A|*|B| and sqrt((A.A)*(B.B)), on the host */
     float *h_c;
     cublasHandle_t h;
     gk_bench_case c;
@@ -107,6 +107,7 @@ static void teardown(void *p)
     if (s->h) cublasDestroy(s->h);
     free(s->ref);
     free(s->mag);
+    free(s->rms);
     free(s->h_c);
     free(s);
 }
@@ -116,10 +117,10 @@ static void teardown(void *p)
         if ((call) != CUBLAS_STATUS_SUCCESS) return GK_FAIL(GK_ERROR_CUDA, #call " failed");                    \
     } while (0)
 
-/* |x| of n floats, into dst (host scratch), uploaded to d. */
-static gk_status upload_abs(float *d, const float *h, float *tmp, size_t n)
+/* |x| (square = 0) or x^2 (1) of n floats, through host scratch, uploaded to d. */
+static gk_status upload_fn(float *d, const float *h, float *tmp, size_t n, int square)
 {
-    for (size_t i = 0; i < n; ++i) tmp[i] = fabsf(h[i]);
+    for (size_t i = 0; i < n; ++i) tmp[i] = square ? h[i] * h[i] : fabsf(h[i]);
     GK_CUDA_TRY(cudaMemcpy(d, tmp, n * sizeof(float), cudaMemcpyHostToDevice));
     return gk_success();
 }
@@ -135,8 +136,10 @@ static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_b
     s->h_c = (float *)malloc(nc * sizeof(float));
     s->ref = (double *)malloc(nc * sizeof(double));
     s->mag = (double *)malloc(nc * sizeof(double));
+    s->rms = (double *)malloc(nc * sizeof(double));
     gk_status st = gk_success();
-    if (!ha || !hb || !s->h_c || !s->ref || !s->mag) st = GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
+    if (!ha || !hb || !s->h_c || !s->ref || !s->mag || !s->rms)
+        st = GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
     if (gk_ok(st)) {
         gk_fill_f32(ha, na, params->seed, -1.0f, 1.0f);
         gk_fill_f32(hb, nb, params->seed + 1, -1.0f, 1.0f);
@@ -150,17 +153,22 @@ static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_b
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
     s->cc = 10 * major + minor;
-    /* |A| * |B| first (the magnitudes), then A * B (the reference), both in
-     * pure fp32 through cuBLAS. */
+    /* |A| * |B| and (A.A) * (B.B) first (the sizes the tolerance needs), then
+     * A * B (the reference), all in pure fp32 through cuBLAS. */
     float *tmp = gk_ok(st) ? (float *)malloc((na > nb ? na : nb) * sizeof(float)) : NULL;
     if (gk_ok(st) && tmp == NULL) st = GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
-    if (gk_ok(st)) st = upload_abs(s->d_a, ha, tmp, na);
-    if (gk_ok(st)) st = upload_abs(s->d_b, hb, tmp, nb);
-    if (gk_ok(st) && gk_cublas_gemm(s->h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, s->d_a, s->k, s->d_b, s->n, 0.0f,
-                                    s->d_c, s->n) != CUBLAS_STATUS_SUCCESS)
-        st = GK_FAIL(GK_ERROR_CUDA, "cuBLAS |A|*|B| failed");
-    if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMemcpy(s->h_c, s->d_c, nc * sizeof(float), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; gk_ok(st) && i < nc; ++i) s->mag[i] = (double)s->h_c[i];
+    for (int square = 0; square < 2 && gk_ok(st); ++square) {
+        st = upload_fn(s->d_a, ha, tmp, na, square);
+        if (gk_ok(st)) st = upload_fn(s->d_b, hb, tmp, nb, square);
+        if (gk_ok(st) && gk_cublas_gemm(s->h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, s->d_a, s->k, s->d_b, s->n, 0.0f,
+                                        s->d_c, s->n) != CUBLAS_STATUS_SUCCESS)
+            st = GK_FAIL(GK_ERROR_CUDA, "cuBLAS on |A|, |B| or their squares failed");
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMemcpy(s->h_c, s->d_c, nc * sizeof(float), cudaMemcpyDeviceToHost));
+        for (size_t i = 0; gk_ok(st) && i < nc; ++i) {
+            if (square) s->rms[i] = sqrt((double)s->h_c[i]);
+            else s->mag[i] = (double)s->h_c[i];
+        }
+    }
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMemcpy(s->d_a, ha, na * sizeof(float), cudaMemcpyHostToDevice));
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMemcpy(s->d_b, hb, nb * sizeof(float), cudaMemcpyHostToDevice));
     if (gk_ok(st) && gk_cublas_gemm(s->h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, s->d_a, s->k, s->d_b, s->n, 0.0f,
@@ -222,7 +230,7 @@ static gk_status verify(void *p, FILE *log)
 {
     state *s = (state *)p;
     GK_CUDA_TRY(cudaMemcpy(s->h_c, s->d_c, s->m * s->n * sizeof(float), cudaMemcpyDeviceToHost));
-    if (gk_gemm_check(s->h_c, s->n, s->ref, s->mag, s->m, s->n, s->k, s->precision, 1, s->c.name, log) != 0)
+    if (gk_gemm_check(s->h_c, s->n, s->ref, s->mag, s->rms, s->m, s->n, s->k, s->precision, 1, s->c.name, log) != 0)
         return GK_FAIL(GK_ERROR_VERIFY_FAILED, "C does not match cuBLAS fp32 within the tolerance");
     return gk_success();
 }

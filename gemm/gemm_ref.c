@@ -6,11 +6,11 @@
 #include "gk/verify.h"
 
 void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, size_t lda, const float *b,
-                 size_t ldb, double beta, const float *c, size_t ldc, double *ref, double *mag)
+                 size_t ldb, double beta, const float *c, size_t ldc, double *ref, double *mag, double *rms)
 {
     for (size_t i = 0; i < m; ++i) {
-        double *r = ref + i * n, *g = mag + i * n;
-        for (size_t j = 0; j < n; ++j) r[j] = g[j] = 0.0;
+        double *r = ref + i * n, *g = mag + i * n, *q = rms + i * n;
+        for (size_t j = 0; j < n; ++j) r[j] = g[j] = q[j] = 0.0;
         /* i-p-j order: the inner loop runs along rows of B, contiguous. */
         for (size_t p = 0; p < k; ++p) {
             double aip = (double)a[i * lda + p];
@@ -19,11 +19,13 @@ void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, siz
                 double t = aip * (double)brow[j];
                 r[j] += t;
                 g[j] += fabs(t);
+                q[j] += t * t;
             }
         }
         for (size_t j = 0; j < n; ++j) {
             r[j] *= alpha;
             g[j] *= fabs(alpha);
+            q[j] = fabs(alpha) * sqrt(q[j]);
             if (beta != 0.0) {
                 double cb = beta * (double)c[i * ldc + j];
                 r[j] += cb;
@@ -33,23 +35,24 @@ void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, siz
     }
 }
 
-double gk_gemm_tolerance(gk_gemm_precision precision, size_t k, double mag, double ref, int both)
+double gk_gemm_tolerance(gk_gemm_precision precision, size_t k, double mag, double rms, double ref, int both)
 {
     const double u32 = GK_F32_UNIT_ROUNDOFF;
     double up = precision == GK_GEMM_TF32 ? 2.0 * GK_TF32_UNIT_ROUNDOFF : u32;
     double kk = (double)k + 2.0;
-    double tol = GK_SUM_LAMBDA * sqrt(kk) * (up + u32) * mag + u32 * fabs(ref) + kk * GK_F64_UNIT_ROUNDOFF * mag;
+    double tol = GK_SUM_LAMBDA * (up * rms + u32 * sqrt(kk) * mag) + u32 * fabs(ref) + kk * GK_F64_UNIT_ROUNDOFF * mag;
     return both ? 2.0 * tol : tol;
 }
 
-size_t gk_gemm_check(const float *got, size_t ldg, const double *ref, const double *mag, size_t m, size_t n,
-                     size_t k, gk_gemm_precision precision, int both, const char *label, FILE *log)
+size_t gk_gemm_check(const float *got, size_t ldg, const double *ref, const double *mag, const double *rms,
+                     size_t m, size_t n, size_t k, gk_gemm_precision precision, int both, const char *label,
+                     FILE *log)
 {
     size_t bad = 0;
     for (size_t i = 0; i < m; ++i)
         for (size_t j = 0; j < n; ++j) {
             double g = (double)got[i * ldg + j], e = ref[i * n + j];
-            double tol = gk_gemm_tolerance(precision, k, mag[i * n + j], e, both);
+            double tol = gk_gemm_tolerance(precision, k, mag[i * n + j], rms[i * n + j], e, both);
             /* isfinite first: NaN compares false with everything. */
             if (isfinite(g) && fabs(g - e) <= tol) continue;
             if (log != NULL && bad < GK_VERIFY_SHOW)

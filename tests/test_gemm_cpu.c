@@ -22,40 +22,51 @@ static void test_reference(void)
     const float a[] = {1, 2, 3, 99, 4, 5, 6, 99};
     const float b[] = {1, 0, 99, 0, -1, 99, 2, 1, 99};
     const float c[] = {1, 1, 1, 1};
-    double ref[4], mag[4];
-    gk_gemm_ref(2, 2, 3, 2.0, a, 4, b, 3, -1.0, c, 2, ref, mag);
+    double ref[4], mag[4], rms[4];
+    gk_gemm_ref(2, 2, 3, 2.0, a, 4, b, 3, -1.0, c, 2, ref, mag, rms);
     CHECK(ref[0] == 13 && ref[1] == 1 && ref[2] == 31 && ref[3] == 1, "2AB - C: %g %g %g %g", ref[0], ref[1], ref[2],
           ref[3]);
     /* mag = 2 * sum |a b| + |c|: (1+0+6)*2+1, (0+2+3)*2+1, (4+0+12)*2+1, (0+5+6)*2+1. */
     CHECK(mag[0] == 15 && mag[1] == 11 && mag[2] == 33 && mag[3] == 23, "magnitudes %g %g %g %g", mag[0], mag[1],
           mag[2], mag[3]);
+    /* rms = 2 sqrt(sum (a b)^2): (1 + 0 + 36), (0 + 4 + 9), (16 + 0 + 144), (0 + 25 + 36). */
+    CHECK(fabs(rms[0] - 2 * sqrt(37.0)) < 1e-12 && fabs(rms[1] - 2 * sqrt(13.0)) < 1e-12 &&
+              fabs(rms[2] - 2 * sqrt(160.0)) < 1e-12 && fabs(rms[3] - 2 * sqrt(61.0)) < 1e-12,
+          "rms %g %g %g %g", rms[0], rms[1], rms[2], rms[3]);
     const float nan_c[] = {NAN, NAN, NAN, NAN};
-    gk_gemm_ref(2, 2, 3, 1.0, a, 4, b, 3, 0.0, nan_c, 2, ref, mag);
+    gk_gemm_ref(2, 2, 3, 1.0, a, 4, b, 3, 0.0, nan_c, 2, ref, mag, rms);
     CHECK(ref[0] == 7 && ref[3] == 1 && !isnan(mag[0]), "beta = 0 does not read C");
-    gk_gemm_ref(2, 2, 0, 1.0, a, 4, b, 3, 3.0, c, 2, ref, mag);
+    gk_gemm_ref(2, 2, 0, 1.0, a, 4, b, 3, 3.0, c, 2, ref, mag, rms);
     CHECK(ref[0] == 3 && ref[3] == 3, "k = 0 scales C by beta");
 
-    /* The tolerance grows with sqrt(k) and the magnitude; TF32's is wider. */
-    double t1 = gk_gemm_tolerance(GK_GEMM_FP32, 100, 1.0, 0.0, 0);
-    double t4 = gk_gemm_tolerance(GK_GEMM_FP32, 406, 1.0, 0.0, 0); /* (406 + 2) = 4 (100 + 2) */
+    /* The addition part grows with sqrt(k + 2) and the magnitude; the
+     * product part with rms; TF32's products are far looser than fp32's. */
+    double t1 = gk_gemm_tolerance(GK_GEMM_FP32, 100, 1.0, 0.0, 0.0, 0);
+    double t4 = gk_gemm_tolerance(GK_GEMM_FP32, 406, 1.0, 0.0, 0.0, 0); /* (406 + 2) = 4 (100 + 2) */
     CHECK(fabs(t4 / t1 - 2.0) < 0.01, "sqrt(k + 2) growth: %g", t4 / t1);
-    CHECK(fabs(gk_gemm_tolerance(GK_GEMM_FP32, 100, 3.0, 0.0, 0) / t1 - 3.0) < 1e-9, "linear in the magnitude");
-    CHECK(gk_gemm_tolerance(GK_GEMM_TF32, 100, 1.0, 0.0, 0) > 1000 * t1, "TF32 is much looser");
-    CHECK(gk_gemm_tolerance(GK_GEMM_FP32, 100, 1.0, 0.0, 1) == 2 * t1, "both: doubled");
-    /* k = 4096, a and b uniform on [-1, 1]: sum |a b| is about 4096/4 = 1024
-     * and one product's |a b| is 1/4 on average; the tolerance against
-     * cuBLAS, 2 * (10 * sqrt(4098) * 2^-23 * 1024 + ...) = 0.157, is below
-     * that, so a lost or doubled product is caught (most of them). */
-    double t_big = gk_gemm_tolerance(GK_GEMM_FP32, 4096, 1024.0, 20.0, 1);
-    CHECK(t_big > 0.15 && t_big < 0.16, "k = 4096: %g", t_big);
+    CHECK(fabs(gk_gemm_tolerance(GK_GEMM_FP32, 100, 3.0, 0.0, 0.0, 0) / t1 - 3.0) < 1e-9, "linear in the magnitude");
+    CHECK(gk_gemm_tolerance(GK_GEMM_TF32, 100, 1.0, 1.0, 0.0, 0) - gk_gemm_tolerance(GK_GEMM_FP32, 100, 1.0, 1.0, 0.0, 0) >
+              1000 * GK_F32_UNIT_ROUNDOFF * 10,
+          "TF32's products are much looser");
+    CHECK(gk_gemm_tolerance(GK_GEMM_FP32, 100, 1.0, 0.0, 0.0, 1) == 2 * t1, "both: doubled");
+    /* k = 4096, a and b uniform on [-1, 1]: sum |a b| is about 4096/4 =
+     * 1024, sum (a b)^2 about 4096/9, so rms about 21.3, and |C| is about
+     * rms too. fp32 against cuBLAS: 2 * 10 * (2^-24 * 21.3 + 2^-24 * 64 *
+     * 1024) = 0.078, below the average |a b| of one product (1/4): a lost or
+     * doubled product is caught (most of them). TF32: 2 * 10 * (2^-10 * 21.3
+     * + ...) = 0.49, far below |C|: a wrong or zero result fails. */
+    double t_big = gk_gemm_tolerance(GK_GEMM_FP32, 4096, 1024.0, 21.3, 20.0, 1);
+    CHECK(t_big > 0.07 && t_big < 0.085, "fp32, k = 4096: %g", t_big);
+    double t_tf = gk_gemm_tolerance(GK_GEMM_TF32, 4096, 1024.0, 21.3, 20.0, 1);
+    CHECK(t_tf > 0.4 && t_tf < 0.6, "TF32, k = 4096: %g, far below |C| ~ 21", t_tf);
 
     /* The check: NaN fails, the tolerance passes, beyond it fails. */
-    double r2[2] = {1.0, 2.0}, m2[2] = {4.0, 4.0};
-    double tol = gk_gemm_tolerance(GK_GEMM_FP32, 8, 4.0, 2.0, 0);
+    double r2[2] = {1.0, 2.0}, m2[2] = {4.0, 4.0}, q2[2] = {2.0, 2.0};
+    double tol = gk_gemm_tolerance(GK_GEMM_FP32, 8, 4.0, 2.0, 2.0, 0);
     float good[2] = {1.0f, (float)(2.0 + 0.5 * tol)}, far[2] = {1.0f, (float)(2.0 + 4 * tol)}, bad[2] = {NAN, 2.0f};
-    CHECK(gk_gemm_check(good, 2, r2, m2, 1, 2, 8, GK_GEMM_FP32, 0, "good", NULL) == 0, "inside");
-    CHECK(gk_gemm_check(far, 2, r2, m2, 1, 2, 8, GK_GEMM_FP32, 0, "far", NULL) == 1, "outside");
-    CHECK(gk_gemm_check(bad, 2, r2, m2, 1, 2, 8, GK_GEMM_FP32, 0, "nan", NULL) == 1, "NaN never passes");
+    CHECK(gk_gemm_check(good, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_FP32, 0, "good", NULL) == 0, "inside");
+    CHECK(gk_gemm_check(far, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_FP32, 0, "far", NULL) == 1, "outside");
+    CHECK(gk_gemm_check(bad, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_FP32, 0, "nan", NULL) == 1, "NaN never passes");
 }
 
 static void test_table(void)

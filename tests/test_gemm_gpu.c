@@ -5,11 +5,14 @@
  * than the rows; pointers offset by one element, so never 16-byte aligned):
  * fresh random inputs (a new seed every run, printed for --seed), C and the
  * memory around it poisoned first, then every element of C compared with a
- * float64 CPU reference within gk_gemm_tolerance (gemm_ref.h: grows with
- * sqrt(k) and the magnitudes; TF32's for variant 11), and every float
+ * float64 CPU reference within gk_gemm_tolerance (gemm_ref.h: derived from
+ * k, sum |a b| and sqrt(sum (a b)^2); TF32's for variant 11), and every float
  * outside C (the padding of each row, and guards before and after) checked
  * untouched. The large shapes are compared with cuBLAS in pure fp32
- * (CUBLAS_COMPUTE_32F) instead, at twice the tolerance (two GPU results).
+ * (CUBLAS_COMPUTE_32F) instead, at twice the tolerance (two GPU results);
+ * there sum |a b| and sum (a b)^2 come from cuBLAS too, on |A|, |B| and on
+ * the squares of A and B (their own relative error, about k * 2^-24, is far
+ * inside the tolerance's factor lambda = 10).
  * Every variant is run twice on one shape and must give the same bits.
  *
  *   test_gemm_gpu [--variant ID] [--small] [--seed S]
@@ -137,7 +140,7 @@ static size_t untouched_outside(const float *h, const dmat *d, size_t offset, co
 typedef struct inputs {
     shape s;
     float *a, *b, *c;      /* dense host copies */
-    double *ab, *absab;    /* A*B and |A|*|B| (CPU, float64) for small shapes */
+    double *ab, *absab, *rmsab; /* A*B, |A|*|B|, sqrt((A.A)*(B.B)) (CPU, float64), small shapes */
     int have_ref;
 } inputs;
 
@@ -150,39 +153,63 @@ static void make_inputs(inputs *in, const shape *s, uint64_t seed)
     gk_fill_f32(in->a, s->m * s->k, mix(seed, s->m, 1), -1.0f, 1.0f);
     gk_fill_f32(in->b, s->k * s->n, mix(seed, s->n, 2), -1.0f, 1.0f);
     gk_fill_f32(in->c, s->m * s->n, mix(seed, s->k, 3), -1.0f, 1.0f);
-    in->ab = in->absab = NULL;
+    in->ab = in->absab = in->rmsab = NULL;
     in->have_ref = 0;
     if (!s->large) {
         in->ab = (double *)xmalloc(s->m * s->n * sizeof(double));
         in->absab = (double *)xmalloc(s->m * s->n * sizeof(double));
-        gk_gemm_ref(s->m, s->n, s->k, 1.0, in->a, s->k, in->b, s->n, 0.0, NULL, s->n, in->ab, in->absab);
+        in->rmsab = (double *)xmalloc(s->m * s->n * sizeof(double));
+        gk_gemm_ref(s->m, s->n, s->k, 1.0, in->a, s->k, in->b, s->n, 0.0, NULL, s->n, in->ab, in->absab, in->rmsab);
         in->have_ref = 1;
     }
 }
 
 static void free_inputs(inputs *in)
 {
-    free(in->a), free(in->b), free(in->c), free(in->ab), free(in->absab);
+    free(in->a), free(in->b), free(in->c), free(in->ab), free(in->absab), free(in->rmsab);
 }
 
 /* The expected C and its magnitudes for one configuration. Small shapes:
  * from the CPU's A*B. Large ones: cuBLAS fp32 on the same device data. */
+/* cuBLAS fp32: out = f(A) * f(B) for f = |x| (square = 0) or x^2 (1). */
+static void cublas_of(cublasHandle_t h, const inputs *in, int square, float *d_out, float *h_out)
+{
+    const shape *s = &in->s;
+    float *ta = (float *)xmalloc(s->m * s->k * sizeof(float)), *tb = (float *)xmalloc(s->k * s->n * sizeof(float));
+    for (size_t i = 0; i < s->m * s->k; ++i) ta[i] = square ? in->a[i] * in->a[i] : fabsf(in->a[i]);
+    for (size_t i = 0; i < s->k * s->n; ++i) tb[i] = square ? in->b[i] * in->b[i] : fabsf(in->b[i]);
+    float *fa = NULL, *fb = NULL;
+    TRY_CUDA(cudaMalloc((void **)&fa, s->m * s->k * sizeof(float)));
+    TRY_CUDA(cudaMalloc((void **)&fb, s->k * s->n * sizeof(float)));
+    TRY_CUDA(cudaMemcpy(fa, ta, s->m * s->k * sizeof(float), cudaMemcpyHostToDevice));
+    TRY_CUDA(cudaMemcpy(fb, tb, s->k * s->n * sizeof(float), cudaMemcpyHostToDevice));
+    if (gk_cublas_gemm(h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, fa, s->k, fb, s->n, 0.0f, d_out, s->n) !=
+        CUBLAS_STATUS_SUCCESS) {
+        printf("FATAL cublasGemmEx failed\n");
+        exit(1);
+    }
+    TRY_CUDA(cudaMemcpy(h_out, d_out, s->m * s->n * sizeof(float), cudaMemcpyDeviceToHost));
+    cudaFree(fa), cudaFree(fb);
+    free(ta), free(tb);
+}
+
 static void expected(const inputs *in, const config *cf, cublasHandle_t h, const dmat *da, const dmat *db,
-                     double *ref, double *mag)
+                     double *ref, double *mag, double *rms)
 {
     const shape *s = &in->s;
     size_t mn = s->m * s->n;
+    double aa = fabs((double)cf->alpha);
     if (in->have_ref) {
         for (size_t i = 0; i < mn; ++i) {
             double cb = cf->beta != 0.0f ? (double)cf->beta * in->c[i] : 0.0;
             ref[i] = cf->alpha * in->ab[i] + cb;
-            mag[i] = fabs((double)cf->alpha) * in->absab[i] + fabs(cb);
+            mag[i] = aa * in->absab[i] + fabs(cb);
+            rms[i] = aa * in->rmsab[i];
         }
         return;
     }
     /* cuBLAS: A*B and |A|*|B| into a dense scratch C. */
     float *d = NULL, *h_out = (float *)xmalloc(mn * sizeof(float));
-    float *abs_a = NULL, *abs_b = NULL;
     TRY_CUDA(cudaMalloc((void **)&d, mn * sizeof(float)));
     if (gk_cublas_gemm(h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, da->p, da->ld, db->p, db->ld, 0.0f, d, s->n) !=
         CUBLAS_STATUS_SUCCESS) {
@@ -195,18 +222,12 @@ static void expected(const inputs *in, const config *cf, cublasHandle_t h, const
         ref[i] = cf->alpha * (double)h_out[i] + cb;
         mag[i] = fabs(cb);
     }
-    float *ta = (float *)xmalloc(s->m * s->k * sizeof(float)), *tb = (float *)xmalloc(s->k * s->n * sizeof(float));
-    for (size_t i = 0; i < s->m * s->k; ++i) ta[i] = fabsf(in->a[i]);
-    for (size_t i = 0; i < s->k * s->n; ++i) tb[i] = fabsf(in->b[i]);
-    TRY_CUDA(cudaMalloc((void **)&abs_a, s->m * s->k * sizeof(float)));
-    TRY_CUDA(cudaMalloc((void **)&abs_b, s->k * s->n * sizeof(float)));
-    TRY_CUDA(cudaMemcpy(abs_a, ta, s->m * s->k * sizeof(float), cudaMemcpyHostToDevice));
-    TRY_CUDA(cudaMemcpy(abs_b, tb, s->k * s->n * sizeof(float), cudaMemcpyHostToDevice));
-    gk_cublas_gemm(h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, abs_a, s->k, abs_b, s->n, 0.0f, d, s->n);
-    TRY_CUDA(cudaMemcpy(h_out, d, mn * sizeof(float), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < mn; ++i) mag[i] += fabs((double)cf->alpha) * h_out[i];
-    cudaFree(d), cudaFree(abs_a), cudaFree(abs_b);
-    free(h_out), free(ta), free(tb);
+    cublas_of(h, in, 0, d, h_out);
+    for (size_t i = 0; i < mn; ++i) mag[i] += aa * h_out[i];
+    cublas_of(h, in, 1, d, h_out);
+    for (size_t i = 0; i < mn; ++i) rms[i] = aa * sqrt((double)h_out[i]);
+    cudaFree(d);
+    free(h_out);
 }
 
 /* One variant, one shape, one configuration: 1 on a pass. With `bits`, the
@@ -223,7 +244,8 @@ static int run_case(const gk_gemm_variant *v, const inputs *in, const config *cf
     dmat_make(&dc, in->c, s->m, s->n, ldc, cf->offset, cf->nan_c);
     size_t mn = s->m * s->n;
     double *ref = (double *)xmalloc(mn * sizeof(double)), *mag = (double *)xmalloc(mn * sizeof(double));
-    expected(in, cf, h, &da, &db, ref, mag);
+    double *rms = (double *)xmalloc(mn * sizeof(double));
+    expected(in, cf, h, &da, &db, ref, mag, rms);
 
     gk_status st = gk_gemm(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
@@ -235,8 +257,8 @@ static int run_case(const gk_gemm_variant *v, const inputs *in, const config *cf
     }
     float *got = (float *)xmalloc(dc.total * sizeof(float));
     TRY_CUDA(cudaMemcpy(got, dc.base, dc.total * sizeof(float), cudaMemcpyDeviceToHost));
-    int ok = gk_gemm_check(got + GUARD + cf->offset, ldc, ref, mag, s->m, s->n, s->k, v->precision, s->large, label,
-                           stdout) == 0;
+    int ok = gk_gemm_check(got + GUARD + cf->offset, ldc, ref, mag, rms, s->m, s->n, s->k, v->precision, s->large,
+                           label, stdout) == 0;
     ok &= untouched_outside(got, &dc, cf->offset, label) == 0;
     if (twice && ok) {
         /* The same inputs again (C restored first when it is read). */
@@ -252,7 +274,7 @@ static int run_case(const gk_gemm_variant *v, const inputs *in, const config *cf
         ok &= same;
         free(again);
     }
-    free(got), free(ref), free(mag);
+    free(got), free(ref), free(mag), free(rms);
     cudaFree(da.base), cudaFree(db.base), cudaFree(dc.base);
     return ok;
 }

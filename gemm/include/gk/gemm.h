@@ -33,7 +33,8 @@
  *   - Precision: variants 1-10 multiply and add in fp32 (FFMA). Variant 11
  *     rounds A and B to TF32 (10 explicit mantissa bits, round to nearest)
  *     and multiplies on the tensor cores, accumulating in fp32: faster, and
- *     less precise (relative error per product about 2^-11 instead of 2^-24).
+ *     less precise (each operand rounded by up to 2^-11 of its value, so a
+ *     product by up to about 2 * 2^-11, where fp32's is 2^-24).
  *     variant->precision says which.
  *   - Work is queued on `stream` (the last argument); the call does not
  *     wait. Nothing is allocated; there is no workspace.
