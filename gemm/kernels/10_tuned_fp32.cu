@@ -1,20 +1,25 @@
-/* Variant 10: tuned fp32 SGEMM. A four-stage cp.async pipeline, 8 x 16
- * results per thread, conflict-free float4 fragment loads from paired lanes,
- * register double buffering, and an inner loop that is nearly all FFMA: the
- * top of the FFMA ladder (variant 11 moves to tensor cores).
+/* Variant 10: tuned fp32 SGEMM. A three-stage cp.async pipeline of 16-deep
+ * k-slices of a 128 x 256 block tile, 8 x 16 results per thread,
+ * conflict-free float4 fragment loads from paired lanes, register double
+ * buffering, and an inner loop that is nearly all FFMA: the top of the FFMA
+ * ladder (variant 11 moves to tensor cores).
  *
  * The idea. A GEMM on CUDA cores is fast when every issue slot of every SM
  * scheduler carries an FFMA. An sm_90 SM has 4 schedulers, each issuing one
  * warp instruction per clock to 32 FP32 lanes: 128 FMAs per clock. Anything
  * else a warp issues (a shared load, an address add, a bounds check, a
  * barrier) takes a slot from an FFMA, and any clock in which a scheduler
- * finds no ready warp is lost. Variant 9 has the right tile (128 x 128 x 8,
- * 2 x 2 warps of 64 x 64, 128 results per thread, 2 blocks per SM) and a
- * two-stage cp.async double buffer. This variant keeps the tile and removes
- * what still stalls the warps or takes issue slots.
+ * finds no ready warp is lost. Variant 9 has the right warp and thread
+ * tiles (2 x 2 warps of 64 x 64 in a 128 x 128 x 8 block tile, 128 results
+ * per thread, 2 blocks per SM) and a two-stage cp.async double buffer. This
+ * variant keeps the warp and thread tiles, makes the block tile wider and
+ * deeper (128 x 256 x 16: 2 x 4 warps, 1 block per SM; point 7 and "How the
+ * default was chosen" below), and removes what still stalls the warps or
+ * takes issue slots.
  *
- * Numbers below are for the default configuration: BM = BN = 128, BK = 8,
- * warp tile 64 x 64, thread tile TM x TN = 8 x 16, 128 threads, 4 stages.
+ * Numbers below are for the default configuration: BM = 128, BN = 256,
+ * BK = 16, warp tile 64 x 64 (2 x 4 warps), thread tile TM x TN = 8 x 16,
+ * 256 threads, 3 stages.
  *
  * Kept from variant 9: 128 results per thread. Per k a thread reads
  * TM + TN = 24 floats from shared memory (2 + 4 LDS.128) for 128 FMAs:
@@ -25,32 +30,36 @@
  * schedulers issue the 128 FFMAs of one k for one warp each, those 4 warps
  * use 4 x 6 x 4 = 96 clocks of it (75%); with 8 x 8 tiles, 4 x 4 x 4 = 64
  * clocks per 64 FFMA clocks: no slack at all. Registers: 128 accumulators
- * + 2 x 24 fragment registers = 176 before addresses; ptxas -v (sm_90):
- * 237 to 255 per thread for the four instantiations (247 for the
- * all-aligned one), no spills, no stack frame. __launch_bounds__(128, 2):
- * 128 threads x at most 256 allocated registers = 32,768, so the 65,536
- * registers of an SM hold 2 blocks = 8 warps, 2 per scheduler. Few, and
- * enough: a warp's 128 FFMAs per k are independent (128 accumulators), so
- * one warp alone can issue an FFMA every clock, and the two warps on a
- * scheduler belong to different blocks, whose barriers fall at different
- * times.
+ * + 2 x 24 fragment registers = 176 before addresses; ptxas -v (sm_90,
+ * CUDA 13.0): 243 to 255 per thread for the four instantiations
+ * gemm_tuned<kVecB, kVecC> (<0,0> 254, <0,1> 255, <1,0> 243, and 255 for
+ * the all-aligned <1,1>), no spills, no stack frame.
+ * __launch_bounds__(256, 1): 256 threads x at most 256 allocated registers
+ * = 65,536, the whole register file of an SM, so an SM holds 1 block = 8
+ * warps, 2 per scheduler: as many warps as variant 9's 2 blocks of 4. Few,
+ * and enough: a warp's 128 FFMAs per k are independent (128 accumulators),
+ * so one warp alone can issue an FFMA every clock. The price of one block
+ * per SM: all 8 warps meet the same barrier, so a barrier that waits stops
+ * the whole SM; with BK = 16 it comes once per 2048 FFMAs of a thread, and
+ * each is followed by 128 FFMAs already in registers (point 2).
  *
  * What changed, and why each is faster:
  *
- * 1. Four pipeline stages instead of two. A stage holds one k-slice, A as
- *    As[BK][BM + 4] and B as Bs[BK][BN]: (8 x 132 + 8 x 128) x 4 = 8320
- *    bytes; 4 stages = 33,280 bytes per block (66,560 for 2 blocks of the
- *    228 KB: shared memory does not limit occupancy). Slice t + 3 is
- *    requested while slice t is multiplied, and the wait before slice t + 1
- *    is cp.async.wait_group 2 (variant 9: wait_group 0, everything). So 3
- *    slices, 24 KB, are in flight per block (variant 9: 8 KB), 48 KB per
- *    SM, and a copy has 3 slices of compute to land instead of 1. A
- *    block needs at least 128 x 128 x 8 / 64 = 2048 clocks per slice (it
- *    has half of the SM's 128 FMAs per clock), so a copy is issued at least
- *    6144 clocks, about 3 us at 2 GHz, before its data is used: L2 and DRAM
- *    latency (typically well under 1 us), including the slow copies of a
- *    busy moment, are covered. One barrier per slice, 1 per 1024 FFMAs of
- *    a thread.
+ * 1. Three pipeline stages instead of two. A stage holds one k-slice, A as
+ *    As[BK][BM + 4] and B as Bs[BK][BN]: (16 x 132 + 16 x 256) x 4 = 24,832
+ *    bytes; 3 stages = 74,496 bytes per block, the only block on its SM
+ *    (the 228 KB of an SM would hold 3: registers, not shared memory, limit
+ *    occupancy). Slice t + 2 is requested while slice t is multiplied, and
+ *    the wait before slice t + 1 is cp.async.wait_group 1 (variant 9:
+ *    wait_group 0, everything). So 2 slices, 49,664 bytes, are in flight
+ *    per block, which is per SM (variant 9: 8 KB per block, 16 KB per SM),
+ *    and a copy has 2 slices of compute to land instead of 1. A block needs
+ *    at least 128 x 256 x 16 / 128 = 4096 clocks per slice (it has all of
+ *    the SM's 128 FMAs per clock), so a copy is issued at least 8192 clocks,
+ *    about 4 us at 2 GHz, before its data is used: L2 and DRAM latency
+ *    (typically well under 1 us), including the slow copies of a busy
+ *    moment, are covered. One barrier per slice, 1 per 2048 FFMAs of a
+ *    thread (16 k x 128).
  *
  * 2. A transposed in shared memory, fragments double-buffered in
  *    registers. Variant 9 keeps A as it lies in memory and reads it along
@@ -65,7 +74,7 @@
  *    followed by 128 FFMAs of work already in registers. The price: a
  *    cp.async copies bytes as they are, so A is copied 4 bytes at a time,
  *    element (row, k) to As[k][row] (8 copies per thread per slice instead
- *    of 2); with 1024 FFMAs per slice that is small.
+ *    of 2 sixteen-byte ones); with 2048 FFMAs per slice that is small.
  *
  * 3. Conflict-free stores, conflict-free paired reads. The copies into As:
  *    a warp writes 4 rows x 8 k, word k * 132 + r, bank (4k + r) mod 32
@@ -88,74 +97,127 @@
  *    exist only in blocks that overlap the edge of C and in the last,
  *    partial slice of k (uniform branches pick the checked or the
  *    unchecked copy code; variant 9 checks every copy of every slice).
- *    cuobjdump -sass of the all-aligned kernel: an interior trip of the
- *    main loop (one slice) is 1145 instructions, of which 1024 FFMA (89%),
- *    48 LDS.128, 10 LDGSTS (cp.async) and 1 barrier.
+ *    cuobjdump -sass of the all-aligned kernel (CUDA 13.0): an interior
+ *    trip of the main loop (one slice: unchecked copies, barrier taken) is
+ *    2223 instructions, of which 2048 FFMA (92%), 96 LDS.128, 12 LDGSTS
+ *    (cp.async), 1 barrier, 3 predicated-off LDS placeholders and 63
+ *    others (address and loop arithmetic, branches, commit, wait). (The
+ *    128 x 128 x 8 configuration, counted the same way: 1024 FFMA of
+ *    1150, 89%.)
  *
  * 5. Block swizzle. The 1-D grid is walked in groups of GK10_SWIZZLE = 8
  *    tile rows: inside a group, down a column of tiles, then the next
- *    column (variant 9: row by row). Blocks resident together (2 per SM)
- *    then share 8 A panels and a few B panels, which L2 serves many times,
+ *    column (variant 9: row by row). Blocks resident together (1 per SM,
+ *    132 on an H200) then cover about 8 tile rows by 17 tile columns: they
+ *    share about 8 A panels and 17 B panels, which L2 serves many times,
  *    instead of a few A panels and every B panel of a wide matrix.
  *
  * 6. A wider fast path. Only B's rows must be 16-byte aligned for the
  *    16-byte copies (A is copied 4 bytes at a time on both paths), so an
  *    odd lda no longer forces the fallback.
  *
- * Global memory (L2) traffic: a block reads (BM + BN) x BK = 2048 floats
- * per slice for BM x BN x BK = 131,072 FMAs, 64 FMAs per float loaded
- * (BM * BN / (BM + BN)), 1/32 byte per FLOP: unchanged from variant 9's
- * 128 x 128 tile, and small: at the FFMA rate an SM then needs about 8
- * bytes per clock from L2.
+ * 7. A wider, deeper block tile: 128 x 256 x 16 instead of 128 x 128 x 8.
+ *    BN = 256 cuts the global bytes per FLOP by a quarter (below); BK = 16
+ *    halves the barriers, waits and per-slice loop instructions per FFMA.
+ *    The costs: 1 block per SM (see the registers above), 74,496 bytes of
+ *    shared memory, twice the unrolled loop code, and up to 255 wasted
+ *    columns in the last tile column instead of 127.
  *
- * Copies. A: 8 four-byte copies per thread per slice; a warp instruction
- * reads 4 rows x 32 contiguous bytes (4 whole sectors), and the L2::128B
- * hint brings the rest of each 128-byte line, the next three slices of
- * that row, into L2. B: 2 sixteen-byte copies per thread per slice when
- * every row of B starts on a 16-byte boundary (b % 16 == 0 and
- * ldb % 4 == 0): the fast path, chosen by the launcher at run time.
- * Otherwise the same kernel (template flag kVecB = false) copies B 4 bytes
- * at a time, 8 per thread per slice: the fallback, which differs only in
- * those 6 extra copies per 1024 FFMAs (and in scalar stores of C when C's
- * rows are not 16-byte aligned). Copies outside A or B (edge tiles, the
+ * Global memory (L2) traffic: a block reads (BM + BN) x BK = 6144 floats
+ * per slice for BM x BN x BK = 524,288 FMAs, 85.3 FMAs per float loaded
+ * (BM * BN / (BM + BN) = 32768 / 384), 3/128 (0.023) byte per FLOP: a
+ * quarter less than variant 9's 128 x 128 tile (64 FMAs per float, 1/32
+ * byte per FLOP), and small: at the FFMA rate an SM then needs about 6
+ * bytes per clock from L2 (8 with 128 x 128).
+ *
+ * Copies. A: 8 four-byte copies per thread per slice (4 passes of 32 rows
+ * x 2 runs of 8 k); a warp instruction reads 4 rows x 32 contiguous bytes
+ * (4 whole sectors), and the L2::128B hint brings the rest of each
+ * 128-byte line, the other 8 k of this slice and the next slice of that
+ * row, into L2. B: 4 sixteen-byte copies per thread per slice (16 rows x
+ * 64 chunks / 256 threads) when every row of B starts on a 16-byte
+ * boundary (b % 16 == 0 and ldb % 4 == 0): the fast path, 12 copies per
+ * thread per slice in all, chosen by the launcher at run time. Otherwise
+ * the same kernel (template flag kVecB = false) copies B 4 bytes at a
+ * time, 16 per thread per slice, 24 in all: the fallback, which differs
+ * only in those 12 extra copies per 2048 FFMAs (an interior trip of 2257
+ * instructions, 2048 of them FFMA: 91%) and in scalar stores of C when
+ * C's rows are not 16-byte aligned. Copies outside A or B (edge tiles, the
  * partial last slice) are zero-filled by cp.async's source-size operand,
  * so the extra products are exactly 0; the source address is then the
  * matrix base, valid and not read.
  *
- * Bound: FFMA issue. With 1024 of 1145 instructions per interior slice
- * being FFMA, the kernel cannot exceed about 89% of the FP32 peak even
+ * Bound: FFMA issue. With 2048 of 2223 instructions per interior slice
+ * being FFMA, the kernel cannot exceed about 92% of the FP32 peak even
  * with no stalls; what is left to lose is stalls at the barrier, register
  * bank conflicts inside the FFMA stream, and the clock the GPU holds under
  * this load.
  *
  * Limits. Compute capability 8.0 or later (cp.async); the launcher returns
- * cudaErrorNotSupported below. 128 threads per block (default), 33,280
- * bytes of dynamic shared memory, grid = ceil(m/128) x ceil(n/128) blocks
- * (1-D). Any m, n, k (k = 0 writes beta * C), any lda, ldb, ldc, pointers
- * 4-byte aligned. Fast path: B rows 16-byte aligned; float4 loads and
- * stores of C when c % 16 == 0 and ldc % 4 == 0, else one float at a time.
- * Edge tiles: zero-filled copies and guarded stores; beta == 0 never reads
- * C. Tiles overhanging the edge do full work (4097 rows = 33 tile rows).
+ * cudaErrorNotSupported below. 256 threads per block (default), 74,496
+ * bytes of dynamic shared memory (above the 48 KB a launch gets without
+ * asking: the launcher raises the limit), grid = ceil(m/128) x ceil(n/256)
+ * blocks (1-D). Any m, n, k (k = 0 writes beta * C), any lda, ldb, ldc,
+ * pointers 4-byte aligned. Fast path: B rows 16-byte aligned; float4 loads
+ * and stores of C when c % 16 == 0 and ldc % 4 == 0, else one float at a
+ * time. Edge tiles: zero-filled copies and guarded stores; beta == 0 never
+ * reads C. Tiles overhanging the edge do full work (4097 rows = 33 tile
+ * rows; 3001 columns = 12 tile columns, 3072 columns of work).
+ *
+ * How the default was chosen. gemm/tuning/variant10-h200.txt records
+ * configurations of this file timed against cublasSgemm (pure fp32, median
+ * of 20, same process) on an H200 with CUDA 13.0, as ratios cuBLAS time /
+ * this kernel's time at 4096^3 / 8192^3 / 4097 x 3001 x 2049. The previous
+ * default, 128 x 128 x 8 with 4 stages, reached 0.885 / 0.880 / 0.852
+ * (run 1). BN = 256 alone gave 0.894 / 0.897 / 0.846 (run 1; 0.894 /
+ * 0.899 / 0.847 in run 2); with BK = 16 as well, 0.900 / 0.910 / 0.827 at
+ * 4 stages and 0.902 / 0.913 / 0.829 at 3, the default (run 2): 2% and 4%
+ * closer to cuBLAS on the squares, 3% further on the odd shape. BM = 256
+ * (256 x 128) was slower everywhere (0.837 / 0.835 / 0.651); 3 stages
+ * alone on 128 x 128 x 8 helped only the odd shape (0.856 / 0.859 /
+ * 0.930); BK = 16 alone on it helped 4096^3 by 1% and cost the odd shape
+ * (0.894 / 0.881 / 0.812); 8 x 8 thread tiles (WN = 32, TN = 8) lost on
+ * the squares (0.871 / 0.865 / 0.879); a swizzle of 4 or 16 tile rows
+ * instead of 8 (on 128 x 256 x 8) moved no ratio by more than 0.01.
+ * cuBLAS's own 4096^3 time ranged over 2.684 to 2.800 ms within run 1, so
+ * differences of about 1% at that size are noise. Worth trying on another
+ * GPU or for other shapes: -DGK10_BK=8 (0.893 / 0.895 / 0.850) and
+ * -DGK10_BK=8 -DGK10_STAGES=5 (0.906 / 0.901 / 0.849), which keep most of
+ * the gain on the squares and lose less on the odd shape; -DGK10_STAGES=4
+ * (0.900 / 0.910 / 0.827: a fourth stage bought nothing); and, for shapes
+ * like 4097 x 3001 x 2049, -DGK10_BN=128 -DGK10_BK=8 (the previous tile
+ * with 3 stages: 0.930 there). Reproduce with scripts/tune_gemm.sh.
  *
  * Tuning macros (compile-time; the static_asserts below check them):
- *   GK10_BM, GK10_BN   block tile (default 128, 128), multiples of 32 / 4
- *   GK10_BK            k-slice per stage (8; a multiple of 8)
+ *   GK10_BM, GK10_BN   block tile (default 128, 256), multiples of 32 / 4
+ *   GK10_BK            k-slice per stage (16; a multiple of 8)
  *   GK10_WM, GK10_WN   warp tile (64, 64); (WM/TM) x (WN/TN) must be 32 lanes
  *   GK10_TM, GK10_TN   thread tile (8, 16), multiples of 4
- *   GK10_STAGES        pipeline stages (4; at least 2)
+ *   GK10_STAGES        pipeline stages (3; at least 2)
  *   GK10_THREADS       derived: 32 x (BM/WM) x (BN/WN); set only to check it
  *   GK10_MIN_BLOCKS    __launch_bounds__ blocks per SM (2 when threads x
- *                      TM x TN <= 16384, else 1)
+ *                      TM x TN <= 16384, else 1; 1 for the default)
  *   GK10_SWIZZLE       tile rows per swizzle group (8; 1 = row-major order)
- * Configurations worth comparing (each compiles without spills for sm_90):
- *   default                       128x128x8, 128 thr, 8x16, 4 stages, 2 blocks/SM
- *   -DGK10_BK=16                  half the barriers and copy overhead per FFMA;
- *                                 66,560 B smem/block, twice the loop code
- *   -DGK10_BN=256                 128x256, 256 thr (2x4 warps of 64x64), 1 block/SM,
- *                                 85 FMAs per float loaded, 49,664 B smem
- *   -DGK10_BM=256                 256x128, 256 thr (4x2 warps), 1 block/SM
- *   -DGK10_WN=32 -DGK10_TN=8      8x8 per thread, 256 thr, <= 128 registers,
+ * Configurations worth comparing (each compiles without spills for sm_90;
+ * ratios to cuBLAS as above):
+ *   default                       128x256x16, 256 thr (2x4 warps of 64x64), 8x16,
+ *                                 3 stages, 1 block/SM, 74,496 B smem,
+ *                                 85 FMAs per float loaded
+ *   -DGK10_BN=128 -DGK10_BK=8 -DGK10_STAGES=4
+ *                                 the previous default: 128x128x8, 128 thr, 4 stages,
+ *                                 2 blocks/SM, 33,280 B smem, 64 FMAs per float
+ *   -DGK10_BK=8                   128x256x8, 3 stages, 37,248 B smem: twice the
+ *                                 barriers per FFMA, half the loop code
+ *   -DGK10_BK=8 -DGK10_STAGES=5   128x256x8, 5 stages, 62,080 B smem
+ *   -DGK10_STAGES=4               a fourth 24,832 B stage: 99,328 B smem
+ *   -DGK10_BN=128 -DGK10_BK=8     128x128x8, 128 thr, 3 stages, 2 blocks/SM,
+ *                                 24,960 B smem: best measured on 4097x3001x2049
+ *   -DGK10_BN=128 -DGK10_BK=8 -DGK10_STAGES=4 -DGK10_WN=32 -DGK10_TN=8
+ *                                 8x8 per thread, 256 thr, <= 128 registers,
  *                                 2 blocks/SM = 16 warps; more shared-memory traffic
+ *   -DGK10_BM=256 -DGK10_BN=128 -DGK10_BK=8 -DGK10_STAGES=4
+ *                                 256x128x8, 256 thr (4x2 warps), 1 block/SM,
+ *                                 49,664 B smem; measured slower
  *
  * Sources: NVIDIA CUTLASS documentation, "Efficient GEMM in CUDA"
  * (hierarchical block / warp / thread tiling, multistage software
@@ -177,17 +239,19 @@
 
 namespace {
 
-/* ---- Tuning knobs. The defaults are the configuration this file ships;
- * build others with e.g. -DGK10_BN=256 -DGK10_WN=64 (through
- * CMAKE_CUDA_FLAGS). The static_asserts below say which combinations hold. */
+/* ---- Tuning knobs. The defaults are the configuration this file ships
+ * (128 x 256 x 16, 3 stages: see "How the default was chosen" above);
+ * build others with e.g. -DGK10_BN=128 -DGK10_BK=8 -DGK10_STAGES=4, the
+ * previous default (through CMAKE_CUDA_FLAGS). The static_asserts below say
+ * which combinations hold. */
 #ifndef GK10_BM
 #define GK10_BM 128 /* block tile rows (of A and C) */
 #endif
 #ifndef GK10_BN
-#define GK10_BN 128 /* block tile columns (of B and C) */
+#define GK10_BN 256 /* block tile columns (of B and C) */
 #endif
 #ifndef GK10_BK
-#define GK10_BK 8 /* depth of one k-slice held in a shared-memory stage */
+#define GK10_BK 16 /* depth of one k-slice held in a shared-memory stage */
 #endif
 #ifndef GK10_WM
 #define GK10_WM 64 /* warp tile rows */
@@ -202,7 +266,7 @@ namespace {
 #define GK10_TN 16 /* results per thread along a row (multiple of 4) */
 #endif
 #ifndef GK10_STAGES
-#define GK10_STAGES 4 /* shared-memory stages of the cp.async pipeline (>= 2) */
+#define GK10_STAGES 3 /* shared-memory stages of the cp.async pipeline (>= 2) */
 #endif
 #ifndef GK10_THREADS
 #define GK10_THREADS (32 * (GK10_BM / GK10_WM) * (GK10_BN / GK10_WN)) /* one warp per warp tile */
@@ -210,7 +274,8 @@ namespace {
 #ifndef GK10_MIN_BLOCKS
 /* __launch_bounds__' second argument: blocks per SM the register allocation
  * must allow. 2 when a thread's accumulators leave room for it (the
- * 65536-register file over 2 blocks), else 1, so ptxas never has to spill. */
+ * 65536-register file over 2 blocks), else 1, so ptxas never has to spill.
+ * The default, 256 threads x 128 accumulators = 32768, gets 1. */
 #define GK10_MIN_BLOCKS ((GK10_THREADS) * (GK10_TM) * (GK10_TN) > 16384 ? 1 : 2)
 #endif
 #ifndef GK10_SWIZZLE
@@ -270,8 +335,9 @@ __device__ __forceinline__ void cp_async4(uint32_t dst, const float *src)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     /* .ca: the only cache mode allowed for a 4-byte copy. L2::128B: also
-     * bring the rest of the 128-byte line into L2, where the next k-slices
-     * of this row of A will find it. */
+     * bring the rest of the 128-byte line (32 k) into L2, where the other
+     * copies of this row of A, in this slice and the next (BK = 16), will
+     * find it. */
     asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 4;\n" ::"r"(dst), "l"(src) : "memory");
 #endif
 }
@@ -641,9 +707,10 @@ cudaError_t launch(unsigned m, unsigned n, unsigned k, float alpha, const float 
 {
     void (*kernel)(unsigned, unsigned, unsigned, float, const float *, size_t, const float *, size_t, float, float *,
                    size_t, unsigned, unsigned) = gemm_tuned<kVecB, kVecC>;
-    /* Dynamic shared memory above 48 KB must be asked for; the carveout
-     * hint gives shared memory the largest share of the L1/shared array
-     * (this kernel reads nothing twice through L1). */
+    /* Dynamic shared memory above 48 KB must be asked for (the default
+     * configuration needs 74,496 bytes); the carveout hint gives shared
+     * memory the largest share of the L1/shared array (this kernel reads
+     * nothing twice through L1). */
     cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,

@@ -94,7 +94,8 @@
  * memory. cp.async.cg copies 16-byte chunks global -> shared without passing
  * through registers; while the warps compute on slab s, slabs s+1 and s+2
  * are in flight: 96 KB requested and not yet consumed per SM. One barrier
- * per k-tile (4 k-steps = 128 mma per warp). The fragments are double-
+ * per k-tile (4 k-steps = 128 mma per warp) with GK11_CONVERT=0, two with
+ * GK11_CONVERT=1 (below); one (two) more before the loop. The fragments are double-
  * buffered in registers: k-step s+1 (across the k-tile boundary too) is read
  * while the mma of k-step s run.
  * Registers: NT*MT*4 = 128 fp32 accumulators per thread, 2 x (16 + 16) = 64
@@ -116,6 +117,40 @@
  * instructions per element (a compare against infinity and a predicated
  * integer add of half a TF32 unit; the HMMA ignores the 13 low bits, so
  * ptxas drops the mask): 64 per lane and k-step next to 32 HMMA.
+ *
+ * ---- GK11_CONVERT: where the rounding happens ------------------------------
+ * 0 (default): per fragment element in registers, as above. A lane converts
+ *   NT*4 + MT*2 = 32 elements per k-step, 128 per k-tile: 256 SASS (FSETP +
+ *   IADD) per k-tile, the largest non-HMMA cost of the loop. Every element
+ *   of a slab is converted by each warp that reads it (4 n-warps read each A
+ *   element, 2 m-warps each B element): 128 * 256 = 32768 conversions per
+ *   k-tile for 12288 elements.
+ * 1: once per element, in shared memory. Right after the barrier that makes
+ *   k-tile kt+1's slab complete (the wait + barrier in k-tile kt's last
+ *   k-step), the block rounds that slab in place: thread tid reads float4
+ *   chunks tid, tid + 256, ... of the A slab (4) and of the B slab (8), 12
+ *   LDS.128 + 48 cvt.rna + 12 STS.128 per thread = (128*32 + 32*256) / 256
+ *   = 48 elements instead of 128. Consecutive threads take consecutive
+ *   16-byte chunks, so each 8 threads cover one 128-byte wavefront of memory
+ *   as it lies (the swizzle is untouched): conflict-free, but the stage's
+ *   48 KB are read and written once more: 2 x 384 wavefronts per k-tile next
+ *   to the 1408 of the loop (1.375 -> 2.125 per mma; +55% shared traffic).
+ *   A second barrier then makes every thread's rounded values visible before
+ *   anyone loads k-tile kt+1's fragments, which the mma use unconverted.
+ *   Stored through memory, cvt.rna costs 3 SASS (ptxas keeps the mask: the
+ *   stored value must be a TF32 number): 144 per k-tile instead of 256.
+ *   The trade: the extra barrier, and k-tile kt+1's first fragment loads
+ *   now wait for the pass and that barrier instead of being issued during
+ *   the last k-step's mma. What hides it: that last k-step's 32 mma need
+ *   only registers loaded a k-step earlier, so they sit between the two
+ *   barriers in one basic block with the pass, and ptxas interleaves them
+ *   (HMMA, LDS.128, cvt, STS.128 alternate in the SASS): the tensor pipe
+ *   has the last k-step's work while the pass runs. Converting a stage
+ *   further ahead (k-tile kt+2 during kt) would hide the pass completely but
+ *   needs its copies waited for a k-tile earlier: one stage less of copy
+ *   latency hiding, with 3 stages too dear. The conversion is the same
+ *   cvt.rna, so results are bit-identical to GK11_CONVERT=0: zero-filled
+ *   elements stay 0, Inf stays Inf, NaN stays NaN.
  *
  * What bounds it: the issue rate of mma.sync on Hopper's tensor cores
  * (which run it well below wgmma's rate), then shared-memory bandwidth
@@ -151,7 +186,9 @@
  *
  * Tuning macros (compile-time; static_asserts check them): GK11_BM, GK11_BN,
  * GK11_BK (32 or 64), GK11_WARPS_M, GK11_WARPS_N, GK11_STAGES, GK11_GROUP_M,
- * GK11_MIN_BLOCKS (__launch_bounds__ minimum blocks per SM). Warp tile =
+ * GK11_MIN_BLOCKS (__launch_bounds__ minimum blocks per SM), GK11_CONVERT (0: TF32
+ * rounding per fragment in registers; 1: once per element in shared memory,
+ * see above). Warp tile =
  * (BM/WARPS_M) x (BN/WARPS_N), rows a multiple of 8, columns of 16.
  * Worth trying (same source, -D flags):
  *   default: BM=128 BN=256 BK=32 WARPS 2x4 STAGES=3 (warp 64x64, 144 KB, 1 block/SM)
@@ -160,6 +197,7 @@
  *                                   (256x128, 8 warps of 64x64, 144 KB)
  *   -DGK11_BN=128 -DGK11_WARPS_N=2 -DGK11_MIN_BLOCKS=2
  *                                   (128x128, 4 warps of 64x64, 96 KB, 2 blocks/SM)
+ *   -DGK11_CONVERT=1                 (any of the above: rounding in shared memory)
  *
  * Sources: PTX ISA (cp.async, mma.m16n8k8 .tf32 fragment layouts,
  * cvt.rna.tf32.f32); NVIDIA CUTLASS documentation "Efficient GEMM in CUDA"
@@ -199,6 +237,9 @@
 #ifndef GK11_MIN_BLOCKS
 #define GK11_MIN_BLOCKS 1
 #endif
+#ifndef GK11_CONVERT
+#define GK11_CONVERT 0 /* 0: cvt.rna per fragment element in registers; 1: once per element in shared memory */
+#endif
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 /* Below sm_80 the kernel body is compiled out, leaving its helpers unused. */
@@ -228,6 +269,13 @@ static_assert(kStages >= 2 && kStages <= 8, "2..8 pipeline stages");
 static_assert(kThreads >= 32 && kThreads <= 1024, "block size");
 static_assert(kSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
 static_assert(kGroupM >= 1 && kGroupM <= 64, "GROUP_M");
+static_assert(GK11_CONVERT == 0 || GK11_CONVERT == 1, "GK11_CONVERT: 0 (registers) or 1 (shared memory)");
+constexpr bool kConvertSmem = GK11_CONVERT == 1;
+/* GK11_CONVERT=1's pass over a slab: 16-byte chunks, thread tid takes chunks
+ * tid, tid + kThreads, ... of the A slab and then of the B slab. */
+constexpr int kCvtA = (kAStage / 4 + kThreads - 1) / kThreads; /* A chunks per thread: 4 by default */
+constexpr int kCvtB = (kBStage / 4 + kThreads - 1) / kThreads; /* B chunks per thread: 8 by default */
+static_assert(kAStage % 4 == 0 && kBStage % 4 == 0, "slabs of whole 16-byte chunks");
 
 /* ---- Shared-memory layout: where float (row, col) of a slab lives --------
  * The 16-byte chunk col/4 of a row is stored at chunk (col/4) ^ swizzle(row);
@@ -538,6 +586,45 @@ __device__ __forceinline__ void load_b_tile(float *bs, const float *b, size_t ld
     });
 }
 
+/* ---- GK11_CONVERT=1: round a landed slab to TF32 in place ---------------
+ * Thread tid takes float4 chunks tid, tid + kThreads, ... of the stage's A
+ * slab, then the same of its B slab (the two are not adjacent in shared
+ * memory). The pass works on memory as it lies, so the swizzle is untouched;
+ * per 8 consecutive threads its 16-byte loads and stores cover 8 consecutive
+ * chunks = one 128-byte wavefront: conflict-free. Each element of the stage
+ * is covered exactly once (chunk u -> floats 4u .. 4u+3, u < slab / 4).
+ * __host__ __device__ for the CPU emulation: chunk(in_a, float offset). */
+template <class Chunk>
+__host__ __device__ __forceinline__ void cvt_chunks(int tid, Chunk &&chunk)
+{
+#pragma unroll
+    for (int q = 0; q < kCvtA; ++q) {
+        const int u = tid + q * kThreads;
+        if ((kAStage / 4) % kThreads == 0 || u < kAStage / 4) chunk(true, 4 * u);
+    }
+#pragma unroll
+    for (int q = 0; q < kCvtB; ++q) {
+        const int u = tid + q * kThreads;
+        if ((kBStage / 4) % kThreads == 0 || u < kBStage / 4) chunk(false, 4 * u);
+    }
+}
+__device__ __forceinline__ void convert_stage(float *as, float *bs, int tid)
+{
+    cvt_chunks(tid, [&](bool in_a, int off) {
+        float4 *p = reinterpret_cast<float4 *>((in_a ? as : bs) + off);
+        float4 v = *p;
+        /* cvt.rna.tf32.f32 as in mma_step: the same bits reach the HMMA. Its
+         * result is only ever read by the HMMA, which ignores the low 13 bits
+         * (ptxas may leave them unmasked), so the stored value need not be a
+         * clean TF32 float. Zero stays zero, Inf stays Inf, NaN stays NaN. */
+        v.x = __uint_as_float(to_tf32(v.x));
+        v.y = __uint_as_float(to_tf32(v.y));
+        v.z = __uint_as_float(to_tf32(v.z));
+        v.w = __uint_as_float(to_tf32(v.w));
+        *p = v;
+    });
+}
+
 /* ---- Fragments ------------------------------------------------------------- */
 /* One k-step's operands as read from shared memory (still fp32). */
 struct Frags {
@@ -587,18 +674,19 @@ __device__ __forceinline__ void load_frags(Frags &f, const float *as, const floa
     }
 }
 
-/* Round one k-step's operands to TF32 and issue its NT x MT mma. */
+/* Round one k-step's operands to TF32 (GK11_CONVERT=0; with 1 the slab
+ * already holds them rounded) and issue its NT x MT mma. */
 __device__ __forceinline__ void mma_step(float (&acc)[kNT][kMT][4], const Frags &f)
 {
     uint32_t x[kNT][4], y[kMT][2];
 #pragma unroll
     for (int i = 0; i < kNT; ++i)
 #pragma unroll
-        for (int r = 0; r < 4; ++r) x[i][r] = to_tf32(f.x[i][r]);
+        for (int r = 0; r < 4; ++r) x[i][r] = kConvertSmem ? __float_as_uint(f.x[i][r]) : to_tf32(f.x[i][r]);
 #pragma unroll
     for (int j = 0; j < kMT; ++j) {
-        y[j][0] = to_tf32(f.y[j][0]);
-        y[j][1] = to_tf32(f.y[j][1]);
+        y[j][0] = kConvertSmem ? __float_as_uint(f.y[j][0]) : to_tf32(f.y[j][0]);
+        y[j][1] = kConvertSmem ? __float_as_uint(f.y[j][1]) : to_tf32(f.y[j][1]);
     }
 #pragma unroll
     for (int i = 0; i < kNT; ++i)
@@ -660,6 +748,10 @@ gemm_tf32_mma(unsigned m, unsigned n, unsigned k, float alpha, const float *__re
 
         cp_async_wait<kStages - 2>(); /* this thread's copies of k-tile 0 have landed */
         __syncthreads();              /* ... and every thread's: slab 0 is complete */
+        if (kConvertSmem) {
+            convert_stage(as, bs, tid); /* slab 0, complete and not yet read by anyone */
+            __syncthreads();            /* every thread's conversions are visible before any fragment load */
+        }
 
         Frags frag[2];
         load_frags(frag[0], as, bs, lo, 0);
@@ -678,6 +770,28 @@ gemm_tf32_mma(unsigned m, unsigned n, unsigned k, float alpha, const float *__re
                      * slab read_slab may be refilled. */
                     __syncthreads();
                     read_slab = read_slab + 1 == kStages ? 0 : read_slab + 1;
+                    if (kConvertSmem) {
+                        /* GK11_CONVERT=1: round k-tile kt+1's slab in place. It
+                         * is complete (the wait + barrier above) and nobody
+                         * reads it before the barrier below; the only other
+                         * shared traffic until then is k-tile kt+2's cp.async
+                         * into another slab. This k-step's mma need only the
+                         * registers loaded one k-step earlier, so they are
+                         * issued in the same basic block and ptxas may
+                         * interleave them with the pass. After the last
+                         * k-tile the slab holds nothing anybody uses (no copy
+                         * is in flight then, all later groups being empty):
+                         * converting it is harmless, and keeps the branch-free
+                         * block. */
+                        convert_stage(as + read_slab * kAStage, bs + read_slab * kBStage, tid);
+                        mma_step(acc, frag[s & 1]);
+                        /* Every thread's conversions of k-tile kt+1 are
+                         * visible before anyone loads its fragments (the
+                         * second barrier of the k-tile). */
+                        __syncthreads();
+                        load_frags(frag[(s + 1) & 1], as + read_slab * kAStage, bs + read_slab * kBStage, lo, 0);
+                        continue; /* s == kKSteps-1 > 0: no refill in this k-step */
+                    }
                 }
                 /* The next k-step's fragments into the other buffer while this
                  * k-step's mma run (after the last k-tile this reads a slab
