@@ -110,10 +110,22 @@
  * nearest, ties away from zero) as it moves from shared memory to registers.
  * TF32 = 1 sign, 8 exponent (fp32's range), 10 explicit mantissa bits: unit
  * roundoff u = 2^-11, each product a*b off by a relative 2u + u^2 at most,
- * sums in fp32 inside the tensor core. A result may differ from the exact
- * one by about |alpha| * (2 * 2^-11 + k * 2^-24) * sum_p |a_ip * b_pj| (plus
- * the fp32 epilogue), which is what the tests' tolerance is derived from:
- * far looser than the FFMA variants'. The conversion compiles to 2 SASS
+ * sums in fp32 inside the tensor core. The tests and the bench hold every
+ * element of C to gk_gemm_tolerance (../gemm_ref.h derives it, gemm_ref.c
+ * computes it) for TF32:
+ *   tol = lambda * (u_p * rms + u32 * sqrt(k + 2) * mag) + u32 * |ref| + (k + 2) * u64 * mag
+ * with u_p = 2 * 2^-11 (both operands rounded to TF32), u32 = 2^-24,
+ * u64 = 2^-53, lambda = 10, ref the exact (float64) value,
+ * mag = |alpha| sum_p |a_ip b_pj| + |beta c_ij| and
+ * rms = |alpha| sqrt(sum_p (a_ip b_pj)^2). The first term bounds the
+ * products' rounding (independent, mean-zero errors: Hoeffding), the second
+ * the fp32 additions inside the tensor core and the epilogue (Higham and
+ * Mary's probabilistic bound), the last two the rounding of the result to
+ * float and the reference's own error; doubled where the comparison is with
+ * cuBLAS instead of the exact value. For random data rms is about
+ * mag / sqrt(k), so the TF32 term grows like sqrt(k), as the real error does.
+ * u_p is 2^13 times the u32 that the FFMA variants' product term uses: a far
+ * looser tolerance than theirs. The conversion compiles to 2 SASS
  * instructions per element (a compare against infinity and a predicated
  * integer add of half a TF32 unit; the HMMA ignores the 13 low bits, so
  * ptxas drops the mask): 64 per lane and k-step next to 32 HMMA.
@@ -150,7 +162,8 @@
  *   needs its copies waited for a k-tile earlier: one stage less of copy
  *   latency hiding, with 3 stages too dear. The conversion is the same
  *   cvt.rna, so results are bit-identical to GK11_CONVERT=0: zero-filled
- *   elements stay 0, Inf stays Inf, NaN stays NaN.
+ *   elements stay 0, Inf stays Inf, NaN stays NaN. Measured 9-16% slower
+ *   than 0 on the H200 all the same: see "How the default was chosen".
  *
  * What bounds it: the issue rate of mma.sync on Hopper's tensor cores
  * (which run it well below wgmma's rate), then shared-memory bandwidth
@@ -198,6 +211,68 @@
  *   -DGK11_BN=128 -DGK11_WARPS_N=2 -DGK11_MIN_BLOCKS=2
  *                                   (128x128, 4 warps of 64x64, 96 KB, 2 blocks/SM)
  *   -DGK11_CONVERT=1                 (any of the above: rounding in shared memory)
+ *
+ * ---- How the default was chosen ---------------------------------------------
+ * Measured, not guessed: gemm/tuning/variant11-h200.csv holds the runs
+ * (NVIDIA H200, CUDA 13.0). scripts/tune_gemm.sh 11 builds gk_bench once per
+ * set of -D flags and times this variant and cuBLAS TF32 in the same process
+ * (cold L2, median) at 4096^3, 8192^3 and 4097x3001x2049. Its vs_reference
+ * column is cuBLAS TF32 time / variant 11 time: 1 would be cuBLAS's speed,
+ * and above 0.5 is the issue's target. cuBLAS's own time varies by several %
+ * from process to process (0.341-0.377 ms at 4096^3), so the ratios are
+ * noisier than the kernel's own times, which are quoted too.
+ * - The default, BK=32 STAGES=3 (128x256 tile, 144 KB), "default" in run 2
+ *   and "cvt0" in run 3: 0.801 / 0.800 ms at 4096^3 (172 TFLOP/s; 0.448x /
+ *   0.432x), 6.40 / 6.45 ms at 8192^3 (0.463x / 0.479x), 0.473 / 0.466 ms at
+ *   4097x3001x2049 (0.896x / 0.911x).
+ * - -DGK11_BK=64 -DGK11_STAGES=2 ("bk64s2", "cvt0bk64"): 3-4% faster on the
+ *   squares (0.769 / 0.775 ms: 0.443x / 0.471x; 6.19 ms: 0.483x / 0.501x),
+ *   1% slower on the odd shape (0.885x / 0.898x). Not the default: it needs
+ *   2 x (128x64 + 64x256) x 4 = 196,608 bytes of shared memory per block,
+ *   more than an A100 (compute capability 8.0, the oldest the variant table
+ *   lists for variant 11) can give a block (163 KB).
+ * - -DGK11_STAGES=4 ("s4"; 192 KB, sm_90 only): within 1% of the default
+ *   (0.456x, 0.466x, 0.901x).
+ * - 128x128 with 2 blocks/SM ("b128"): 5%, 7% and 20% slower (0.412x,
+ *   0.437x, 0.744x). Same 64x64 warp tiles, so the same cost per mma, but a
+ *   third more L2 -> SM traffic (4.3 GB instead of 3.2 at 4096^3).
+ * - 256x128 ("b256x128"): as fast on the squares (0.445x, 0.463x), 50%
+ *   slower on the odd shape (0.599x). Counted, not profiled: its 17 x 24 =
+ *   408 tiles make 3 rounds of the H200's 132 SMs (one block each) and 12
+ *   tiles more, a fourth round; 128x256's 33 x 12 = 396 are exactly 3.
+ * - -DGK11_CONVERT=1 (run 3): SLOWER. cvt1 (BK=32 STAGES=3): 0.893 / 7.06 /
+ *   0.526 ms, 0.390x / 0.431x / 0.807x, 9.5-13% slower than cvt0's 0.432x /
+ *   0.479x / 0.911x; cvt1bk64: 11-16% slower than cvt0bk64 (0.418x, 0.440x,
+ *   0.814x); cvt1s4 (4 stages) within 0.4% of cvt1 (0.389x, 0.433x,
+ *   0.809x). It saves 112 of 256 conversion SASS per lane and k-tile but
+ *   adds 2 x 384 shared-memory wavefronts to the loop's 1408 (1.375 -> 2.125
+ *   per mma) and a barrier the next k-tile's first fragment loads wait for:
+ *   by the wavefront counting above, the shared-memory pass costs more than
+ *   the conversions it saves.
+ * The issue's target is NOT met by mma.sync here: 0.43-0.45x at 4096^3 for
+ * the default (0.5x would need 0.69-0.72 ms; it takes 0.80), 0.47x at best
+ * for any configuration tried; only BK=64 STAGES=2 reached 0.50x, once
+ * (0.501x in run 3), and at 8192^3.
+ * Every knob above changes the block tile or the pipeline; none changes
+ * what an mma costs, which the 64x64 warp tile and mma.sync's register
+ * operands fix (see the counts above): 1 shared-memory wavefront of fragment
+ * loads per mma plus 0.375 of copies, and 16 LDS.64 and 64 conversions
+ * beside every 32 HMMA, i.e. 2.5 more instructions per HMMA from a scheduler
+ * that issues one a clock. At the tensor cores' full rate (one m16n8k8 per
+ * clock per SM, one per 4 clocks per scheduler) that would be 1.375 of the 1
+ * wavefront an SM serves per clock, and 3.5 of every 4 issue slots: the
+ * wavefronts alone cap mma.sync at 1/1.375 = 73% of that rate. These counts
+ * do not by themselves put the ceiling below 0.5x: cuBLAS measures 355-404
+ * TFLOP/s on the squares, 72-82% of the H200's 495 TFLOP/s dense TF32, so
+ * 0.5x is 36-41% of that peak, and this kernel runs at 34-36% (170-178
+ * TFLOP/s). What they do say is that the register path leaves no slack to
+ * trade: both of its costs come with every mma, and moving work from one to
+ * the other (GK11_CONVERT=1) lost 9-16%.
+ * The rest of the gap is mma.sync on Hopper itself, the first bound under
+ * "What bounds it", which no run here isolates. wgmma (a later issue)
+ * removes the register-fragment path: it reads both operands from shared
+ * memory itself, once per warpgroup of 4 warps instead of once per warp, so
+ * the LDS.64 and per-fragment conversions leave the instruction stream.
  *
  * Sources: PTX ISA (cp.async, mma.m16n8k8 .tf32 fragment layouts,
  * cvt.rna.tf32.f32); NVIDIA CUTLASS documentation "Efficient GEMM in CUDA"
