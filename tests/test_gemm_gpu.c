@@ -28,22 +28,13 @@
 #include <time.h>
 
 #include "check.h"
+#include "gpu_test.h"
 #include "gemm_ref.h"
 #include "gk/cuda_check.h"
 #include "gk/device.h"
 #include "gk/gemm.h"
 #include "gk/random.h"
 
-#define TRY_CUDA(call)                                                                             \
-    do {                                                                                           \
-        gk_status s_ = GK_CUDA_STATUS(call);                                                       \
-        if (!gk_ok(s_)) {                                                                          \
-            char b_[512];                                                                          \
-            gk_status_format(s_, b_, sizeof b_);                                                   \
-            printf("FATAL %s\n", b_);                                                              \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 typedef struct shape {
     size_t m, n, k;
@@ -292,17 +283,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    int ndev = 0;
-    gk_status s = gk_device_count(&ndev);
-    if (!gk_ok(s)) {
-        char e[512];
-        gk_status_format(s, e, sizeof e);
-        printf("SKIPPED: no CUDA GPU is visible, so the GPU tests cannot run here (%s)\n", e);
-        return GK_TEST_SKIP;
-    }
     gk_device_info dev;
-    if (gk_ok(gk_device_query(0, &dev))) printf("device: %s (sm_%d%d, %d SMs)\n", dev.name, dev.cc_major, dev.cc_minor, dev.sm_count);
-    printf("seed: %llu (replay with --seed)\n", (unsigned long long)seed);
+    if (gk_test_open_gpu(&dev, seed) != 0) return GK_TEST_SKIP;
     const gk_gemm_variant *only = NULL;
     if (variant != 0 && (only = gk_gemm_find_variant(variant)) == NULL) {
         printf("no variant %d\n", variant);

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "gpu_test.h"
 #include "cli.h"
 #include "gk/cuda_check.h"
 #include "gk/device.h"
@@ -50,16 +51,6 @@ typedef struct buffers {
     int32_t ref_i[3];
 } buffers;
 
-#define TRY_CUDA(call)                                                                             \
-    do {                                                                                           \
-        gk_status s_ = GK_CUDA_STATUS(call);                                                       \
-        if (!gk_ok(s_)) {                                                                          \
-            char b_[512];                                                                          \
-            gk_status_format(s_, b_, sizeof b_);                                                   \
-            printf("FATAL %s\n", b_);                                                              \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 static void ensure_dev(void **p, size_t *cap, size_t bytes)
 {
@@ -292,17 +283,8 @@ int main(int argc, char **argv)
             return 2;
         }
 
-    int ndev = 0;
-    gk_status s = gk_device_count(&ndev);
-    if (!gk_ok(s)) {
-        char e[512];
-        gk_status_format(s, e, sizeof e);
-        printf("SKIPPED: no CUDA GPU is visible, so the GPU tests cannot run here (%s)\n", e);
-        return GK_TEST_SKIP;
-    }
     gk_device_info dev;
-    if (gk_ok(gk_device_query(0, &dev))) printf("device: %s (sm_%d%d, %d SMs)\n", dev.name, dev.cc_major, dev.cc_minor, dev.sm_count);
-    printf("seed: %llu (replay with --seed)\n", (unsigned long long)seed);
+    if (gk_test_open_gpu(&dev, seed) != 0) return GK_TEST_SKIP;
 
     const gk_reduce_variant *only = NULL;
     if (variant != 0 && (only = gk_reduce_find_variant(variant)) == NULL) {
