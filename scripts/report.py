@@ -141,8 +141,11 @@ def chart(d, meta, module, params, size, rows, path):
         if r["role"] in styles:
             ls, col = styles[r["role"]]
             ax.axhline(r[metric], linestyle=ls, color=col, linewidth=1)
-            ax.text(-0.45, r[metric], f"{r['role']}: {r['name']} {r[metric]:.3g}",
-                    va="bottom", ha="left", fontsize=8, color=col)
+            # References labelled at the left end of their line, the ceiling at
+            # the right end, so that lines close together keep readable labels.
+            left = r["role"] == "reference"
+            ax.text(-0.45 if left else len(var) - 0.55, r[metric], f"{r['role']}: {r['name']} {r[metric]:.4g}",
+                    va="bottom", ha="left" if left else "right", fontsize=8, color=col)
     values = [r[metric] for r in ok]
     if max(values) / max(min(values), 1e-12) > 100:
         ax.set_yscale("log")

@@ -8,9 +8,9 @@
  * the L2 slice that owns that address serves them one after another. Memory
  * bandwidth is irrelevant; the run time is n divided by the rate of
  * same-address atomics. The README's table gives that rate: at n = 2^28 it
- * shows 471.357 ms, so 2^28 / 471.357 ms = 570 million atomics per second,
+ * shows 471.156 ms, so 2^28 / 471.156 ms = 570 million atomics per second,
  * 1.76 ns each (2^20 and 2^24 give the same rate). The other variants are
- * 91x (variant 2 at 2^20) to 1902x (variant 11 at 2^28) faster: the table's
+ * 92x (variant 2 at 2^20) to 1936x (variant 11 at 2^28) faster: the table's
  * "vs variant 1" column, since this is the baseline every speed-up in the
  * bench is measured against.
  *

@@ -18,7 +18,7 @@
  * coalesced, and the additions happen in parallel inside each block, so the
  * time now depends on bandwidth and instruction issue instead of one
  * address's atomic rate: the first big jump of the ladder (the README's
- * table: 91x over variant 1 at n = 2^20, 172x at 2^24, 184x at 2^28).
+ * table: 92x over variant 1 at n = 2^20, 172x at 2^24, 184x at 2^28).
  *
  * Why it is still slow: `t % (2*s) == 0` picks every other thread, then
  * every fourth... so in every warp half the lanes or more sit idle while the

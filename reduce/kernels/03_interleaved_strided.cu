@@ -9,8 +9,8 @@
  * What changed and why it is faster: no `%`, and no warp is half busy until
  * fewer than 32 threads are left, so the warps that have nothing to do skip
  * the step instead of being issued with their lanes masked off. The README's
- * table: 0.0203 -> 0.0155 ms at n = 2^20 (1.31x), 0.1709 -> 0.1104 ms at
- * 2^24 (1.55x), 2.5614 -> 1.5715 ms at 2^28 (1.63x).
+ * table: 0.0201 -> 0.0155 ms at n = 2^20 (1.30x), 0.1714 -> 0.1117 ms at
+ * 2^24 (1.53x), 2.5655 -> 1.5812 ms at 2^28 (1.62x).
  *
  * The new problem: shared-memory bank conflicts. Shared memory is 32 banks of
  * 4-byte words; word w is in bank w % 32. A warp's access takes as many

@@ -12,8 +12,8 @@
  * until fewer than 32 threads are left; and thread t now reads words t and
  * t+stride, so the active lanes of a warp read consecutive words: each in a
  * different bank, no conflict, one shared-memory round per access (variant
- * 3 needed up to 8). The README's table: 0.0155 -> 0.0139 ms at n = 2^20
- * (1.12x), 0.1104 -> 0.0887 ms at 2^24 (1.24x), 1.5715 -> 1.2192 ms at 2^28
+ * 3 needed up to 8). The README's table: 0.0155 -> 0.0140 ms at n = 2^20
+ * (1.11x), 0.1117 -> 0.0901 ms at 2^24 (1.24x), 1.5812 -> 1.2285 ms at 2^28
  * (1.29x).
  *
  * The new problem: idle threads. Half the threads have nothing to do from
@@ -22,7 +22,7 @@
  * And each thread has a single 4-byte load in flight, after which its block
  * spends 8 barrier-separated tree steps with no load in flight at all.
  * Bound by: memory latency and per-block overhead (a hypothesis: the memory
- * system is far from busy, 18.3% of peak at 2^28 in the table, and variant 5,
+ * system is far from busy, 18.2% of peak at 2^28 in the table, and variant 5,
  * which doubles the loads in flight per thread, is 1.9x faster there).
  *
  * Limits: 256 threads per block, any n.

@@ -17,8 +17,8 @@
  * thread and the same 1 + 8 = 9 __syncthreads(): per element, half the
  * stores, half the barriers and half the tree steps, during which a block
  * has no load in flight. Global memory traffic is unchanged (each element is
- * still read once). The README's table: 0.0139 -> 0.0116 ms at n = 2^20
- * (1.20x), 0.0887 -> 0.0526 ms at 2^24 (1.69x), 1.2192 -> 0.6426 ms at 2^28
+ * still read once). The README's table: 0.0140 -> 0.0116 ms at n = 2^20
+ * (1.21x), 0.0901 -> 0.0533 ms at 2^24 (1.69x), 1.2285 -> 0.6456 ms at 2^28
  * (1.90x): at 2^24 and 2^28 the largest step of the ladder after the first.
  * That it grows with n fits the explanation above (more bytes in flight
  * matter most when the loads, not the fixed costs, dominate); it is a

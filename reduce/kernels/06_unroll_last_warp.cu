@@ -12,9 +12,9 @@
  * executes 3 __syncthreads() (one after the load, then the loop's strides
  * 128 and 64) instead of variant 5's 9 (one after the load, then strides
  * 128, 64, ..., 1); warps 1-7 retire after the step at stride 64, and warp 0
- * runs straight-line code. The README's table: 0.0116 -> 0.0105 ms at
- * n = 2^20 (1.10x), 0.0526 -> 0.0432 ms at 2^24 (1.22x), 0.6426 -> 0.4633 ms
- * at 2^28 (1.39x).
+ * runs straight-line code. The README's table: 0.0116 -> 0.0107 ms at
+ * n = 2^20 (1.09x), 0.0533 -> 0.0437 ms at 2^24 (1.22x), 0.6456 -> 0.4676 ms
+ * at 2^28 (1.38x).
  *
  * Written for Volta and later: Harris's kernel relied on the 32 threads of
  * a warp running in lockstep and used a `volatile` shared pointer with no

@@ -10,9 +10,9 @@
  * What changed: no loop counter, no shift, no compare against a run-time
  * bound in the tree, and the shared-memory addresses are immediate offsets.
  * How much that is worth here: variant 6's loop had only two trips left
- * (strides 128 and 64), so little. The README's table: 0.0105 -> 0.0104 ms
- * at n = 2^20 (1.01x), 0.0432 -> 0.0423 ms at 2^24 (1.02x), 0.4633 ->
- * 0.4487 ms at 2^28 (1.03x). One kernel is compiled for each block size
+ * (strides 128 and 64), so little. The README's table: 0.0107 -> 0.0105 ms
+ * at n = 2^20 (1.02x), 0.0437 -> 0.0428 ms at 2^24 (1.02x), 0.4676 ->
+ * 0.4533 ms at 2^28 (1.03x). One kernel is compiled for each block size
  * that is used; the launcher here uses 256 (the kBlock constant is the only
  * knob).
  *
@@ -20,7 +20,7 @@
  * global memory (the same as variants 5 and 6), and every block still goes
  * through shared memory and 3 block-wide barriers (one after the load, two
  * in the tree) plus warp 0's 12 __syncwarp(). Bound by: memory latency,
- * with too few loads in flight per thread to fill the bandwidth (49.7% of
+ * with too few loads in flight per thread to fill the bandwidth (49.2% of
  * peak at 2^28 in the table).
  *
  * Limits: block sizes 64..1024 (a power of two), launched with 256; any n.

@@ -17,19 +17,20 @@
  * store per warp, one load by warp 0), but 45 shuffles (5 in each of the 8
  * warps, then 5 more in warp 0) with an add after each.
  *
- * What the table shows: no gain. The README's table gives 0.0104 ms for both
- * 7 and 8 at n = 2^20, and 8 slightly slower at 2^24 (0.0429 against 0.0423
- * ms, 1.4%) and 2^28 (0.4532 against 0.4487 ms, 1.0%; in bench-h200.json
- * their min..max ranges, 0.4516..0.4554 and 0.4471..0.4506 ms, do not
- * overlap). Why: both variants read the same 512 elements per block with
- * the same two 4-byte loads in flight per thread, and a block's life is
- * mostly the wait for those loads; the tree after them is a small part of
- * it, so making the tree cheaper in shared-memory traffic and barriers does
- * not show. (That is a reading of the table, not a profile; nothing
- * measured here explains the 1% by which 8 is slower.) Shuffles can pay
- * off where the tree is a larger share of a block's time; here their value
- * is that block_reduce() is short and needs a single barrier, which
- * variants 9-11 reuse.
+ * What the table shows: no gain; 8 is slightly slower than 7 at every size.
+ * The README's table gives 0.0107 against 0.0105 ms at n = 2^20 (1.8%),
+ * 0.0435 against 0.0428 ms at 2^24 (1.4%) and 0.4581 against 0.4533 ms at
+ * 2^28 (1.1%). Only at 2^28 is the gap clear of the run-to-run spread: in
+ * bench-h200.json the min..max ranges of 8 and 7 there, 0.4566..0.4596 and
+ * 0.4517..0.4554 ms, do not overlap, while at 2^20 and 2^24 they do. Why:
+ * both variants read the same 512 elements per block with the same two
+ * 4-byte loads in flight per thread, and a block's life is mostly the wait
+ * for those loads; the tree after them is a small part of it, so making the
+ * tree cheaper in shared-memory traffic and barriers does not show. (That
+ * is a reading of the table, not a profile; nothing measured here explains
+ * the 1-2% by which 8 is slower.) Shuffles can pay off where the tree is a
+ * larger share of a block's time; here their value is that block_reduce()
+ * is short and needs a single barrier, which variants 9-11 reuse.
  *
  * What is left: every block still reads just 512 elements, two loads in
  * flight per thread, and then retires; n/512 short blocks are launched

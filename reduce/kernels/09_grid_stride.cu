@@ -24,9 +24,10 @@
  * times, and the chain of follow-up passes shrinks to one tiny launch. Each
  * thread now spends its life streaming loads, all coalesced. But it has
  * fewer loads in flight: see below. The README's table: against variant 8,
- * 0.0104 -> 0.0102 ms at n = 2^20 (1.02x), 0.0429 -> 0.0431 ms at 2^24
- * (equal), 0.4532 -> 0.4335 ms at 2^28 (1.05x). Saving the per-block costs
- * gains little because the bound, bytes in flight, barely moved.
+ * 0.0107 -> 0.0104 ms at n = 2^20 (1.02x), 0.0435 -> 0.0438 ms at 2^24
+ * (0.99x, slightly slower), 0.4581 -> 0.4410 ms at 2^28 (1.04x). Saving
+ * the per-block costs gains little because the bound, bytes in flight,
+ * barely moved.
  *
  * What is left: nvcc does not unroll the grid-stride loop (cuobjdump -sass
  * for sm_90: one LDG per trip, and the add that consumes it comes before
@@ -34,16 +35,19 @@
  * flight: 1024 blocks x 256 threads x 4 B = 1 MiB in the whole GPU, about
  * 8 KB per SM (8 blocks x 256 x 4 B = 8 KiB where 8 blocks sit). Little's
  * law (throughput = bytes in flight / latency) then caps the bandwidth. At
- * n = 2^28 the table shows 2477 GB/s, 51.4% of peak; with at most 1 MiB in
- * flight that means loads took at most 1 MiB / 2477 GB/s = 0.42 us on
+ * n = 2^28 the table shows 2435 GB/s, 50.6% of peak; with at most 1 MiB in
+ * flight that means loads took at most 1 MiB / 2435 GB/s = 0.43 us on
  * average. If the latency stayed at that, the 4814 GB/s peak would need
- * 4814 GB/s x 0.42 us, about 2 MB in flight, twice what this variant has
+ * 4814 GB/s x 0.43 us, about 2.1 MB in flight, twice what this variant has
  * (and latency grows as DRAM gets busier, so more in practice). At 2^24 the
- * table shows only 32.3% of peak; even CUB reaches only 49.4% at that size,
- * so something besides bytes in flight weighs there, presumably costs that
- * do not shrink with n (the second launch, the grid's ramp-up and drain):
- * a hypothesis, not measured. Bound by: memory latency (bytes in flight),
- * about half of the DRAM bandwidth at 2^28; not the bandwidth itself.
+ * table shows only 31.8% of peak; even CUB reaches only 49.4% at that size,
+ * and the table's read-only stream (a kernel that does nothing but read the
+ * same bytes) only 55.1%, so something besides bytes in flight weighs
+ * there, on a kernel that only reads as well: presumably costs that do not
+ * shrink with n (launching, the grid's ramp-up and drain) or the bench's L2
+ * flush (the README discusses both): a hypothesis, not measured. Bound by:
+ * memory latency (bytes in flight), about half of the DRAM bandwidth at
+ * 2^28; not the bandwidth itself.
  *
  * Per-block partials: block b's value reduces the tiles of 256 elements
  * numbered b, b + M, b + 2M... (M = the grid size): element i belongs to

@@ -6,7 +6,7 @@
  * The idea: variant 9 needs a second launch only to add up 1024 numbers.
  * Instead, each block adds its result straight into *out with one atomicAdd.
  * Variant 1 died of n atomics on one address; 1024 are cheap. At variant 1's
- * rate (the README's table: 2^28 atomics in 471.357 ms, 1.76 ns each) 1024
+ * rate (the README's table: 2^28 atomics in 471.156 ms, 1.76 ns each) 1024
  * same-address atomics take 1024 x 1.76 ns = 1.8 us if they all arrived at
  * once and were served one by one, and less in practice, since the blocks
  * do not all finish at the same moment. They cost the blocks no wait: an
@@ -18,13 +18,13 @@
  * no partials written to and read back from memory, no gap between two
  * kernels. That matters most for small n, where the second launch is a
  * sizeable part of the time; at large n the main loop dominates and the time
- * is that of variant 9. The README's table, against variant 9: 0.0102 ->
- * 0.0080 ms at n = 2^20 (1.28x), 0.0431 -> 0.0402 ms at 2^24 (1.07x),
- * 0.4335 -> 0.4301 ms at 2^28 (1.01x).
+ * is that of variant 9. The README's table, against variant 9: 0.0104 ->
+ * 0.0080 ms at n = 2^20 (1.30x), 0.0438 -> 0.0409 ms at 2^24 (1.07x),
+ * 0.4410 -> 0.4378 ms at 2^28 (1.01x).
  *
  * What is left: the main loop is still one 4-byte load per iteration, one in
  * flight per thread (the same loop as variant 9), so the bandwidth is still
- * latency-limited (51.9% of peak at 2^28); and the float result now depends
+ * latency-limited (50.9% of peak at 2^28); and the float result now depends
  * on the order the atomics arrive: not bitwise reproducible from run to run
  * (i32 is exact in any order). Bound by: memory latency.
  *
