@@ -117,7 +117,9 @@ typedef struct gk_bench_module {
     gk_bench_case (*case_at)(size_t index);
 
     /* Allocate inputs for `shape`, fill them with seeded random data, compute
-     * the CPU reference where the check needs one. *state is the module's. */
+     * the CPU reference where the check needs one. *state is the module's.
+     * GK_ERROR_UNSUPPORTED: this shape does not go with these parameters
+     * (u8 samples with 4096 bins): the runner says so and moves on. */
     gk_status (*setup)(void **state, const gk_bench_shape *shape, const gk_bench_params *params);
     /* NULL to run the case at this shape; else why it is skipped (a slow
      * variant at a large size), which the table prints as "skipped". May be

@@ -43,8 +43,9 @@ static gk_status reduce_impl(int variant, gk_dtype dtype, gk_reduce_op op, const
 {
     const gk_reduce_row *v;
     GK_TRY(find(variant, &v));
+    if (dtype != GK_F32 && dtype != GK_I32)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "dtype is neither GK_F32 nor GK_I32");
     size_t elem = gk_dtype_size(dtype);
-    if (elem == 0) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "dtype is neither GK_F32 nor GK_I32");
     if ((unsigned)op > (unsigned)GK_REDUCE_MIN)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "op is not GK_REDUCE_SUM, GK_REDUCE_MAX or GK_REDUCE_MIN");
     if (!(v->info.ops & GK_REDUCE_OP_BIT(op)))

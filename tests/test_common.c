@@ -9,6 +9,7 @@
 #include "gk/cuda_check.h"
 #include "gk/device.h"
 #include "gk/random.h"
+#include "gk/dtype.h"
 #include "gk/status.h"
 #include "gk/timing.h"
 #include "gk/verify.h"
@@ -60,6 +61,16 @@ static void test_status(void)
     gk_status_format(abs_unix, buf, sizeof buf);
     CHECK(strstr(buf, "(at x.c:7)") != NULL && strstr(buf, "/home") == NULL, "formatted '%s'", buf);
     CHECK(strcmp(gk_status_file(gk_success()), "?") == 0, "success has no place");
+}
+
+static void test_dtype(void)
+{
+    CHECK(gk_dtype_size(GK_F32) == 4 && gk_dtype_size(GK_I32) == 4 && gk_dtype_size(GK_U8) == 1 &&
+              gk_dtype_size(GK_U32) == 4 && gk_dtype_size((gk_dtype)9) == 0,
+          "sizes");
+    CHECK(strcmp(gk_dtype_name(GK_U8), "u8") == 0 && strcmp(gk_dtype_name(GK_U32), "u32") == 0 &&
+              strcmp(gk_dtype_name(GK_F32), "f32") == 0 && strcmp(gk_dtype_name((gk_dtype)-1), "?") == 0,
+          "names");
 }
 
 static void test_verify(void)
@@ -178,6 +189,7 @@ static void test_median_and_peaks(void)
 int main(void)
 {
     test_status();
+    test_dtype();
     test_verify();
     test_sum_tolerance();
     test_random();
