@@ -12,7 +12,7 @@ endfunction()
 step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
 # The public headers are there; the internal ones (timing, verify, random and
 # each module's variants.h, whose functions skip the argument checks) are not.
-foreach(h status.h cuda_check.h device.h dtype.h reduce.h gemm.h)
+foreach(h status.h cuda_check.h device.h dtype.h reduce.h gemm.h histogram.h)
   if(NOT EXISTS "${WORK_DIR}/prefix/include/gk/${h}")
     message(FATAL_ERROR "the installed tree lacks include/gk/${h}")
   endif()
