@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include <gk/gemm.h>
+#include <gk/histogram.h>
 #include <gk/reduce.h>
 
 int main(void)
@@ -17,5 +18,10 @@ int main(void)
     printf("consumer: %zu gemm variants, best %d (%s), empty product %s, variant 0 %s\n", gk_gemm_variant_count(),
            gk_gemm_best_variant(), gk_gemm_precision_name(gk_gemm_find_variant(gk_gemm_best_variant())->precision),
            gk_status_string(g.code), gk_status_string(bad.code));
-    return gk_ok(s) && bytes > 0 && gk_ok(g) && bad.code == GK_ERROR_UNKNOWN_VARIANT ? 0 : 1;
+    size_t hbytes = 0;
+    gk_status h = gk_histogram(gk_histogram_best_variant(), GK_U8, NULL, 1000, 256, NULL, NULL, &hbytes, 0);
+    printf("consumer: %zu histogram variants, workspace %zu bytes, %s\n", gk_histogram_variant_count(), hbytes,
+           gk_status_string(h.code));
+    return gk_ok(s) && bytes > 0 && gk_ok(g) && bad.code == GK_ERROR_UNKNOWN_VARIANT && gk_ok(h) && hbytes > 0 ? 0
+                                                                                                            : 1;
 }
