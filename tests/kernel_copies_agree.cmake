@@ -1,14 +1,21 @@
-# Each reduce kernel file compiles on its own, so the small helpers it needs
-# (the Sum/Max/Min operations, the warp and block reductions) are repeated in
-# every file that uses them. This test keeps the copies identical: a fix made
-# in one file must be made in all.   cmake -DKERNEL_DIR=... -P kernel_copies_agree.cmake
+# Each kernel file compiles on its own, so the small helpers it needs are
+# repeated in every file that uses them (reduce: the Sum/Max/Min operations,
+# the warp and block reductions; gemm: the tile-grid size and the epilogue;
+# histogram: the launch helpers and the global-atomic fallback). This test
+# keeps the copies identical: a fix made in one file must be made in all.
+#   cmake -DKERNEL_DIR=... -DMODULE=reduce|gemm|histogram -P kernel_copies_agree.cmake
 file(GLOB files "${KERNEL_DIR}/[0-9][0-9]_*.cu")
 set(failed FALSE)
-# Each block: a regex that matches it whole.
 # Each block: a regex that matches it whole (a header line, then the lines of
 # its body, which start with a space or '#', then the closing brace).
 set(body "\n([ #][^\n]*\n)*}")
-if(MODULE STREQUAL "gemm")
+if(MODULE STREQUAL "histogram")
+  set(blocks
+    "constexpr size_t ceil_div\\(size_t x, size_t y\\) { return \\(x \\+ y - 1\\) / y[^\n]*"
+    "cudaError_t run_global\\(const T \\*in, size_t n, unsigned bins, unsigned long long \\*counts, cudaStream_t stream\\)\n{${body}"
+    "cudaError_t smem_per_block_optin\\(int \\*bytes\\)\n{${body}"
+    "cudaError_t resident_blocks\\(K kernel, size_t smem, size_t \\*blocks\\)\n{${body}")
+elseif(MODULE STREQUAL "gemm")
   set(blocks
     "constexpr size_t ceil_div\\(size_t x, size_t y\\) { return \\(x \\+ y - 1\\) / y[^\n]*"
     "size_t grid_blocks\\(size_t m, size_t n, size_t bm, size_t bn\\)\n{${body}"
