@@ -60,6 +60,9 @@ cudaError_t gk_histogram_05_warp_aggregated_run(const void *in, size_t n, int dt
 size_t gk_histogram_06_replicated_workspace(size_t n, size_t bins, int dtype);
 cudaError_t gk_histogram_06_replicated_run(const void *in, size_t n, int dtype, size_t bins,
                                            unsigned long long *counts, void *workspace, cudaStream_t stream);
+size_t gk_histogram_07_tuned_workspace(size_t n, size_t bins, int dtype);
+cudaError_t gk_histogram_07_tuned_run(const void *in, size_t n, int dtype, size_t bins, unsigned long long *counts,
+                                      void *workspace, cudaStream_t stream);
 
 #ifdef __cplusplus
 }
