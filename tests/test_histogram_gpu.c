@@ -148,8 +148,10 @@ static int test_variant(buffers *b, const gk_histogram_variant *v, int small, ui
     return check_failed == before;
 }
 
-/* n > 2^32 u8 samples, bins = 1: all zeros but one in 4096 (values 1-255, not
- * counted), so counts[0] passes 2^32. */
+/* n > 2^32 u8 samples, bins = 1: all zeros but one sample every 8192 to
+ * 16383 (values 1-255, not counted). The gaps are at least 8192, so at most
+ * n / 8192 + 1 = 524417 samples are dropped, fewer than the 2^20 + 17 that n
+ * has above 2^32: counts[0] passes 2^32 whatever the seed (checked below). */
 static int test_large(buffers *b, const gk_histogram_variant *only, uint64_t seed)
 {
     const size_t n = ((size_t)1 << 32) + ((size_t)1 << 20) + 17;
@@ -166,11 +168,12 @@ static int test_large(buffers *b, const gk_histogram_variant *only, uint64_t see
     gk_rng r;
     gk_rng_seed(&r, seed);
     uint64_t dropped = 0;
-    for (size_t i = 0; i < n; i += 1 + gk_rng_next(&r) % 8191) {
+    for (size_t i = 0; i < n; i += 8192 + gk_rng_next(&r) % 8192) {
         h[i] = (unsigned char)(1 + gk_rng_next(&r) % 255);
         ++dropped;
     }
     uint64_t want = (uint64_t)n - dropped;
+    CHECK(want > ((uint64_t)1 << 32), "the input's count %llu does not pass 2^32", (unsigned long long)want);
     printf("n = %zu u8 samples, %llu of them out of range: counts[0] must be %llu (> 2^32)\n", n,
            (unsigned long long)dropped, (unsigned long long)want);
     b->ref = (uint64_t *)malloc(8);

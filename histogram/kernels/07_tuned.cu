@@ -102,11 +102,12 @@
  * 4. Huge bins (2^20, 2^24): passes = ceil(2^20 / 58112) = 19 reads of the
  *    input would cost 19 x 4 B of DRAM traffic per value. Instead each value
  *    is one 64-bit atomicAdd into counts in L2 (global memory; counts of
- *    2^20 bins are 8 MB and fit in the 50 MB L2), with the same warp and
- *    thread checks as in 3. (Contention is low when the values spread over
- *    so many bins.) Break-even, kMaxPasses = GK7_MAX_PASSES = 4: a pass
- *    costs 4 B of DRAM reading per value; a random L2 atomic is a 32-byte
- *    sector read-modify-write inside L2, which we estimate at the time of
+ *    2^20 bins are 8 MiB and fit in the L2, 60 MiB on the H200 of the
+ *    module's bench run), with the same warp and thread checks as in 3.
+ *    (Contention is low when the values spread over so many bins.)
+ *    Break-even, kMaxPasses = GK7_MAX_PASSES = 4: a pass costs 4 B of DRAM
+ *    reading per value; a random L2 atomic is a 32-byte sector
+ *    read-modify-write inside L2, which we estimate at the time of
  *    about 16 B of DRAM traffic (L2 bandwidth being a few times DRAM's), so
  *    up to 4 passes the passes win. This is an estimate, not a measurement:
  *    GK7_MAX_PASSES moves it (2^17 bins needs 3 passes; 2^20 is far past).
@@ -124,6 +125,14 @@
  * conflict-free or few shared atomics per byte); 65536 bins: two reads of
  * the input plus the merge; u8: one shared atomic per input byte, so shared
  * atomic issue rather than DRAM is the likely limit.
+ * Measured (H200, CUDA 13.0, 2026-11-23, n = 2^28, uniform data; the
+ * module README's table, whose ceiling is a kernel that only reads the
+ * input, and "% of ceiling" its time over the case's): u32 at 256 and 4096
+ * bins 0.2525 and 0.2562 ms, 98.3% and 96.9% of the ceiling; 65536 bins
+ * 0.5246 ms, 0.5246 / 0.2483 = 2.1 times the read-only time, about the two
+ * reads; u8 0.0762 ms, 94.8% of the ceiling (0.0723 ms): against the
+ * expectation above, the u8 shared atomics hide almost wholly behind the
+ * read.
  *
  * Tuning (compile-time macros, defaults above): GK7_THREADS and
  * GK7_MIN_BLOCKS (lane kernel), GK7_THREADS_WIDE and GK7_MIN_BLOCKS_WIDE
