@@ -19,12 +19,14 @@
  *     so a TF32 variant is compared with cuBLAS in TF32.
  *   - Its work per call (bytes that must move, FLOPs), and, per case, which
  *     peak the "% of peak" column uses (DRAM bandwidth, fp32, TF32 or BF16
- *     tensor FLOP/s; gk/device.h says where each comes from).
+ *     tensor FLOP/s; gk/device.h says where each comes from); optionally a
+ *     second peak for every case of the module, in a column of its own.
  *
  * The runner verifies each case once, times it (gk/timing.h: CUDA events,
  * warm-up, L2 flushed, median),
- * and derives GB/s, TFLOP/s, % of the peak, the ratio to the case's
- * reference, % of the module's ceiling and the speed-up over a baseline case
+ * and derives GB/s, TFLOP/s, % of the peak (and of the module's second
+ * peak), the ratio to the case's reference, % of the module's ceiling and
+ * the speed-up over a baseline case
  * (--vs, default variant 1). A new module is its own bench file and one line
  * in modules.c.
  */
@@ -56,9 +58,11 @@ typedef struct gk_bench_work {
     double flops;         /* arithmetic operations of one call */
 } gk_bench_work;
 
-/* The peak a case's "% of peak" column is taken against. */
+/* The peak a case's "% of peak" column is taken against, and a module's
+ * optional second peak (gk_bench_module.second_peak). */
 typedef enum gk_bench_peak {
-    GK_PEAK_DRAM = 0, /* bytes read + written per second */
+    GK_PEAK_NONE = 0, /* no peak: no % column (the second peak of most modules) */
+    GK_PEAK_DRAM,     /* bytes read + written per second */
     GK_PEAK_FP32,     /* fp32 FMA pipes, FLOP/s */
     GK_PEAK_TF32,     /* dense tensor cores in TF32, FLOP/s */
     GK_PEAK_BF16,     /* dense tensor cores in BF16, FLOP/s */
@@ -82,12 +86,16 @@ typedef struct gk_bench_case {
     const char *reference; /* variants: the key of the reference it is compared with (NULL: none) */
 } gk_bench_case;
 
-/* A module parameter: `--param key=value` (or the shorthands --dtype, --op). */
+/* A module parameter: `--param key=value` (or the shorthands --dtype, --op).
+ * Most parameters take a closed list of values; one that takes an open set
+ * (conv's mask width: any positive integer) names a test of a value in
+ * `accepts` and says in `values` what it takes, in words. */
 typedef struct gk_bench_param_decl {
     const char *key;     /* "dtype" */
-    const char *values;  /* the allowed values, comma-separated: "f32,i32" */
+    const char *values;  /* the allowed values, comma-separated: "f32,i32" (open: what is taken, in words) */
     const char *deflt;   /* the default, one value or a comma-separated list to sweep */
     const char *help;    /* one line */
+    int (*accepts)(const char *value); /* NULL: a closed list, `values`; else non-zero for a value taken */
 } gk_bench_param_decl;
 
 /* The parameter values of one run of a module: one value per declared key, in
@@ -138,6 +146,11 @@ typedef struct gk_bench_module {
     /* Short description of the params used, e.g. "f32 sum". */
     const char *(*describe)(void *state);
     void (*teardown)(void *state);
+    /* A second peak every case is also measured against, in a column of its
+     * own ("% fp32" next to the DRAM "% of peak" of a convolution, which is
+     * memory bound for small masks and arithmetic bound for large ones).
+     * GK_PEAK_NONE (what a module that leaves it out gets): no such column. */
+    gk_bench_peak second_peak;
 } gk_bench_module;
 
 extern const gk_bench_module *const gk_bench_modules[];

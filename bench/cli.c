@@ -81,6 +81,12 @@ int gk_parse_size(const char *s, size_t *out)
     return 0;
 }
 
+int gk_accepts_positive_count(const char *value)
+{
+    size_t n;
+    return gk_parse_size(value, &n) == 0 && n >= 1;
+}
+
 void gk_format_size(size_t n, char *buf, size_t size)
 {
     for (int k = 62; k >= 10; --k) {

@@ -37,6 +37,10 @@ int gk_bench_parse(int argc, char **argv, gk_bench_cli *cli, char *err, size_t e
  * "2^24-1", "4Ki", "16Mi", "1Gi": 0 on success. */
 int gk_parse_size(const char *s, size_t *out);
 
+/* For a module parameter that takes any positive count (its `accepts`,
+ * bench.h): non-zero when gk_parse_size reads `value` and it is >= 1. */
+int gk_accepts_positive_count(const char *value);
+
 /* Writes "2^20", "2^20+13" or "1000" (whichever is shortest to read). */
 void gk_format_size(size_t n, char *buf, size_t size);
 

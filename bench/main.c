@@ -90,7 +90,7 @@ static int make_plan(const gk_bench_cli *cli, const gk_bench_module *m, plan *p)
             return 2;
         }
         for (int v = 0; v < nv; ++v)
-            if (!in_list(p->values[k][v], d->values)) {
+            if (d->accepts != NULL ? !d->accepts(p->values[k][v]) : !in_list(p->values[k][v], d->values)) {
                 fprintf(stderr, "gk_bench: --param %s=%s: module %s takes %s = %s\n", d->key, p->values[k][v], m->name,
                         d->key, d->values);
                 return 2;
@@ -138,9 +138,12 @@ static void list_modules(void)
         printf("module %s (size: %s; default sizes:", mod->name, mod->size_help);
         for (size_t s = 0; s < mod->num_default_sizes; ++s) printf(" %s", mod->default_sizes[s]);
         printf(")\n");
+        if (mod->second_peak != GK_PEAK_NONE)
+            printf("  every case also as %% of the %s peak\n", gk_bench_peak_name(mod->second_peak));
         for (size_t p = 0; p < mod->num_params; ++p)
-            printf("  --param %s=%s  (one or more of %s; default %s)\n", mod->params[p].key, mod->params[p].deflt,
-                   mod->params[p].values, mod->params[p].deflt);
+            printf("  --param %s=%s  (%s%s; default %s)\n", mod->params[p].key, mod->params[p].deflt,
+                   mod->params[p].accepts != NULL ? "a list, each " : "one or more of ", mod->params[p].values,
+                   mod->params[p].deflt);
         for (size_t i = 0; i < mod->num_cases(); ++i) {
             gk_bench_case c = mod->case_at(i);
             if (c.role == GK_ROLE_VARIANT)

@@ -6,7 +6,8 @@
 #define GK_BENCH_MODULE_LIST(X) \
     X(reduce)                   \
     X(gemm)                     \
-    X(histogram)
+    X(histogram)                \
+    X(conv)
 
 #define GK_DECLARE(name) extern const gk_bench_module gk_##name##_bench_module;
 GK_BENCH_MODULE_LIST(GK_DECLARE)

@@ -27,6 +27,7 @@ void gk_bench_results_free(gk_bench_results *r)
 
 void gk_bench_peaks(const gk_device_info *dev, double peaks[GK_PEAK_COUNT])
 {
+    peaks[GK_PEAK_NONE] = 0.0;
     peaks[GK_PEAK_DRAM] = dev->peak_dram_bytes_per_s;
     peaks[GK_PEAK_FP32] = dev->peak_fp32_flops;
     peaks[GK_PEAK_TF32] = dev->peak_tf32_flops;
@@ -40,6 +41,7 @@ const char *gk_bench_peak_name(gk_bench_peak p)
     case GK_PEAK_FP32: return "fp32";
     case GK_PEAK_TF32: return "TF32";
     case GK_PEAK_BF16: return "BF16";
+    case GK_PEAK_NONE: return "none";
     default: return "?";
     }
 }
@@ -64,6 +66,18 @@ static int is_baseline(const gk_bench_case *c, const char *baseline)
     return c->role != GK_ROLE_VARIANT && c->key != NULL && strcmp(c->key, baseline) == 0;
 }
 
+/* The row's rate as a % of peak p: bytes per second against DRAM, FLOPs per
+ * second against the rest; NAN for GK_PEAK_NONE or a peak not known. */
+static double pct_of(const gk_bench_row *r, gk_bench_peak p, const double peaks[GK_PEAK_COUNT], double seconds)
+{
+    double peak = (unsigned)p < GK_PEAK_COUNT ? peaks[p] : 0.0;
+    if (p == GK_PEAK_NONE || !(peak > 0)) return NAN;
+    double rate = p == GK_PEAK_DRAM ? (r->w.bytes_read + r->w.bytes_written) / seconds : r->w.flops / seconds;
+    return 100.0 * rate / peak;
+}
+
+static gk_bench_peak second_peak(const gk_bench_row *r) { return r->m != NULL ? r->m->second_peak : GK_PEAK_NONE; }
+
 void gk_bench_derive(gk_bench_row *rows, size_t count, const double peaks[GK_PEAK_COUNT], const char *baseline)
 {
     double t_base = NAN, t_ceiling = NAN;
@@ -75,7 +89,8 @@ void gk_bench_derive(gk_bench_row *rows, size_t count, const double peaks[GK_PEA
     }
     for (size_t i = 0; i < count; ++i) {
         gk_bench_row *r = &rows[i];
-        r->gbps = r->tflops = r->pct_peak = r->vs_reference = r->pct_ceiling = r->vs_baseline = NAN;
+        r->gbps = r->tflops = r->pct_peak = r->pct_second_peak = r->vs_reference = r->pct_ceiling = r->vs_baseline =
+            NAN;
         r->reference_name = NULL;
         /* The reference this case is compared with, found by key in the group. */
         const gk_bench_row *ref = NULL;
@@ -89,9 +104,8 @@ void gk_bench_derive(gk_bench_row *rows, size_t count, const double peaks[GK_PEA
         double bytes = r->w.bytes_read + r->w.bytes_written;
         r->gbps = bytes / s * 1e-9;
         r->tflops = r->w.flops / s * 1e-12;
-        double peak = (unsigned)r->c.peak < GK_PEAK_COUNT ? peaks[r->c.peak] : 0.0;
-        double rate = r->c.peak == GK_PEAK_DRAM ? bytes / s : r->w.flops / s;
-        if (peak > 0) r->pct_peak = 100.0 * rate / peak;
+        r->pct_peak = pct_of(r, r->c.peak, peaks, s);
+        r->pct_second_peak = pct_of(r, second_peak(r), peaks, s);
         if (ref != NULL && ref->state == GK_ROW_OK) r->vs_reference = ref->t.median_ms / r->t.median_ms;
         r->pct_ceiling = 100.0 * t_ceiling / r->t.median_ms;
         r->vs_baseline = t_base / r->t.median_ms;
@@ -133,13 +147,23 @@ void gk_bench_print_table(FILE *f, const gk_bench_run_info *info, const gk_bench
             dev->runtime_version / 1000, dev->runtime_version % 1000 / 10, dev->driver_version / 1000,
             dev->driver_version % 1000 / 10, info->hot ? "hot" : "cold (flushed)", info->min_iters, info->warmup);
     char prev[192] = "", group[192];
+    int any_second = 0;
     for (size_t i = 0; i < count; ++i) {
         const gk_bench_row *r = &rows[i];
+        gk_bench_peak second = second_peak(r);
         snprintf(group, sizeof group, "%s %s %s=%s", r->m->name, r->params, r->m->axes, r->size);
         if (strcmp(group, prev) != 0) {
+            char second_title[24] = "";
+            if (second != GK_PEAK_NONE) {
+                char t[8];
+                snprintf(t, sizeof t, "%%%.5s", gk_bench_peak_name(second));
+                snprintf(second_title, sizeof second_title, " %7s", t);
+                any_second = 1;
+            }
             fprintf(f, "\n%s\n", group);
-            fprintf(f, "  %4s  %-28s %-5s %10s %10s %9s %8s %7s %-4s %8s %8s %7s\n", "id", "case", "prec", "median ms",
-                    "min ms", "GB/s", "TFLOP/s", "%peak", "of", "vs ref", "vs base", "%ceil");
+            fprintf(f, "  %4s  %-28s %-5s %10s %10s %9s %8s %7s %-4s%s %8s %8s %7s\n", "id", "case", "prec",
+                    "median ms", "min ms", "GB/s", "TFLOP/s", "%peak", "of", second_title, "vs ref", "vs base",
+                    "%ceil");
             snprintf(prev, sizeof prev, "%s", group);
         }
         if (r->c.role == GK_ROLE_VARIANT) fprintf(f, "  %4d", r->c.id);
@@ -154,14 +178,16 @@ void gk_bench_print_table(FILE *f, const gk_bench_run_info *info, const gk_bench
         print_num(f, r->tflops, " %*.2f", 8);
         print_num(f, r->pct_peak, " %*.1f", 7);
         fprintf(f, " %-4s", gk_bench_peak_name(r->c.peak));
+        if (second != GK_PEAK_NONE) print_num(f, r->pct_second_peak, " %*.1f", 7);
         print_num(f, r->vs_reference, " %*.2fx", 7);
         print_num(f, r->vs_baseline, " %*.2fx", 7);
         print_num(f, r->pct_ceiling, " %*.1f", 7);
         fprintf(f, "\n");
     }
-    fprintf(f, "\n%%peak: of the peak named in 'of'; vs ref: the time of the variant's reference (its module names "
-               "it: CUB, cuBLAS fp32, cuBLAS TF32) over this time, > 1 is faster; vs base: speed-up over %s%s; "
+    fprintf(f, "\n%%peak: of the peak named in 'of'%s; vs ref: the time of the variant's reference (its module names "
+               "it: CUB, cuBLAS fp32, cuBLAS TF32, cuFFT) over this time, > 1 is faster; vs base: speed-up over %s%s; "
                "%%ceil: the ceiling's time over this time (the memory limit measured in the same run)\n",
+            any_second ? " (and a column such as %fp32: of the module's second peak, for every case)" : "",
             info->baseline && strspn(info->baseline, "0123456789") == strlen(info->baseline) ? "variant " : "",
             info->baseline ? info->baseline : "-");
 }
@@ -175,7 +201,7 @@ static void csv_num(FILE *f, double v, const char *fmt)
 void gk_bench_print_csv(FILE *f, const gk_bench_row *rows, size_t count)
 {
     fprintf(f, "module,params,size,id,key,name,role,precision,peak,reference,status,median_ms,min_ms,max_ms,iters,"
-               "gbps,tflops,pct_peak,vs_reference,vs_baseline,pct_ceiling\n");
+               "gbps,tflops,pct_peak,vs_reference,vs_baseline,pct_ceiling,second_peak,pct_second_peak\n");
     for (size_t i = 0; i < count; ++i) {
         const gk_bench_row *r = &rows[i];
         fprintf(f, "%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s", r->m->name, r->params, r->size, r->c.id, r->c.key ? r->c.key : "",
@@ -189,10 +215,16 @@ void gk_bench_print_csv(FILE *f, const gk_bench_row *rows, size_t count)
             csv_num(f, r->vs_reference, "%.4f");
             csv_num(f, r->vs_baseline, "%.4f");
             csv_num(f, r->pct_ceiling, "%.3f");
-            fputc('\n', f);
         } else {
-            fprintf(f, ",,,,,,,,,,\n");
+            fprintf(f, ",,,,,,,,,,");
         }
+        /* The second peak last, so that the columns before it keep their
+         * places (scripts/tune.sh reads them by position). */
+        gk_bench_peak second = second_peak(r);
+        fprintf(f, ",%s", second != GK_PEAK_NONE ? gk_bench_peak_name(second) : "");
+        if (r->state == GK_ROW_OK) csv_num(f, r->pct_second_peak, "%.3f");
+        else fputc(',', f);
+        fputc('\n', f);
     }
 }
 
@@ -248,6 +280,7 @@ static void json_module(FILE *f, const gk_bench_module *m)
     json_kv_str(f, "axes", m->axes);
     json_kv_str(f, "size_help", m->size_help);
     json_kv_str(f, "metric", m->metric);
+    json_kv_str(f, "second_peak", m->second_peak != GK_PEAK_NONE ? gk_bench_peak_name(m->second_peak) : NULL);
     fprintf(f, ", \"default_sizes\": [");
     for (size_t i = 0; i < m->num_default_sizes; ++i) {
         if (i) fputs(", ", f);
@@ -259,7 +292,7 @@ static void json_module(FILE *f, const gk_bench_module *m)
         json_str(f, m->params[i].key);
         json_kv_str(f, "values", m->params[i].values);
         json_kv_str(f, "default", m->params[i].deflt);
-        fputc('}', f);
+        fprintf(f, ", \"open\": %s}", m->params[i].accepts != NULL ? "true" : "false");
     }
     fprintf(f, "],\n     \"cases\": [\n");
     size_t n = m->num_cases();
@@ -326,6 +359,7 @@ void gk_bench_write_json(FILE *f, const gk_bench_run_info *info, const gk_bench_
             json_kv_num(f, "gbps", r->gbps);
             json_kv_num(f, "tflops", r->tflops);
             json_kv_num(f, "pct_peak", r->pct_peak);
+            json_kv_num(f, "pct_second_peak", r->pct_second_peak);
             json_kv_num(f, "vs_reference", r->vs_reference);
             json_kv_num(f, "vs_baseline", r->vs_baseline);
             json_kv_num(f, "pct_ceiling", r->pct_ceiling);

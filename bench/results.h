@@ -31,6 +31,7 @@ typedef struct gk_bench_row {
     /* Derived by gk_bench_derive; NAN where there is nothing to compare with. */
     double gbps, tflops;
     double pct_peak;     /* of the peak the case names */
+    double pct_second_peak; /* of the module's second peak (NAN when it has none) */
     double vs_reference; /* the reference's time / this time (> 1: faster) */
     double pct_ceiling;  /* the ceiling's time / this time, in % */
     double vs_baseline;  /* the baseline's time / this time */
@@ -47,9 +48,9 @@ gk_bench_row *gk_bench_results_add(gk_bench_results *r);
 void gk_bench_results_free(gk_bench_results *r);
 
 /* Peaks per second by gk_bench_peak (bytes/s for DRAM, FLOP/s for the rest;
- * 0 = unknown), from the device's attributes. */
+ * 0 = unknown, and always 0 for GK_PEAK_NONE), from the device's attributes. */
 void gk_bench_peaks(const gk_device_info *dev, double peaks[GK_PEAK_COUNT]);
-const char *gk_bench_peak_name(gk_bench_peak p);  /* "DRAM", "fp32", "TF32", "BF16" */
+const char *gk_bench_peak_name(gk_bench_peak p);  /* "DRAM", "fp32", "TF32", "BF16"; "none" */
 const char *gk_bench_role_name(gk_bench_role r);  /* "variant", "reference", "ceiling" */
 
 /* Fill the derived columns of rows[0..count), which hold the cases of ONE
@@ -69,8 +70,9 @@ typedef struct gk_bench_run_info {
 void gk_bench_print_table(FILE *f, const gk_bench_run_info *info, const gk_bench_row *rows, size_t count);
 void gk_bench_print_csv(FILE *f, const gk_bench_row *rows, size_t count);
 /* The JSON document (format "gpukernels-bench-2"): the device and its peaks,
- * the timing, each module that has rows (its axes, metric, parameters and
- * cases with their roles), then the rows. info->dev may be NULL (--list): no
+ * the timing, each module that has rows (its axes, metric, second peak or
+ * null, parameters and cases with their roles), then the rows (each with
+ * pct_second_peak: null for a module without a second peak). info->dev may be NULL (--list): no
  * device, no timing. modules[0..num_modules) are described. */
 void gk_bench_write_json(FILE *f, const gk_bench_run_info *info, const gk_bench_module *const *modules,
                          size_t num_modules, const gk_bench_row *rows, size_t count);

@@ -17,7 +17,7 @@ echo "cmake --workflow --preset $stage: exit $rc after $(( $(date +%s) - start )
 if [ "$stage" = test ]; then
   cp build/Testing/Temporary/LastTest.log "$out/ctest_full.log" 2>/dev/null
   grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|tests failed" "$out/test.log"
-  grep -hE "(memcheck|racecheck|synccheck): exit|^sanitizer|test_(reduce|gemm)_gpu: .* passed|FAILED" "$out/ctest_full.log"
+  grep -hE "(memcheck|racecheck|synccheck): exit|^sanitizer|test_(reduce|gemm|histogram|conv)_gpu: .* passed|FAILED" "$out/ctest_full.log"
 else
   cp build/bench/results.json "$out/bench.json" 2>/dev/null
   sed -n '/^gpukernels bench/,$p' "$out/bench.log"

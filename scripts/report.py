@@ -8,9 +8,10 @@ tables replace whatever stands between the markers <!-- bench:begin --> and
 <!-- bench:end --> in DIR/<module>/README.md (DIR: the repository root), and
 one chart per (parameters, size) group is written next to it as
 DIR/<module>/bench-<params>-<size>.png. Everything comes from the JSON: the
-module's main metric (GB/s or TFLOP/s), its cases and their roles (variant,
-reference, ceiling), the GPU, the CUDA version and the date, which the tables
-and the charts name. Nothing here is typed by hand, and nothing here names a
+module's main metric (GB/s or TFLOP/s), its second peak if it has one (a
+column of % of that peak for every case), its cases and their roles
+(variant, reference, ceiling), the GPU, the CUDA version and the date, which
+the tables and the charts name. Nothing here is typed by hand, and nothing here names a
 module: rerun it on a new JSON to refresh the pages.
 
 The charts need matplotlib (scripts/requirements.txt). Without it the tables
@@ -72,15 +73,23 @@ def baseline_label(d):
     return f"variant {b}" if b.isdigit() else b
 
 
+FLOP_PEAKS = ("fp32", "TF32", "BF16")
+
+
 def table(d, meta, rows):
     metric = meta.get("metric", "gbps")
+    second = meta.get("second_peak")  # a peak every case is also measured against, or None
     main = ("GB/s", "gbps", ".0f") if metric == "gbps" else ("TFLOP/s", "tflops", ".2f")
     other = ("TFLOP/s", "tflops", ".3f") if metric == "gbps" else ("GB/s", "gbps", ".0f")
     has = lambda key: any(r.get(key) is not None for r in rows if r["status"] == "ok")
     cols = [("id", None), ("case", None), ("precision", None), ("median ms", None), (main[0], main)]
-    if has(other[1]) and metric != "gbps":
+    # A GB/s module shows TFLOP/s only when its second peak is a FLOP peak
+    # (otherwise its "flops" count something else, such as increments).
+    if has(other[1]) and (metric != "gbps" or second in FLOP_PEAKS):
         cols.append((other[0], other))
     cols.append(("% of peak", None))
+    if second:
+        cols.append((f"% of {second} peak", None))
     if has("vs_reference"):
         cols.append(("vs its reference", None))
     if has("vs_baseline"):
@@ -104,6 +113,9 @@ def table(d, meta, rows):
             elif title == "% of peak":
                 p = r.get("pct_peak")
                 cells.append(f"{p:.1f} ({r['peak']})" if p is not None else f"n/a ({r['peak']})")
+            elif title == f"% of {second} peak":
+                p = r.get("pct_second_peak")
+                cells.append(f"{p:.1f}" if p is not None else "n/a")
             elif title == "vs its reference":
                 v = r.get("vs_reference")
                 cells.append(f"{v:.2f}x {r.get('reference_name') or ''}".strip() if v is not None else "")
@@ -170,7 +182,9 @@ def report_module(d, meta, root, can_chart):
         text = open(readme).read()
     except OSError as e:
         sys.exit(f"report.py: cannot read {readme}: {e}")
-    lines = [f"Measured by `gk_bench` on {provenance(d)}. \"% of peak\" is of the peak named in brackets; "
+    second = (f"\"% of {meta['second_peak']} peak\" is of that peak, for every case; "
+              if meta.get("second_peak") else "")
+    lines = [f"Measured by `gk_bench` on {provenance(d)}. \"% of peak\" is of the peak named in brackets; {second}"
              f"\"vs its reference\" is the reference's time over the case's (above 1: faster than the reference); "
              f"\"vs {baseline_label(d)}\" is the speed-up over it; \"% of ceiling\" is the ceiling's time over "
              f"the case's.", ""]

@@ -5,6 +5,8 @@
 # that keep this fast:
 #   scripts/sanitize.sh build/tests/test_reduce_gpu --sizes 1,257,65537,2^20+13
 #   scripts/sanitize.sh build/tests/test_gemm_gpu --small
+#   scripts/sanitize.sh build/tests/test_histogram_gpu --small
+#   scripts/sanitize.sh build/tests/test_conv_gpu --small
 # Exit 0 when every tool reports 0 errors and the test passes under each; 77
 # (skip) without a GPU or without compute-sanitizer.
 set -u

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Checks the module descriptions gk_bench --list --json writes: each module
-has axes, a metric, default sizes, parameters whose defaults are among their
-values, variants with ids 1..N in order, every variant's reference naming a
-reference case of the same module, and unique keys."""
+has axes, a metric, a second peak that is null or a known peak, default
+sizes, parameters whose defaults are among their values (an open parameter,
+which takes values no list holds, at least has a default), variants with ids
+1..N in order, every variant's reference naming a reference case of the same
+module, and unique keys."""
 import json
 import sys
 
@@ -19,7 +21,15 @@ for m in d["modules"]:
         errors.append(f"{name}: metric {m['metric']}")
     if not m["default_sizes"]:
         errors.append(f"{name}: no default sizes")
+    if m.get("second_peak", "missing") not in (None, "DRAM", "fp32", "TF32", "BF16"):
+        errors.append(f"{name}: second_peak {m.get('second_peak', 'missing')!r}")
     for p in m["params"]:
+        if p.get("open") not in (True, False):
+            errors.append(f"{name}: param {p['key']} does not say whether it is open")
+        if p.get("open"):
+            if not p["default"] or "" in p["default"].split(","):
+                errors.append(f"{name}: open param {p['key']} has no default")
+            continue
         values = p["values"].split(",")
         for v in p["default"].split(","):
             if v not in values:
@@ -37,7 +47,8 @@ for m in d["modules"]:
         if not c["name"] or not c["idea"] or not c["precision"]:
             errors.append(f"{name}: variant {c['id']} lacks a name, idea or precision")
     print(f"{name}: {len(variants)} variants, references {sorted(refs)}, "
-          f"{sum(c['role'] == 'ceiling' for c in m['cases'])} ceiling(s)")
+          f"{sum(c['role'] == 'ceiling' for c in m['cases'])} ceiling(s)"
+          + (f", second peak {m['second_peak']}" if m.get("second_peak") else ""))
 if errors:
     print("\n".join(errors))
     sys.exit(1)

@@ -2,7 +2,8 @@
 """scripts/report.py on a made-up run (tests/test_bench_results.c wrote it):
 the table lands between the markers of <root>/fake/README.md, the prose
 around it is kept, the GPU, CUDA version and date are named, each case's
-numbers are there; a second run replaces the table instead of adding one;
+numbers are there, with the module's second peak in a column of its own;
+a second run replaces the table instead of adding one;
 missing markers are a clear error, not a traceback.
 
     check_report.py scripts/report.py fake_results.json WORKDIR
@@ -37,6 +38,7 @@ for attempt in (1, 2):
         "one table": text.count("<!-- bench:begin -->") == 1 and text.count("| id |") == 1,
         "provenance": "Test GPU" in text and "CUDA runtime 13.0" in text and "2026-11-23 12:00 UTC" in text,
         "variant row": "| 1 | slow | fp32 | 8.0000 | 250.00 |" in text,
+        "second peak column": "| % of peak | % of DRAM peak |" in text and "| 625 | 6.2 (fp32) | 6.2 |" in text,
         "own reference": "0.25x Lib fp32" in text,
         "n/a with reason": "n/a: why" in text,
         "ceiling row": "| ceiling | device copy |" in text,

@@ -1,9 +1,11 @@
 # Each kernel file compiles on its own, so the small helpers it needs are
 # repeated in every file that uses them (reduce: the Sum/Max/Min operations,
 # the warp and block reductions; gemm: the tile-grid size and the epilogue;
-# histogram: the launch helpers and the global-atomic fallback). This test
-# keeps the copies identical: a fix made in one file must be made in all.
-#   cmake -DKERNEL_DIR=... -DMODULE=reduce|gemm|histogram -P kernel_copies_agree.cmake
+# histogram: the launch helpers and the global-atomic fallback; conv: the
+# launch helpers and the by-value mask of variants 2-5 with its host copy).
+# This test keeps the copies identical: a fix made in one file must be made
+# in all.
+#   cmake -DKERNEL_DIR=... -DMODULE=reduce|gemm|histogram|conv -P kernel_copies_agree.cmake
 file(GLOB files "${KERNEL_DIR}/[0-9][0-9]_*.cu")
 set(failed FALSE)
 # Each block: a regex that matches it whole (a header line, then the lines of
@@ -15,6 +17,13 @@ if(MODULE STREQUAL "histogram")
     "cudaError_t run_global\\(const T \\*in, size_t n, unsigned bins, unsigned long long \\*counts, cudaStream_t stream\\)\n{${body}"
     "cudaError_t smem_per_block_optin\\(int \\*bytes\\)\n{${body}"
     "cudaError_t resident_blocks\\(K kernel, size_t smem, size_t \\*blocks\\)\n{${body}")
+elseif(MODULE STREQUAL "conv")
+  set(blocks
+    "constexpr size_t ceil_div\\(size_t x, size_t y\\) { return \\(x \\+ y - 1\\) / y[^\n]*"
+    "constexpr size_t kChunk = \\(size_t\\)1 << 31[^\n]*"
+    "constexpr unsigned kMaskMax = 4096[^\n]*\ntemplate <unsigned C> struct Mask {${body}"
+    "cudaError_t fetch_mask\\(const float \\*mask, size_t width, float \\*host, unsigned capacity, cudaStream_t stream\\)\n{${body}"
+    "cudaError_t smem_per_block_optin\\(int \\*bytes\\)\n{${body}")
 elseif(MODULE STREQUAL "gemm")
   set(blocks
     "constexpr size_t ceil_div\\(size_t x, size_t y\\) { return \\(x \\+ y - 1\\) / y[^\n]*"

@@ -12,7 +12,7 @@ endfunction()
 step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
 # The public headers are there; the internal ones (timing, verify, random and
 # each module's variants.h, whose functions skip the argument checks) are not.
-foreach(h status.h cuda_check.h device.h dtype.h reduce.h gemm.h histogram.h)
+foreach(h status.h cuda_check.h device.h dtype.h reduce.h gemm.h histogram.h conv.h)
   if(NOT EXISTS "${WORK_DIR}/prefix/include/gk/${h}")
     message(FATAL_ERROR "the installed tree lacks include/gk/${h}")
   endif()
@@ -28,6 +28,6 @@ step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package_consumer" -B "${WORK_DIR}/
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 step("${WORK_DIR}/build/consumer")
 message(STATUS "${step_out}")
-if(NOT step_out MATCHES "consumer: 11 reduce variants, best 11, workspace [0-9]+ bytes, GK_SUCCESS.*consumer: 11 gemm variants, best 11 \\(tf32\\), empty product GK_SUCCESS.*, variant 0 GK_ERROR_UNKNOWN_VARIANT.*consumer: [0-9]+ histogram variants, workspace [0-9]+ bytes, GK_SUCCESS")
+if(NOT step_out MATCHES "consumer: 11 reduce variants, best 11, workspace [0-9]+ bytes, GK_SUCCESS.*consumer: 11 gemm variants, best 11 \\(tf32\\), empty product GK_SUCCESS.*, variant 0 GK_ERROR_UNKNOWN_VARIANT.*consumer: [0-9]+ histogram variants, workspace [0-9]+ bytes, GK_SUCCESS.*consumer: 7 conv variants, best 6 at width 7 and 7 at width 1023, workspace [0-9]+ bytes, GK_SUCCESS.*, width 0 GK_ERROR_INVALID_ARGUMENT")
   message(FATAL_ERROR "unexpected output: ${step_out}")
 endif()

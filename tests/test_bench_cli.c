@@ -37,6 +37,9 @@ int main(void)
     CHECK(gk_parse_size("3^4", &n) != 0 && gk_parse_size("", &n) != 0 && gk_parse_size("12x", &n) != 0 &&
               gk_parse_size("-5", &n) != 0 && gk_parse_size("2^", &n) != 0,
           "garbage rejected");
+    CHECK(gk_accepts_positive_count("7") && gk_accepts_positive_count("2^10+3") && !gk_accepts_positive_count("0") &&
+              !gk_accepts_positive_count("seven") && !gk_accepts_positive_count("-1"),
+          "an open parameter of positive counts (conv's width)");
     char b[32];
     gk_format_size(1048589, b, sizeof b);
     CHECK(strcmp(b, "2^20+13") == 0, "%s", b);

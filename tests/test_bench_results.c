@@ -1,7 +1,7 @@
 /* CPU tests of gk_bench's results (bench/results.c): the derived columns
- * (GB/s, TFLOP/s, % of the case's own peak, the ratio to the case's own
- * reference, % of the ceiling, the baseline) and the JSON document, from rows
- * built by hand for a made-up module. With a path argument the JSON is also
+ * (GB/s, TFLOP/s, % of the case's own peak and of the module's second peak,
+ * the ratio to the case's own reference, % of the ceiling, the baseline), the
+ * CSV and the JSON document, from rows built by hand for a made-up module. With a path argument the JSON is also
  * written there, for the test that reads it back (tests/CMakeLists.txt:
  * report_script). */
 #include <math.h>
@@ -28,8 +28,14 @@ static const gk_bench_case cases[] = {
 };
 static size_t num_cases(void) { return sizeof cases / sizeof cases[0]; }
 static gk_bench_case case_at(size_t i) { return cases[i]; }
+/* The made-up module measures every case against DRAM bandwidth too (its
+ * second peak); `plain` is the same module without one. */
 static const gk_bench_module fake = {"fake", "m x n", "m x n", sizes, 1, "tflops", NULL, 0, parse, format,
-                                     num_cases, case_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                                     num_cases, case_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                     GK_PEAK_DRAM};
+static const gk_bench_module plain = {"plain", "m x n", "m x n", sizes, 1, "tflops", NULL, 0, parse, format,
+                                      num_cases, case_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                      GK_PEAK_NONE};
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b); }
 
@@ -54,7 +60,8 @@ int main(int argc, char **argv)
         r->w.bytes_read = 4e9, r->w.bytes_written = 1e9, r->w.flops = 2e12;
     }
     /* Peaks: 10 TB/s, 4 fp32 PFLOP/s... round numbers, TF32 16, BF16 unknown. */
-    double peaks[GK_PEAK_COUNT] = {10e12, 4e15, 16e15, 0.0};
+    double peaks[GK_PEAK_COUNT] = {[GK_PEAK_DRAM] = 10e12, [GK_PEAK_FP32] = 4e15, [GK_PEAK_TF32] = 16e15,
+                                   [GK_PEAK_BF16] = 0.0};
     gk_bench_derive(res.rows, res.count, peaks, "1");
     gk_bench_row *r = res.rows;
     /* Variant 1: 2e12 FLOP in 8 ms = 250 TFLOP/s; 5e9 bytes in 8 ms = 625 GB/s. */
@@ -66,6 +73,10 @@ int main(int argc, char **argv)
           r[0].vs_baseline, r[2].vs_baseline);
     CHECK(near(r[0].pct_ceiling, 100.0 * 1.0 / 8.0), "%% of the ceiling %g", r[0].pct_ceiling);
     CHECK(near(r[2].pct_peak, 100.0 * 4000e12 / 16e15), "TF32 variant against the TF32 peak: %g", r[2].pct_peak);
+    CHECK(near(r[0].pct_second_peak, 100.0 * 625e9 / 10e12) && near(r[2].pct_second_peak, 100.0 * 10000e9 / 10e12),
+          "every case also against the module's second peak (DRAM): %g %g", r[0].pct_second_peak,
+          r[2].pct_second_peak);
+    CHECK(isnan(r[1].pct_second_peak), "an n/a row has no second %% either");
     CHECK(isnan(r[2].vs_reference) && strcmp(r[2].reference_name, "Lib tf32") == 0,
           "its reference failed: no ratio, but the name is known");
     CHECK(isnan(r[1].tflops) && isnan(r[1].vs_reference), "an n/a row has no numbers");
@@ -76,9 +87,14 @@ int main(int argc, char **argv)
     CHECK(near(r[2].vs_baseline, 4.0) && near(r[0].vs_baseline, 0.25), "--vs lib: %g", r[2].vs_baseline);
     gk_bench_derive(res.rows, res.count, peaks, "7");
     CHECK(isnan(r[0].vs_baseline), "an absent baseline gives no ratio");
-    double no_bf16[GK_PEAK_COUNT] = {10e12, 4e15, 0.0, 0.0};
+    double no_bf16[GK_PEAK_COUNT] = {[GK_PEAK_DRAM] = 10e12, [GK_PEAK_FP32] = 4e15};
     gk_bench_derive(res.rows, res.count, no_bf16, "1");
     CHECK(isnan(r[2].pct_peak), "an unknown peak gives n/a, not a guess");
+    for (size_t i = 0; i < res.count; ++i) r[i].m = &plain;
+    gk_bench_derive(res.rows, res.count, peaks, "1");
+    CHECK(isnan(r[0].pct_second_peak) && near(r[0].pct_peak, 100.0 * 250e12 / 4e15),
+          "a module without a second peak: no second %%, the first unchanged");
+    for (size_t i = 0; i < res.count; ++i) r[i].m = &fake;
     gk_bench_derive(res.rows, res.count, peaks, "1");
 
     gk_device_info dev;
@@ -103,7 +119,50 @@ int main(int argc, char **argv)
     CHECK(strstr(buf, "the second \\\"rung\\\"") != NULL, "strings escaped");
     CHECK(strstr(buf, "\"size\": \"100x200\", \"shape\": [100, 200]") != NULL, "size as the module prints it");
     CHECK(strstr(buf, "\"status\": \"n/a\", \"why\": \"why \\\"1\\\"\"") != NULL, "n/a with its reason");
+    CHECK(strstr(buf, "\"metric\": \"tflops\", \"second_peak\": \"DRAM\"") != NULL, "the module's second peak");
+    CHECK(strstr(buf, "\"pct_peak\": 6.25, \"pct_second_peak\": 6.25") != NULL,
+          "a row's %% of its peak and of the second peak");
     free(buf);
+
+    /* The table: a column of the second peak, named by it, in the group of
+     * a module that has one. */
+    tmp = tmpfile();
+    CHECK(tmp != NULL, "tmpfile");
+    if (tmp == NULL) return check_summary("test_bench_results");
+    gk_bench_print_table(tmp, &info, res.rows, res.count);
+    len = ftell(tmp);
+    buf = (char *)calloc((size_t)len + 1, 1);
+    rewind(tmp);
+    CHECK(buf != NULL && fread(buf, 1, (size_t)len, tmp) == (size_t)len, "read back");
+    fclose(tmp);
+    CHECK(strstr(buf, " %peak of     %DRAM   vs ref") != NULL && strstr(buf, "  6.2 fp32     6.2    0.25x") != NULL &&
+              strstr(buf, "second peak") != NULL,
+          "table with the second peak:\n%s", buf);
+    free(buf);
+
+    /* CSV: the second peak's two columns come last, on every line, so the
+     * columns before them keep their places. */
+    tmp = tmpfile();
+    CHECK(tmp != NULL, "tmpfile");
+    if (tmp == NULL) return check_summary("test_bench_results");
+    gk_bench_print_csv(tmp, res.rows, res.count);
+    rewind(tmp);
+    char line[1024];
+    int lines = 0, commas_first = -1, same = 1;
+    while (fgets(line, sizeof line, tmp) != NULL) {
+        int commas = 0;
+        for (const char *c = line; *c; ++c) commas += *c == ',';
+        if (commas_first < 0) {
+            commas_first = commas;
+            CHECK(strstr(line, ",pct_ceiling,second_peak,pct_second_peak\n") != NULL, "CSV header: %s", line);
+        }
+        same &= commas == commas_first;
+        if (lines == 1) CHECK(strstr(line, ",DRAM,6.250\n") != NULL, "CSV row: %s", line);
+        if (lines == 2) CHECK(strstr(line, ",n/a,,,,,,,,,,,DRAM,\n") != NULL, "CSV n/a row: %s", line);
+        ++lines;
+    }
+    fclose(tmp);
+    CHECK(lines == 1 + (int)res.count && same, "CSV: %d lines, every one with %d commas", lines, commas_first);
     if (argc > 1) {
         FILE *f = fopen(argv[1], "w");
         CHECK(f != NULL, "open %s", argv[1]);

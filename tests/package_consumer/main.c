@@ -2,6 +2,7 @@
  * query run on the host. */
 #include <stdio.h>
 
+#include <gk/conv.h>
 #include <gk/gemm.h>
 #include <gk/histogram.h>
 #include <gk/reduce.h>
@@ -22,6 +23,14 @@ int main(void)
     gk_status h = gk_histogram(gk_histogram_best_variant(), GK_U8, NULL, 1000, 256, NULL, NULL, &hbytes, 0);
     printf("consumer: %zu histogram variants, workspace %zu bytes, %s\n", gk_histogram_variant_count(), hbytes,
            gk_status_string(h.code));
-    return gk_ok(s) && bytes > 0 && gk_ok(g) && bad.code == GK_ERROR_UNKNOWN_VARIANT && gk_ok(h) && hbytes > 0 ? 0
-                                                                                                            : 1;
+    size_t cbytes = 0, untouched = 0;
+    gk_status c = gk_conv1d(gk_conv_best_variant(7), NULL, 1000, NULL, 7, NULL, NULL, &cbytes, 0);
+    gk_status c0 = gk_conv1d(gk_conv_best_variant(7), NULL, 1000, NULL, 0, NULL, NULL, &untouched, 0);
+    printf("consumer: %zu conv variants, best %d at width 7 and %d at width 1023, workspace %zu bytes, %s, width 0 %s\n",
+           gk_conv_variant_count(), gk_conv_best_variant(7), gk_conv_best_variant(1023), cbytes,
+           gk_status_string(c.code), gk_status_string(c0.code));
+    return gk_ok(s) && bytes > 0 && gk_ok(g) && bad.code == GK_ERROR_UNKNOWN_VARIANT && gk_ok(h) && hbytes > 0 &&
+                   gk_ok(c) && cbytes > 0 && c0.code == GK_ERROR_INVALID_ARGUMENT && untouched == 0
+               ? 0
+               : 1;
 }

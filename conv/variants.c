@@ -1,0 +1,72 @@
+/* The conv module's table of variants: the one list that the API, the tests,
+ * the bench and the docs read. Adding a variant is a kernel file in
+ * kernels/, its entry points in variants.h, and a row here.
+ *
+ * max_width: GK_CONV_PARAM_MASK_MAX for the variants that pass the mask by
+ * value (its kernel parameter holds that many floats), 0 (any) for the rest.
+ * tile: the outputs of one tile, as the kernel file defines it (kTile: 256
+ * in 03 and 04, kThreads x kC = 256 x 8 in 05, GK6_THREADS x GK6_VEC x 4 =
+ * 256 x 4 x 4 in 06, GK7_THREADS x GK7_R = 256 x 16 in 07, at their default
+ * tuning); the GPU test runs n one short of, at and one past it. 0 for the
+ * variants with one output per thread and no tile. */
+#include <stddef.h>
+
+#include "variants.h"
+
+#define ANY 0
+#define PARAM GK_CONV_PARAM_MASK_MAX
+
+static const gk_conv_row table[] = {
+    {{1, "basic", "one thread per output; mask and input read from global memory, width loads of each",
+      GK_CONV_MASK_GLOBAL, ANY, 0, 0},
+     gk_conv_01_basic_workspace, gk_conv_01_basic_run},
+    {{2, "constant_mask", "the mask passed by value as a kernel parameter: the constant bank, one broadcast per tap",
+      GK_CONV_MASK_CONSTANT, PARAM, 0, 1},
+     gk_conv_02_constant_mask_workspace, gk_conv_02_constant_mask_run},
+    {{3, "tiled_halo", "the block's input tile and its halo cells staged in shared memory: each input read once",
+      GK_CONV_MASK_CONSTANT, PARAM, 256, 1},
+     gk_conv_03_tiled_halo_workspace, gk_conv_03_tiled_halo_run},
+    {{4, "tiled_cached_halo", "only the block's own inputs in shared memory; the halo cells read through the caches",
+      GK_CONV_MASK_CONSTANT, PARAM, 256, 1},
+     gk_conv_04_tiled_cached_halo_workspace, gk_conv_04_tiled_cached_halo_run},
+    {{5, "register_tiled", "several consecutive outputs per thread from a sliding window of inputs in registers",
+      GK_CONV_MASK_CONSTANT, PARAM, 2048, 1},
+     gk_conv_05_register_tiled_workspace, gk_conv_05_register_tiled_run},
+    {{6, "streaming", "small masks, memory bound: 16-byte loads and stores, each input byte read from DRAM once",
+      GK_CONV_MASK_SHARED, ANY, 4096, 0},
+     gk_conv_06_streaming_workspace, gk_conv_06_streaming_run},
+    {{7, "register_blocked", "large masks, arithmetic bound: register blocks of outputs x taps, near the fp32 peak",
+      GK_CONV_MASK_SHARED, ANY, 4096, 0},
+     gk_conv_07_register_blocked_workspace, gk_conv_07_register_blocked_run},
+};
+
+#define COUNT (sizeof table / sizeof table[0])
+
+size_t gk_conv_variant_count(void) { return COUNT; }
+
+const gk_conv_variant *gk_conv_variant_at(size_t index) { return index < COUNT ? &table[index].info : NULL; }
+
+const gk_conv_row *gk_conv_row_find(int id)
+{
+    for (size_t i = 0; i < COUNT; ++i)
+        if (table[i].info.id == id) return &table[i];
+    return NULL;
+}
+
+const gk_conv_variant *gk_conv_find_variant(int id)
+{
+    const gk_conv_row *r = gk_conv_row_find(id);
+    return r ? &r->info : NULL;
+}
+
+int gk_conv_best_variant(size_t width) { return width <= GK_CONV_BEST_SPLIT_WIDTH ? 6 : 7; }
+
+const char *gk_conv_mask_in_name(gk_conv_mask_in m)
+{
+    switch (m) {
+    case GK_CONV_MASK_GLOBAL: return "global";
+    case GK_CONV_MASK_CONSTANT: return "constant";
+    case GK_CONV_MASK_SHARED: return "shared";
+    default: return "?";
+    }
+}

@@ -1,0 +1,69 @@
+/* variants.h: the conv module's internals (not installed).
+ *
+ * The kernel files' entry points, written out (grep finds each one), and the
+ * table that joins each public description (gk_conv_variant, gk/conv.h) to
+ * its functions. Only conv.c calls them, after checking every argument.
+ */
+#ifndef GK_CONV_VARIANTS_H
+#define GK_CONV_VARIANTS_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gk/conv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What each kernel file exports (extern "C", conv/kernels/NN_name.cu):
+ *   workspace(n, width)  bytes of scratch the call needs (may be 0)
+ *   run(...)             out[0..n) = in (*) mask (gk/conv.h), queued on
+ *                        `stream`.
+ * Both assume gk_conv1d() checked the arguments: n >= 1 when run() is called
+ * (n = 0 never reaches it), 1 <= width <= the row's max_width (when not 0),
+ * n and width <= GK_CONV_MAX_N; in, mask and out non-NULL and 4-byte aligned
+ * but not necessarily 16-byte aligned; out overlapping neither in nor mask;
+ * a workspace of workspace() bytes, 16-byte aligned and not initialised. */
+typedef size_t (*gk_conv_workspace_fn)(size_t n, size_t width);
+typedef cudaError_t (*gk_conv_run_fn)(const float *in, size_t n, const float *mask, size_t width, float *out,
+                                      void *workspace, cudaStream_t stream);
+
+typedef struct gk_conv_row {
+    gk_conv_variant info; /* what gk_conv_variant_at() shows */
+    gk_conv_workspace_fn workspace;
+    gk_conv_run_fn run;
+} gk_conv_row;
+
+/* The row of variant `id`, NULL when there is none. */
+const gk_conv_row *gk_conv_row_find(int id);
+
+/* The kernel files' entry points. */
+size_t gk_conv_01_basic_workspace(size_t n, size_t width);
+cudaError_t gk_conv_01_basic_run(const float *in, size_t n, const float *mask, size_t width, float *out,
+                                 void *workspace, cudaStream_t stream);
+size_t gk_conv_02_constant_mask_workspace(size_t n, size_t width);
+cudaError_t gk_conv_02_constant_mask_run(const float *in, size_t n, const float *mask, size_t width, float *out,
+                                         void *workspace, cudaStream_t stream);
+size_t gk_conv_03_tiled_halo_workspace(size_t n, size_t width);
+cudaError_t gk_conv_03_tiled_halo_run(const float *in, size_t n, const float *mask, size_t width, float *out,
+                                      void *workspace, cudaStream_t stream);
+size_t gk_conv_04_tiled_cached_halo_workspace(size_t n, size_t width);
+cudaError_t gk_conv_04_tiled_cached_halo_run(const float *in, size_t n, const float *mask, size_t width,
+                                             float *out, void *workspace, cudaStream_t stream);
+size_t gk_conv_05_register_tiled_workspace(size_t n, size_t width);
+cudaError_t gk_conv_05_register_tiled_run(const float *in, size_t n, const float *mask, size_t width, float *out,
+                                          void *workspace, cudaStream_t stream);
+size_t gk_conv_06_streaming_workspace(size_t n, size_t width);
+cudaError_t gk_conv_06_streaming_run(const float *in, size_t n, const float *mask, size_t width, float *out,
+                                     void *workspace, cudaStream_t stream);
+size_t gk_conv_07_register_blocked_workspace(size_t n, size_t width);
+cudaError_t gk_conv_07_register_blocked_run(const float *in, size_t n, const float *mask, size_t width, float *out,
+                                            void *workspace, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GK_CONV_VARIANTS_H */
