@@ -17,6 +17,20 @@
  *
  * The slowest rungs (variants 1 and 2) are skipped above 2*4096^3 FLOPs
  * (--no-skip runs them: about a minute each at 8192^3).
+ *
+ * BF16: the parameter dtype (--param dtype=f32,bf16, both by default) picks
+ * the table. dtype=f32 runs the rows above, unchanged ("C = A*B"); dtype=bf16
+ * ("C = A*B, bf16") runs gk_gemm_bf16's table against cuBLAS in bf16
+ * (cublasGemmEx, CUDA_R_16BF in and out, CUBLAS_COMPUTE_32F; key
+ * cublas_bf16), % of the dense BF16 tensor peak, 2*(m*k + k*n + m*n) bytes.
+ * The inputs are random bf16 numbers; the check is against cuBLAS fp32 on
+ * those same (exact) values, with the BF16 tolerance of gemm_ref.h (both =
+ * 1). The case list is one for both values of the parameter (the runner's
+ * cases do not depend on it): in a dtype=f32 run the BF16 cases show as n/a,
+ * and the fp32 ones in a dtype=bf16 run. The bench numbers a BF16 variant
+ * after the fp32 table (bench id = gk_gemm_variant_count() + its table id:
+ * 12 for BF16 variant 1), since the runner's ids are one sequence per
+ * module; the case's name is the BF16 table's name of the variant.
  */
 #include <math.h>
 #include <stdint.h>
@@ -65,10 +79,31 @@ static void format_size(const gk_bench_shape *shape, char *buf, size_t size)
     else snprintf(buf, size, "%zux%zux%zu", shape->v[0], shape->v[1], shape->v[2]);
 }
 
-static size_t num_cases(void) { return gk_gemm_variant_count() + 2; }
+static const gk_bench_param_decl params[] = {
+    {"dtype", "f32,bf16", "f32,bf16",
+     "f32: gk_gemm (fp32, TF32) vs cuBLAS fp32/TF32; bf16: gk_gemm_bf16 vs cuBLAS bf16"},
+};
+
+/* The bench id of BF16 variant `id`, and back (0: not a BF16 case). */
+static int bf16_bench_id(int id) { return (int)gk_gemm_variant_count() + id; }
+static int bf16_table_id(int bench_id)
+{
+    int id = bench_id - (int)gk_gemm_variant_count();
+    return id >= 1 && id <= (int)gk_gemm_bf16_variant_count() ? id : 0;
+}
+
+static size_t num_cases(void) { return gk_gemm_variant_count() + gk_gemm_bf16_variant_count() + 3; }
 
 static gk_bench_case case_at(size_t i)
 {
+    const size_t nf = gk_gemm_variant_count(), nb = gk_gemm_bf16_variant_count();
+    if (i >= nf && i < nf + nb) {
+        const gk_gemm_variant *v = gk_gemm_bf16_variant_at(i - nf);
+        gk_bench_case c = {bf16_bench_id(v->id), NULL, v->name, v->idea, GK_ROLE_VARIANT, "bf16", GK_PEAK_BF16,
+                           "cublas_bf16"};
+        return c;
+    }
+    if (i >= nf + nb) i -= nb; /* the comparison cases after both tables */
     const gk_gemm_variant *v = gk_gemm_variant_at(i);
     if (v != NULL) {
         int tf32 = v->precision == GK_GEMM_TF32;
@@ -81,10 +116,17 @@ static gk_bench_case case_at(size_t i)
                            GK_ROLE_REFERENCE, "fp32", GK_PEAK_FP32, NULL};
         return c;
     }
-    gk_bench_case c = {0, "cublas_tf32", "cuBLAS TF32", "cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32",
-                       GK_ROLE_REFERENCE, "tf32", GK_PEAK_TF32, NULL};
+    if (i == gk_gemm_variant_count() + 1) {
+        gk_bench_case c = {0, "cublas_tf32", "cuBLAS TF32", "cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32",
+                           GK_ROLE_REFERENCE, "tf32", GK_PEAK_TF32, NULL};
+        return c;
+    }
+    gk_bench_case c = {0, "cublas_bf16", "cuBLAS BF16", "cublasGemmEx, CUDA_R_16BF in and out, CUBLAS_COMPUTE_32F",
+                       GK_ROLE_REFERENCE, "bf16", GK_PEAK_BF16, NULL};
     return c;
 }
+
+static int case_is_bf16(const gk_bench_case *c) { return c->precision && strcmp(c->precision, "bf16") == 0; }
 
 typedef struct state {
     size_t m, n, k;
@@ -94,7 +136,10 @@ typedef struct state {
     cublasHandle_t h;
     gk_bench_case c;
     gk_gemm_precision precision;
-    int cc; /* the GPU's compute capability, e.g. 90 */
+    int cc;   /* the GPU's compute capability, e.g. 90 */
+    int bf16; /* dtype=bf16: the BF16 table, on the bf16 copies below */
+    void *d_a16, *d_b16, *d_c16;
+    unsigned short *h_c16;
 } state;
 
 static void teardown(void *p)
@@ -104,6 +149,10 @@ static void teardown(void *p)
     cudaFree(s->d_a);
     cudaFree(s->d_b);
     cudaFree(s->d_c);
+    cudaFree(s->d_a16);
+    cudaFree(s->d_b16);
+    cudaFree(s->d_c16);
+    free(s->h_c16);
     if (s->h) cublasDestroy(s->h);
     free(s->ref);
     free(s->mag);
@@ -131,6 +180,7 @@ static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_b
     if (s == NULL) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
     *out_state = s;
     s->m = shape->v[0], s->n = shape->v[1], s->k = shape->v[2];
+    s->bf16 = params->value[0] != NULL && strcmp(params->value[0], "bf16") == 0;
     size_t na = s->m * s->k, nb = s->k * s->n, nc = s->m * s->n;
     float *ha = (float *)malloc(na * sizeof(float)), *hb = (float *)malloc(nb * sizeof(float));
     s->h_c = (float *)malloc(nc * sizeof(float));
@@ -143,6 +193,10 @@ static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_b
     if (gk_ok(st)) {
         gk_fill_f32(ha, na, params->seed, -1.0f, 1.0f);
         gk_fill_f32(hb, nb, params->seed + 1, -1.0f, 1.0f);
+        if (s->bf16) { /* bf16 numbers: the fp32 reference below is then that of exactly these inputs */
+            gk_round_to_bf16(ha, na);
+            gk_round_to_bf16(hb, nb);
+        }
         st = GK_CUDA_STATUS(cudaMalloc((void **)&s->d_a, na * sizeof(float)));
     }
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMalloc((void **)&s->d_b, nb * sizeof(float)));
@@ -176,6 +230,20 @@ static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_b
         st = GK_FAIL(GK_ERROR_CUDA, "cuBLAS A*B failed");
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMemcpy(s->h_c, s->d_c, nc * sizeof(float), cudaMemcpyDeviceToHost));
     for (size_t i = 0; gk_ok(st) && i < nc; ++i) s->ref[i] = (double)s->h_c[i];
+    if (gk_ok(st) && s->bf16) { /* the bf16 copies the BF16 cases read and write */
+        size_t nmax = na > nb ? na : nb;
+        unsigned short *t16 = (unsigned short *)malloc((nmax > nc ? nmax : nc) * sizeof(unsigned short));
+        s->h_c16 = (unsigned short *)malloc(nc * sizeof(unsigned short));
+        if (t16 == NULL || s->h_c16 == NULL) st = GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMalloc(&s->d_a16, na * 2));
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMalloc(&s->d_b16, nb * 2));
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMalloc(&s->d_c16, nc * 2));
+        for (size_t i = 0; gk_ok(st) && i < na; ++i) t16[i] = gk_bf16_bits(ha[i]);
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMemcpy(s->d_a16, t16, na * 2, cudaMemcpyHostToDevice));
+        for (size_t i = 0; gk_ok(st) && i < nb; ++i) t16[i] = gk_bf16_bits(hb[i]);
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMemcpy(s->d_b16, t16, nb * 2, cudaMemcpyHostToDevice));
+        free(t16);
+    }
     free(tmp);
     free(ha);
     free(hb);
@@ -184,8 +252,7 @@ static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_b
 
 static const char *describe(void *p)
 {
-    (void)p;
-    return "C = A*B";
+    return ((state *)p)->bf16 ? "C = A*B, bf16" : "C = A*B";
 }
 
 static const char *skip(void *p, const gk_bench_case *c)
@@ -201,6 +268,25 @@ static gk_status prepare(void *p, const gk_bench_case *c)
 {
     state *s = (state *)p;
     s->c = *c;
+    if (case_is_bf16(c) != s->bf16)
+        return GK_FAIL(GK_ERROR_UNSUPPORTED, s->bf16 ? "an fp32/TF32 case: --param dtype=f32 runs it"
+                                                     : "a BF16 case: --param dtype=bf16 runs it");
+    if (s->bf16) {
+        s->precision = GK_GEMM_BF16;
+        if (c->role == GK_ROLE_VARIANT) {
+            const gk_gemm_variant *v = gk_gemm_bf16_find_variant(bf16_table_id(c->id));
+            if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no such bf16 gemm variant");
+            if (v->min_cc > s->cc) return GK_FAIL(GK_ERROR_UNSUPPORTED, "needs a newer GPU (variant->min_cc)");
+            /* A 1x1x1 call: GK_ERROR_UNSUPPORTED where the build or the GPU
+             * cannot run the variant (wgmma: cc 9.0, built for sm_90a). */
+            GK_CUDA_TRY(cudaMemset(s->d_c16, 0, 2));
+            gk_status st = gk_gemm_bf16(v->id, 1, 1, 1, 1.0f, s->d_a16, 1, s->d_b16, 1, 0.0f, s->d_c16, 1, 0);
+            if (!gk_ok(st)) return st;
+        }
+        GK_CUDA_TRY(cudaMemset(s->d_c16, 0xff, s->m * s->n * 2)); /* NaN: must be written, not read */
+        GK_CUDA_TRY(cudaDeviceSynchronize());
+        return gk_success();
+    }
     s->precision = c->precision && strcmp(c->precision, "tf32") == 0 ? GK_GEMM_TF32 : GK_GEMM_FP32;
     if (c->role == GK_ROLE_VARIANT) {
         const gk_gemm_variant *v = gk_gemm_find_variant(c->id);
@@ -216,6 +302,18 @@ static gk_status prepare(void *p, const gk_bench_case *c)
 static gk_status run(void *p, cudaStream_t stream)
 {
     state *s = (state *)p;
+    if (s->bf16) {
+        if (s->c.role == GK_ROLE_REFERENCE) {
+            if (cublasSetStream(s->h, stream) != CUBLAS_STATUS_SUCCESS)
+                return GK_FAIL(GK_ERROR_CUDA, "cublasSetStream");
+            if (gk_cublas_gemm_bf16(s->h, s->m, s->n, s->k, 1.0f, s->d_a16, s->k, s->d_b16, s->n, 0.0f, s->d_c16,
+                                    s->n) != CUBLAS_STATUS_SUCCESS)
+                return GK_FAIL(GK_ERROR_CUDA, "cublasGemmEx (bf16) failed");
+            return gk_success();
+        }
+        return gk_gemm_bf16(bf16_table_id(s->c.id), s->m, s->n, s->k, 1.0f, s->d_a16, s->k, s->d_b16, s->n, 0.0f,
+                            s->d_c16, s->n, stream);
+    }
     if (s->c.role == GK_ROLE_REFERENCE) {
         if (cublasSetStream(s->h, stream) != CUBLAS_STATUS_SUCCESS) return GK_FAIL(GK_ERROR_CUDA, "cublasSetStream");
         if (gk_cublas_gemm(s->h, s->precision, s->m, s->n, s->k, 1.0f, s->d_a, s->k, s->d_b, s->n, 0.0f, s->d_c,
@@ -229,6 +327,12 @@ static gk_status run(void *p, cudaStream_t stream)
 static gk_status verify(void *p, FILE *log)
 {
     state *s = (state *)p;
+    if (s->bf16) {
+        GK_CUDA_TRY(cudaMemcpy(s->h_c16, s->d_c16, s->m * s->n * 2, cudaMemcpyDeviceToHost));
+        if (gk_gemm_check_bf16(s->h_c16, s->n, s->ref, s->mag, s->rms, s->m, s->n, s->k, 1, s->c.name, log) != 0)
+            return GK_FAIL(GK_ERROR_VERIFY_FAILED, "C does not match cuBLAS fp32 within the BF16 tolerance");
+        return gk_success();
+    }
     GK_CUDA_TRY(cudaMemcpy(s->h_c, s->d_c, s->m * s->n * sizeof(float), cudaMemcpyDeviceToHost));
     if (gk_gemm_check(s->h_c, s->n, s->ref, s->mag, s->rms, s->m, s->n, s->k, s->precision, 1, s->c.name, log) != 0)
         return GK_FAIL(GK_ERROR_VERIFY_FAILED, "C does not match cuBLAS fp32 within the tolerance");
@@ -238,13 +342,13 @@ static gk_status verify(void *p, FILE *log)
 static gk_bench_work work(void *p)
 {
     state *s = (state *)p;
-    double m = (double)s->m, n = (double)s->n, k = (double)s->k;
-    gk_bench_work w = {4.0 * (m * k + k * n), 4.0 * m * n, 2.0 * m * n * k};
+    double m = (double)s->m, n = (double)s->n, k = (double)s->k, e = s->bf16 ? 2.0 : 4.0; /* bytes per element */
+    gk_bench_work w = {e * (m * k + k * n), e * m * n, 2.0 * m * n * k};
     return w;
 }
 
 const gk_bench_module gk_gemm_bench_module = {
     "gemm", "m x n x k", "one size for a square product (4096, 2^12) or m x n x k (4097x3001x2049)",
-    default_sizes, sizeof default_sizes / sizeof default_sizes[0], "tflops", NULL, 0,
+    default_sizes, sizeof default_sizes / sizeof default_sizes[0], "tflops", params, sizeof params / sizeof params[0],
     parse_size, format_size, num_cases, case_at, setup, skip, prepare, run, verify, work, describe, teardown,
 };

@@ -9,12 +9,17 @@
 /* A matrix of `rows` x `cols` with leading dimension ld spans
  * (rows - 1) * ld + cols elements. Its byte extent must stay below 2^62, so
  * that no offset computed from it (in size_t, in the kernels too) can wrap. */
-static int extent_overflows(size_t rows, size_t cols, size_t ld)
+static int extent_overflows_elem(size_t rows, size_t cols, size_t ld, size_t elem)
 {
-    const size_t limit = ((size_t)1 << 62) / sizeof(float);
+    const size_t limit = ((size_t)1 << 62) / elem;
     if (rows == 0 || cols == 0) return 0;
     if (ld != 0 && rows - 1 > (limit - cols) / ld) return 1;
     return (rows - 1) * ld + cols > limit;
+}
+
+static int extent_overflows(size_t rows, size_t cols, size_t ld)
+{
+    return extent_overflows_elem(rows, cols, ld, sizeof(float));
 }
 
 static int misaligned(const void *p) { return ((uintptr_t)p % sizeof(float)) != 0; }
@@ -39,6 +44,36 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
     cudaError_t err = v->run(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
     if (err == cudaErrorNotSupported)
         return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant needs a newer GPU (see variant->min_cc)");
+    if (err == cudaErrorInvalidConfiguration)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m x n needs more thread blocks than one launch can have");
+    return GK_CUDA_STATUS(err);
+}
+
+/* The same checks, in the same order, for bf16 (2-byte elements). */
+gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
+                       const void *b, size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream)
+{
+    const size_t elem = 2; /* sizeof(__nv_bfloat16) */
+    const gk_gemm_bf16_row *v = gk_gemm_bf16_row_find(variant);
+    if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no bf16 gemm variant has this id");
+    if (m > GK_GEMM_MAX_DIM || n > GK_GEMM_MAX_DIM || k > GK_GEMM_MAX_DIM)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m, n or k is above GK_GEMM_MAX_DIM (2^31 - 1)");
+    if (lda < k) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "lda is smaller than k (A is row-major m x k)");
+    if (ldb < n) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "ldb is smaller than n (B is row-major k x n)");
+    if (ldc < n) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "ldc is smaller than n (C is row-major m x n)");
+    if (m == 0 || n == 0) return gk_success(); /* C is empty: nothing to compute */
+    if (extent_overflows_elem(m, k, lda, elem) || extent_overflows_elem(k, n, ldb, elem) ||
+        extent_overflows_elem(m, n, ldc, elem))
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "a matrix spans 2^62 bytes or more: its offsets would overflow");
+    if (c == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "c is NULL and C is not empty");
+    if (k > 0 && (a == NULL || b == NULL)) return GK_FAIL(GK_ERROR_NULL_POINTER, "a or b is NULL and k > 0");
+    if ((uintptr_t)c % elem != 0 || (k > 0 && ((uintptr_t)a % elem != 0 || (uintptr_t)b % elem != 0)))
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "a, b or c is not aligned to 2 bytes (a bf16)");
+    cudaError_t err = v->run(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
+    if (err == cudaErrorNotSupported)
+        return GK_FAIL(GK_ERROR_UNSUPPORTED,
+                       "this variant cannot run here: see variant->min_cc (the wgmma variants need a cc 9.0 GPU "
+                       "and a build for sm_90a)");
     if (err == cudaErrorInvalidConfiguration)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m x n needs more thread blocks than one launch can have");
     return GK_CUDA_STATUS(err);

@@ -11,8 +11,15 @@
  * or CUBLAS_COMPUTE_32F_FAST_TF32. Used for the large shapes, where the CPU
  * reference would take minutes, and as the bench's reference.
  *
- * gk_gemm_tolerance: how far an fp32 or TF32 result may be from the exact one
- * (see the derivation there).
+ * gk_gemm_tolerance: how far an fp32, TF32 or BF16 result may be from the
+ * exact one (see the derivation there).
+ *
+ * BF16 (gk_gemm_bf16): the tests and the bench hold bf16 data as floats that
+ * are exactly bf16 numbers (gk_round_to_bf16), so gk_gemm_ref is the BF16
+ * CPU reference as it stands (its float64 sums of exact products), and
+ * convert to and from the 16-bit patterns the GPU reads with gk_bf16_bits /
+ * gk_bf16_value. gk_cublas_gemm_bf16 is cuBLAS in the same precision (bf16
+ * in and out, fp32 compute); gk_gemm_check_bf16 checks a bf16 C.
  */
 #ifndef GK_GEMM_REF_H
 #define GK_GEMM_REF_H
@@ -37,6 +44,8 @@ void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, siz
 
 /* Unit roundoff of TF32 with round to nearest: 10 explicit mantissa bits. */
 #define GK_TF32_UNIT_ROUNDOFF 4.8828125e-04 /* 2^-11 */
+/* Unit roundoff of bfloat16 with round to nearest: 7 explicit mantissa bits. */
+#define GK_BF16_UNIT_ROUNDOFF 3.90625e-03 /* 2^-8 */
 
 /* Tolerance of one element of C computed with k products in `precision`,
  * against the exact value `ref` (mag and rms as gk_gemm_ref gives them):
@@ -60,7 +69,23 @@ void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, siz
  * sum |ab| alone would grow like k and, past k of a few thousand, exceed |C|
  * itself (a zero result would pass). Compared with another GPU result
  * (cuBLAS) instead of the exact one, each side may be off by its own tol:
- * pass both = 1 to double it. */
+ * pass both = 1 to double it.
+ *
+ * BF16 (A, B and C exact bf16 numbers, C rounded to bf16 once at the end):
+ *
+ *   t = lambda * (u32 * rms + u32 * sqrt(k + 2) * mag) + (k + 2) * u64 * mag
+ *   tol = t + u_bf16 * (|ref| + t)
+ *
+ * A product of two bf16 numbers (8 significant bits each) has at most 16
+ * and is exact in fp32, so the products contribute nothing (the u32 * rms
+ * term is kept only as a margin for a product rounded where it is not fused
+ * into the add); the k fp32 additions and alpha's and beta's are Higham and
+ * Mary's lambda * sqrt(k + 2) * u32 * mag as above. The fp32 value x so
+ * formed, within t of ref, is rounded to bf16: off by at most u_bf16 * |x|
+ * <= u_bf16 * (|ref| + t), u_bf16 = 2^-8. That last term dominates: for
+ * k = 4096 and inputs uniform on [-1, 1] (|C| about rms about 21, mag about
+ * 1024) it is 0.083 against t = 0.039, still 250 times smaller than |C|.
+ * both = 1 doubles it, as above. */
 double gk_gemm_tolerance(gk_gemm_precision precision, size_t k, double mag, double rms, double ref, int both);
 
 /* Compare got[i*ldg + j] (m x n) with ref (dense m x n) at the tolerance of
@@ -75,6 +100,24 @@ size_t gk_gemm_check(const float *got, size_t ldg, const double *ref, const doub
 cublasStatus_t gk_cublas_gemm(cublasHandle_t h, gk_gemm_precision precision, size_t m, size_t n, size_t k,
                               float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
                               float *c, size_t ldc);
+
+/* ---- BF16 ----------------------------------------------------------------- */
+/* The bf16 bit pattern nearest to x (round to nearest even; NaN stays a NaN,
+ * +-Inf stays +-Inf), and the float a pattern stands for (exact). */
+unsigned short gk_bf16_bits(float x);
+float gk_bf16_value(unsigned short bits);
+/* x[i] = the bf16 number nearest x[i], kept as a float (exact). */
+void gk_round_to_bf16(float *x, size_t n);
+
+/* As gk_gemm_check, with got[i*ldg + j] the bit patterns of a bf16 C and the
+ * tolerance of GK_GEMM_BF16. */
+size_t gk_gemm_check_bf16(const unsigned short *got, size_t ldg, const double *ref, const double *mag,
+                          const double *rms, size_t m, size_t n, size_t k, int both, const char *label, FILE *log);
+
+/* Row-major C = alpha*A*B + beta*C through cublasGemmEx with A, B and C in
+ * bf16 (CUDA_R_16BF) and compute type CUBLAS_COMPUTE_32F (fp32 sums). */
+cublasStatus_t gk_cublas_gemm_bf16(cublasHandle_t h, size_t m, size_t n, size_t k, float alpha, const void *a,
+                                   size_t lda, const void *b, size_t ldb, float beta, void *c, size_t ldc);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
-/* The gemm module's table of variants: the one list that the API, the tests,
- * the bench and the docs read. Adding a variant is a kernel file in kernels/,
- * its entry point in variants.h, and a row here.
+/* The gemm module's tables of variants, fp32 (gk_gemm) and BF16
+ * (gk_gemm_bf16): the one list of each that the API, the tests, the bench and
+ * the docs read. Adding a variant is a kernel file in kernels/, its entry
+ * point in variants.h, and a row here.
  *
  * Each row: the public description (id, name, idea, precision, the oldest
  * compute capability it runs on), then the kernel file's function. */
@@ -72,6 +73,43 @@ const char *gk_gemm_precision_name(gk_gemm_precision p)
     switch (p) {
     case GK_GEMM_FP32: return "fp32";
     case GK_GEMM_TF32: return "tf32";
+    case GK_GEMM_BF16: return "bf16";
     default: return "?";
     }
 }
+
+/* ---- BF16 (gk_gemm_bf16) ----------------------------------------------------
+ * Each row: id, name (the file is kernels/bf16_NN_name.cu), idea, precision
+ * (always GK_GEMM_BF16), the oldest compute capability, the function. */
+static const gk_gemm_bf16_row bf16_table[] = {
+    {{1, "mma_sync", "mma.sync m16n8k16 fed by ldmatrix from swizzled tiles, multistage cp.async (the Ampere way)",
+      GK_GEMM_BF16, 80},
+     gk_gemm_bf16_01_mma_sync_run},
+    {{2, "wgmma", "Hopper wgmma reads both tiles from shared memory (descriptors, 128-byte swizzle); sm_90a",
+      GK_GEMM_BF16, 90},
+     gk_gemm_bf16_02_wgmma_run},
+};
+
+#define BF16_COUNT (sizeof bf16_table / sizeof bf16_table[0])
+
+size_t gk_gemm_bf16_variant_count(void) { return BF16_COUNT; }
+
+const gk_gemm_variant *gk_gemm_bf16_variant_at(size_t index)
+{
+    return index < BF16_COUNT ? &bf16_table[index].info : NULL;
+}
+
+const gk_gemm_bf16_row *gk_gemm_bf16_row_find(int id)
+{
+    for (size_t i = 0; i < BF16_COUNT; ++i)
+        if (bf16_table[i].info.id == id) return &bf16_table[i];
+    return NULL;
+}
+
+const gk_gemm_variant *gk_gemm_bf16_find_variant(int id)
+{
+    const gk_gemm_bf16_row *r = gk_gemm_bf16_row_find(id);
+    return r ? &r->info : NULL;
+}
+
+int gk_gemm_bf16_best_variant(void) { return bf16_table[BF16_COUNT - 1].info.id; }

@@ -54,6 +54,31 @@ GK_GEMM_ENTRY(gk_gemm_10_tuned_fp32_run);
 GK_GEMM_ENTRY(gk_gemm_11_tf32_mma_run);
 #undef GK_GEMM_ENTRY
 
+/* The BF16 table (gk_gemm_bf16): the same contract as gk_gemm_run_fn with
+ * __nv_bfloat16 operands behind the void pointers, 2-byte-aligned; each
+ * kernel file gemm/kernels/bf16_NN_name.cu exports gk_gemm_bf16_NN_name_run.
+ * A variant returns cudaErrorNotSupported (launching nothing) where it cannot
+ * run: a GPU older than min_cc, and for the wgmma variants any GPU other than
+ * compute capability 9.0 or a library not built for sm_90a. */
+typedef cudaError_t (*gk_gemm_bf16_run_fn)(size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
+                                           const void *b, size_t ldb, float beta, void *c, size_t ldc,
+                                           cudaStream_t stream);
+
+typedef struct gk_gemm_bf16_row {
+    gk_gemm_variant info; /* what gk_gemm_bf16_variant_at() shows; precision GK_GEMM_BF16 */
+    gk_gemm_bf16_run_fn run;
+} gk_gemm_bf16_row;
+
+/* The BF16 row of variant `id`, NULL when there is none. */
+const gk_gemm_bf16_row *gk_gemm_bf16_row_find(int id);
+
+#define GK_GEMM_BF16_ENTRY(name)                                                                                 \
+    cudaError_t name(size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda, const void *b,       \
+                     size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream)
+GK_GEMM_BF16_ENTRY(gk_gemm_bf16_01_mma_sync_run);
+GK_GEMM_BF16_ENTRY(gk_gemm_bf16_02_wgmma_run);
+#undef GK_GEMM_BF16_ENTRY
+
 #ifdef __cplusplus
 }
 #endif

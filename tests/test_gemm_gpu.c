@@ -15,10 +15,23 @@
  * inside the tolerance's factor lambda = 10).
  * Every variant is run twice on one shape and must give the same bits.
  *
- *   test_gemm_gpu [--variant ID] [--small] [--seed S]
+ * BF16 (gk_gemm_bf16's table): the same shapes and configurations, with A,
+ * B and C holding bf16 numbers (random floats rounded to bf16, so the float64
+ * reference of the rounded values is exact), C and its surroundings poisoned
+ * with a bf16 NaN, the tolerance of GK_GEMM_BF16; the large shapes are
+ * compared with cuBLAS in bf16 (cublasGemmEx, CUDA_R_16BF in and out,
+ * CUBLAS_COMPUTE_32F) computing the same alpha * A * B + beta * C, at twice
+ * the tolerance. Leading dimensions +3/+5/+1 make the byte strides of A and
+ * B not multiples of 16 (the slow copy path); offset 1 moves every pointer
+ * 2 bytes off 16-byte alignment.
  *
- * --small: only the small odd shapes (what scripts/sanitize.sh runs under
- * compute-sanitizer). Exit 77 (a CTest skip) when no GPU is visible.
+ *   test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--small] [--seed S]
+ *
+ * --variant ID: gk_gemm variant ID only; --bf16 ID: gk_gemm_bf16 variant ID
+ * only; --table: every variant of one table; none of them: every variant of
+ * both tables. --small: only the small odd shapes (what scripts/sanitize.sh
+ * runs under compute-sanitizer). Exit 77 (a CTest skip) when no GPU is
+ * visible.
  */
 #include <math.h>
 #include <stdint.h>
@@ -270,24 +283,223 @@ static int run_case(const gk_gemm_variant *v, const inputs *in, const config *cf
     return ok;
 }
 
+/* ---- BF16 ------------------------------------------------------------------ */
+enum { GUARD16 = 64 };                        /* bf16 elements poisoned around each matrix */
+static const unsigned short POISON16 = 0x7fad; /* a bf16 NaN */
+
+typedef struct dmat16 {
+    unsigned short *base, *p;
+    size_t rows, cols, ld, total;
+} dmat16;
+
+static void dmat16_make(dmat16 *d, const float *host, size_t rows, size_t cols, size_t ld, size_t offset,
+                        int nan_fill)
+{
+    d->rows = rows, d->cols = cols, d->ld = ld;
+    d->total = GUARD16 + offset + rows * ld + GUARD16;
+    unsigned short *h = (unsigned short *)xmalloc(d->total * sizeof(unsigned short));
+    for (size_t i = 0; i < d->total; ++i) h[i] = POISON16;
+    for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c)
+            h[GUARD16 + offset + r * ld + c] = nan_fill ? POISON16 : gk_bf16_bits(host[r * cols + c]);
+    TRY_CUDA(cudaMalloc((void **)&d->base, d->total * sizeof(unsigned short)));
+    TRY_CUDA(cudaMemcpy(d->base, h, d->total * sizeof(unsigned short), cudaMemcpyHostToDevice));
+    d->p = d->base + GUARD16 + offset;
+    free(h);
+}
+
+static size_t untouched_outside16(const unsigned short *h, const dmat16 *d, size_t offset, const char *label)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < d->total; ++i) {
+        size_t j = i - GUARD16 - offset;
+        int inside = i >= GUARD16 + offset && j < d->rows * d->ld && j % d->ld < d->cols;
+        if (!inside && h[i] != POISON16) {
+            if (bad < 4)
+                printf("  %s: wrote outside C, at element %zd from C's start\n", label,
+                       (ptrdiff_t)i - (ptrdiff_t)(GUARD16 + offset));
+            ++bad;
+        }
+    }
+    return bad;
+}
+
+/* Inputs as make_inputs, rounded to bf16 numbers first (so the float64
+ * reference is that of exactly what the GPU reads). */
+static void make_inputs_bf16(inputs *in, const shape *s, uint64_t seed)
+{
+    make_inputs(in, s, seed ^ 0xb16b16ULL);
+    gk_round_to_bf16(in->a, s->m * s->k);
+    gk_round_to_bf16(in->b, s->k * s->n);
+    gk_round_to_bf16(in->c, s->m * s->n);
+    if (in->have_ref)
+        gk_gemm_ref(s->m, s->n, s->k, 1.0, in->a, s->k, in->b, s->n, 0.0, NULL, s->n, in->ab, in->absab, in->rmsab);
+}
+
+/* The expected C for the large shapes: cuBLAS bf16 on the same device A and
+ * B, the same alpha and beta, and C as the call gets it (dense copy). */
+static void expected_bf16_cublas(const inputs *in, const config *cf, cublasHandle_t h, const dmat16 *da,
+                                 const dmat16 *db, double *ref, double *mag, double *rms)
+{
+    const shape *s = &in->s;
+    size_t mn = s->m * s->n;
+    double aa = fabs((double)cf->alpha);
+    dmat16 dc;
+    dmat16_make(&dc, in->c, s->m, s->n, s->n, 0, cf->nan_c);
+    if (gk_cublas_gemm_bf16(h, s->m, s->n, s->k, cf->alpha, da->p, da->ld, db->p, db->ld, cf->beta, dc.p, s->n) !=
+        CUBLAS_STATUS_SUCCESS) {
+        printf("FATAL cublasGemmEx (bf16) failed\n");
+        exit(1);
+    }
+    unsigned short *h16 = (unsigned short *)xmalloc(mn * sizeof(unsigned short));
+    TRY_CUDA(cudaMemcpy(h16, dc.p, mn * sizeof(unsigned short), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < mn; ++i) {
+        ref[i] = (double)gk_bf16_value(h16[i]);
+        mag[i] = cf->beta != 0.0f ? fabs((double)cf->beta * in->c[i]) : 0.0;
+    }
+    float *d = NULL, *h_out = (float *)xmalloc(mn * sizeof(float));
+    TRY_CUDA(cudaMalloc((void **)&d, mn * sizeof(float)));
+    cublas_of(h, in, 0, d, h_out);
+    for (size_t i = 0; i < mn; ++i) mag[i] += aa * h_out[i];
+    cublas_of(h, in, 1, d, h_out);
+    for (size_t i = 0; i < mn; ++i) rms[i] = aa * sqrt((double)h_out[i]);
+    cudaFree(d), cudaFree(dc.base);
+    free(h_out), free(h16);
+}
+
+static int run_case_bf16(const gk_gemm_variant *v, const inputs *in, const config *cf, cublasHandle_t h, int twice)
+{
+    const shape *s = &in->s;
+    char label[192];
+    snprintf(label, sizeof label, "bf16 v%02d %s %zux%zux%zu [%s]", v->id, v->name, s->m, s->n, s->k, cf->name);
+    size_t lda = s->k + cf->pad_a, ldb = s->n + cf->pad_b, ldc = s->n + cf->pad_c;
+    dmat16 da, db, dc;
+    dmat16_make(&da, in->a, s->m, s->k, lda, cf->offset, 0);
+    dmat16_make(&db, in->b, s->k, s->n, ldb, cf->offset, 0);
+    dmat16_make(&dc, in->c, s->m, s->n, ldc, cf->offset, cf->nan_c);
+    size_t mn = s->m * s->n;
+    double *ref = (double *)xmalloc(mn * sizeof(double)), *mag = (double *)xmalloc(mn * sizeof(double));
+    double *rms = (double *)xmalloc(mn * sizeof(double));
+    if (in->have_ref) {
+        double aa = fabs((double)cf->alpha);
+        for (size_t i = 0; i < mn; ++i) {
+            double cb = cf->beta != 0.0f ? (double)cf->beta * in->c[i] : 0.0;
+            ref[i] = cf->alpha * in->ab[i] + cb;
+            mag[i] = aa * in->absab[i] + fabs(cb);
+            rms[i] = aa * in->rmsab[i];
+        }
+    } else {
+        expected_bf16_cublas(in, cf, h, &da, &db, ref, mag, rms);
+    }
+
+    gk_status st = gk_gemm_bf16(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
+    if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
+    if (!gk_ok(st)) {
+        char e[512];
+        gk_status_format(st, e, sizeof e);
+        printf("FATAL %s: %s\n", label, e);
+        exit(1);
+    }
+    unsigned short *got = (unsigned short *)xmalloc(dc.total * sizeof(unsigned short));
+    TRY_CUDA(cudaMemcpy(got, dc.base, dc.total * sizeof(unsigned short), cudaMemcpyDeviceToHost));
+    int ok = gk_gemm_check_bf16(got + GUARD16 + cf->offset, ldc, ref, mag, rms, s->m, s->n, s->k, s->large, label,
+                                stdout) == 0;
+    ok &= untouched_outside16(got, &dc, cf->offset, label) == 0;
+    if (twice && ok) {
+        if (cf->beta != 0.0f) { /* C restored first: the call reads it */
+            dmat16 fresh;
+            dmat16_make(&fresh, in->c, s->m, s->n, ldc, cf->offset, 0);
+            TRY_CUDA(cudaMemcpy(dc.base, fresh.base, dc.total * sizeof(unsigned short), cudaMemcpyDeviceToDevice));
+            cudaFree(fresh.base);
+        }
+        unsigned short *again = (unsigned short *)xmalloc(dc.total * sizeof(unsigned short));
+        st = gk_gemm_bf16(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
+        TRY_CUDA(cudaDeviceSynchronize());
+        TRY_CUDA(cudaMemcpy(again, dc.base, dc.total * sizeof(unsigned short), cudaMemcpyDeviceToHost));
+        int same = gk_ok(st) && memcmp(got, again, dc.total * sizeof(unsigned short)) == 0;
+        if (!same) printf("  %s: a second call gave different bits (documented deterministic)\n", label);
+        ok &= same;
+        free(again);
+    }
+    free(got), free(ref), free(mag), free(rms);
+    cudaFree(da.base), cudaFree(db.base), cudaFree(dc.base);
+    return ok;
+}
+
+/* Every variant of one table (or the one asked for) on one shape. */
+static void run_shape(const shape *sh, uint64_t seed, int bf16, const gk_gemm_variant *only, const gk_device_info *dev,
+                      cublasHandle_t h)
+{
+    inputs in;
+    if (bf16) make_inputs_bf16(&in, sh, seed);
+    else make_inputs(&in, sh, seed);
+    size_t count = bf16 ? gk_gemm_bf16_variant_count() : gk_gemm_variant_count();
+    for (size_t vi = 0; vi < count; ++vi) {
+        const gk_gemm_variant *v = bf16 ? gk_gemm_bf16_variant_at(vi) : gk_gemm_variant_at(vi);
+        if (only && v != only) continue;
+        const char *tag = bf16 ? "bf16 " : "";
+        int cc = dev->cc_major * 10 + dev->cc_minor;
+        if (v->min_cc > cc) {
+            printf("%sv%02d needs compute capability %d: skipped on this GPU\n", tag, v->id, v->min_cc);
+            continue;
+        }
+        if (bf16) {
+            /* A variant the build or the GPU cannot run (wgmma: cc 9.0 and a
+             * build for sm_90a) says so with GK_ERROR_UNSUPPORTED. */
+            static unsigned short one[8];
+            unsigned short *d1 = NULL;
+            TRY_CUDA(cudaMalloc((void **)&d1, sizeof one));
+            TRY_CUDA(cudaMemcpy(d1, one, sizeof one, cudaMemcpyHostToDevice));
+            gk_status st = gk_gemm_bf16(v->id, 1, 1, 1, 1.0f, d1, 1, d1 + 2, 1, 0.0f, d1 + 4, 1, 0);
+            TRY_CUDA(cudaDeviceSynchronize());
+            cudaFree(d1);
+            if (st.code == GK_ERROR_UNSUPPORTED) {
+                printf("bf16 v%02d %s: GK_ERROR_UNSUPPORTED here (%s): skipped\n", v->id, v->name, st.what);
+                continue;
+            }
+        }
+        int before = check_failed;
+        for (size_t ci = 0; ci < sizeof configs / sizeof configs[0]; ++ci) {
+            if (sh->large && ci != 0 && ci != 1) continue;
+            int twice = ci == 1 && sh->m == 129 && sh->n == 127;
+            int ok = bf16 ? run_case_bf16(v, &in, &configs[ci], h, twice) : run_case(v, &in, &configs[ci], h, twice);
+            CHECK(ok, "%sv%d %zux%zux%zu config %zu", tag, v->id, sh->m, sh->n, sh->k, ci);
+        }
+        if (check_failed != before) printf("%sv%02d %s %zux%zux%zu FAILED\n", tag, v->id, v->name, sh->m, sh->n, sh->k);
+    }
+    printf("shape %zux%zux%zu done (%s%s)\n", sh->m, sh->n, sh->k, bf16 ? "bf16, " : "",
+           sh->large ? (bf16 ? "vs cuBLAS bf16" : "vs cuBLAS fp32") : "vs CPU float64");
+    fflush(stdout);
+    free_inputs(&in);
+}
+
 int main(int argc, char **argv)
 {
-    int variant = 0, small_only = 0;
+    int variant = 0, bf16_variant = 0, small_only = 0, tables = 3; /* bit 0: fp32, bit 1: bf16 */
     uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)(uintptr_t)&variant << 16);
     for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]), tables = 1;
+        else if (strcmp(argv[i], "--bf16") == 0 && i + 1 < argc) bf16_variant = atoi(argv[++i]), tables = 2;
+        else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc) {
+            ++i;
+            tables = strcmp(argv[i], "fp32") == 0 ? 1 : strcmp(argv[i], "bf16") == 0 ? 2 : 0;
+        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--small") == 0) small_only = 1;
-        else {
-            printf("usage: test_gemm_gpu [--variant ID] [--small] [--seed S]\n");
+        else tables = 0;
+        if (tables == 0 || (variant && bf16_variant)) {
+            printf("usage: test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--small] [--seed S]\n");
             return 2;
         }
     }
     gk_device_info dev;
     if (gk_test_open_gpu(&dev, seed) != 0) return GK_TEST_SKIP;
-    const gk_gemm_variant *only = NULL;
+    const gk_gemm_variant *only = NULL, *only_bf16 = NULL;
     if (variant != 0 && (only = gk_gemm_find_variant(variant)) == NULL) {
         printf("no variant %d\n", variant);
+        return 2;
+    }
+    if (bf16_variant != 0 && (only_bf16 = gk_gemm_bf16_find_variant(bf16_variant)) == NULL) {
+        printf("no bf16 variant %d\n", bf16_variant);
         return 2;
     }
     cublasHandle_t h;
@@ -297,30 +509,11 @@ int main(int argc, char **argv)
     }
     size_t nsmall = sizeof small_shapes / sizeof small_shapes[0];
     size_t nmed = small_only ? 0 : sizeof medium_shapes / sizeof medium_shapes[0];
-    for (size_t si = 0; si < nsmall + nmed; ++si) {
-        const shape *sh = si < nsmall ? &small_shapes[si] : &medium_shapes[si - nsmall];
-        inputs in;
-        make_inputs(&in, sh, seed);
-        for (size_t vi = 0; vi < gk_gemm_variant_count(); ++vi) {
-            const gk_gemm_variant *v = gk_gemm_variant_at(vi);
-            if (only && v != only) continue;
-            if (v->min_cc > dev.cc_major * 10 + dev.cc_minor) {
-                printf("v%02d needs compute capability %d: skipped on this GPU\n", v->id, v->min_cc);
-                continue;
-            }
-            int before = check_failed;
-            for (size_t ci = 0; ci < sizeof configs / sizeof configs[0]; ++ci) {
-                /* The large shapes: the dense and the offset, padded call. */
-                if (sh->large && ci != 0 && ci != 1) continue;
-                int twice = ci == 1 && sh->m == 129 && sh->n == 127;
-                CHECK(run_case(v, &in, &configs[ci], h, twice), "v%d %zux%zux%zu config %zu", v->id, sh->m, sh->n,
-                      sh->k, ci);
-            }
-            if (check_failed != before) printf("v%02d %s %zux%zux%zu FAILED\n", v->id, v->name, sh->m, sh->n, sh->k);
-        }
-        printf("shape %zux%zux%zu done (%s)\n", sh->m, sh->n, sh->k, sh->large ? "vs cuBLAS fp32" : "vs CPU float64");
-        fflush(stdout);
-        free_inputs(&in);
+    for (int bf16 = 0; bf16 < 2; ++bf16) {
+        if (!(tables & (1 << bf16))) continue;
+        for (size_t si = 0; si < nsmall + nmed; ++si)
+            run_shape(si < nsmall ? &small_shapes[si] : &medium_shapes[si - nsmall], seed, bf16,
+                      bf16 ? only_bf16 : only, &dev, h);
     }
     cublasDestroy(h);
     return check_summary("test_gemm_gpu");

@@ -1,9 +1,11 @@
-/* gk/gemm.h: single-precision matrix multiplication on the GPU,
+/* gk/gemm.h: matrix multiplication on the GPU,
  *
  *     C = alpha * A * B + beta * C
  *
- * from the naive kernel (variant 1) to a tuned fp32 kernel for Hopper (10)
- * and a TF32 tensor-core kernel (11). Every variant is one file in
+ * in single precision (gk_gemm: from the naive kernel, variant 1, to a tuned
+ * fp32 kernel for Hopper, 10, and a TF32 tensor-core kernel, 11) and in
+ * bfloat16 on the tensor cores (gk_gemm_bf16, its own table of variants:
+ * see "BF16" below). Every variant is one file in
  * gemm/kernels/ and one row of the module's table (gemm/variants.c), whose
  * read-only description gk_gemm_variant_at() shows; the API, the tests, the
  * bench and the docs all read it. gemm/README.md walks up the ladder with
@@ -64,7 +66,8 @@ extern "C" {
 /* What a variant multiplies in. */
 typedef enum gk_gemm_precision {
     GK_GEMM_FP32 = 0, /* fp32 products and sums (FFMA) */
-    GK_GEMM_TF32 = 1  /* TF32 products on the tensor cores, fp32 sums */
+    GK_GEMM_TF32 = 1, /* TF32 products on the tensor cores, fp32 sums */
+    GK_GEMM_BF16 = 2  /* bf16 in and out (gk_gemm_bf16): exact products, fp32 sums */
 } gk_gemm_precision;
 
 /* Largest m, n or k: 2^31 - 1, so that a row or column index fits in an int. */
@@ -85,11 +88,49 @@ const gk_gemm_variant *gk_gemm_find_variant(int id);     /* NULL when unknown   
 /* The fastest fp32 variant, and the fastest overall (TF32). */
 int gk_gemm_best_fp32_variant(void);
 int gk_gemm_best_variant(void);
-const char *gk_gemm_precision_name(gk_gemm_precision p); /* "fp32", "tf32" */
+const char *gk_gemm_precision_name(gk_gemm_precision p); /* "fp32", "tf32", "bf16" */
 
 /* C = alpha * A * B + beta * C with variant `variant`. See above. */
 gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
                   const float *b, size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream);
+
+/* ---- BF16 ------------------------------------------------------------------
+ * gk_gemm_bf16: C = alpha * A * B + beta * C with A, B and C in bfloat16
+ * (__nv_bfloat16 from <cuda_bf16.h>: 1 sign, 8 exponent and 7 explicit
+ * mantissa bits; passed as void pointers so that this header stays plain C)
+ * on the tensor cores. Its variants form their own table, numbered 1, 2, ...
+ * in teaching order (gk_gemm_bf16_variant_at; the kernel files are
+ * gemm/kernels/bf16_NN_name.cu), separate from gk_gemm's.
+ *   - The conventions of gk_gemm: row-major, leading dimensions in elements
+ *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
+ *     m = 0 or n = 0 does nothing, k = 0 scales C by beta (A and B are not
+ *     read and may be NULL), beta = 0 does not read C, A and B must not
+ *     overlap C, work queued on `stream`, nothing allocated, the same bits
+ *     run to run. Column-major callers swap the operands as for gk_gemm.
+ *   - Pointers are device pointers aligned to their element (2 bytes);
+ *     nothing needs 16-byte alignment, and a leading dimension whose byte
+ *     stride is not a multiple of 16 (an odd lda) is correct too: such rows
+ *     take a slower copy path (each kernel file says which).
+ *   - Precision: each product of two bf16 numbers is exact in fp32 (8 + 8
+ *     significant bits), the sums are fp32 on the tensor cores, alpha and
+ *     beta are applied in fp32, and the result is rounded once to bf16
+ *     (round to nearest even): a relative error of up to 2^-8 on each
+ *     element of C, on top of the fp32 sums' (gemm_ref.h derives the
+ *     tolerance the tests use).
+ *   - Bad arguments give the statuses gk_gemm gives (a pointer not aligned
+ *     to 2 bytes is GK_ERROR_INVALID_ARGUMENT); nothing is launched and
+ *     nothing is written. A variant needs compute capability
+ *     variant->min_cc (8.0 for mma.sync); the wgmma variants need exactly a
+ *     9.0 GPU (H100, H200) and a library built for sm_90a (the build adds it
+ *     when its architectures include 90): elsewhere they return
+ *     GK_ERROR_UNSUPPORTED. */
+size_t gk_gemm_bf16_variant_count(void);
+const gk_gemm_variant *gk_gemm_bf16_variant_at(size_t index); /* NULL when out of range */
+const gk_gemm_variant *gk_gemm_bf16_find_variant(int id);     /* NULL when unknown      */
+int gk_gemm_bf16_best_variant(void);                          /* the fastest            */
+
+gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
+                       const void *b, size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream);
 
 #ifdef __cplusplus
 }
