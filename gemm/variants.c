@@ -88,6 +88,13 @@ static const gk_gemm_bf16_row bf16_table[] = {
     {{2, "wgmma", "Hopper wgmma reads both tiles from shared memory (descriptors, 128-byte swizzle); sm_90a",
       GK_GEMM_BF16, 90},
      gk_gemm_bf16_02_wgmma_run},
+    {{3, "tma", "the TMA loads both tiles (host-made tensor maps, 128-byte swizzle) into an mbarrier pipeline; sm_90a",
+      GK_GEMM_BF16, 90},
+     gk_gemm_bf16_03_tma_run},
+    {{4, "warp_specialized",
+      "a producer warpgroup issues the TMA, two consumer warpgroups the wgmma (mbarriers, setmaxnreg); sm_90a",
+      GK_GEMM_BF16, 90},
+     gk_gemm_bf16_04_warp_specialized_run},
 };
 
 #define BF16_COUNT (sizeof bf16_table / sizeof bf16_table[0])

@@ -77,6 +77,8 @@ const gk_gemm_bf16_row *gk_gemm_bf16_row_find(int id);
                      size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream)
 GK_GEMM_BF16_ENTRY(gk_gemm_bf16_01_mma_sync_run);
 GK_GEMM_BF16_ENTRY(gk_gemm_bf16_02_wgmma_run);
+GK_GEMM_BF16_ENTRY(gk_gemm_bf16_03_tma_run);
+GK_GEMM_BF16_ENTRY(gk_gemm_bf16_04_warp_specialized_run);
 #undef GK_GEMM_BF16_ENTRY
 
 #ifdef __cplusplus

@@ -122,7 +122,7 @@ static void test_table(void)
 static void test_bf16_table(void)
 {
     size_t count = gk_gemm_bf16_variant_count();
-    CHECK(count == 2, "the BF16 ladder has %zu variants", count);
+    CHECK(count == 4, "the BF16 ladder has %zu variants", count);
     CHECK(gk_gemm_bf16_variant_at(count) == NULL && gk_gemm_bf16_find_variant(0) == NULL &&
               gk_gemm_bf16_find_variant((int)count + 1) == NULL,
           "out of range");
@@ -142,6 +142,11 @@ static void test_bf16_table(void)
           "variant 1: mma.sync, sm_80");
     CHECK(strcmp(gk_gemm_bf16_find_variant(2)->name, "wgmma") == 0 && gk_gemm_bf16_find_variant(2)->min_cc == 90,
           "variant 2: wgmma, sm_90(a)");
+    CHECK(strcmp(gk_gemm_bf16_find_variant(3)->name, "tma") == 0 && gk_gemm_bf16_find_variant(3)->min_cc == 90,
+          "variant 3: TMA, sm_90(a)");
+    CHECK(strcmp(gk_gemm_bf16_find_variant(4)->name, "warp_specialized") == 0 &&
+              gk_gemm_bf16_find_variant(4)->min_cc == 90,
+          "variant 4: warp specialized, sm_90(a)");
     CHECK(strcmp(gk_gemm_precision_name(GK_GEMM_BF16), "bf16") == 0, "precision name bf16");
 }
 

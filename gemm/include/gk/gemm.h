@@ -100,7 +100,11 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * mantissa bits; passed as void pointers so that this header stays plain C)
  * on the tensor cores. Its variants form their own table, numbered 1, 2, ...
  * in teaching order (gk_gemm_bf16_variant_at; the kernel files are
- * gemm/kernels/bf16_NN_name.cu), separate from gk_gemm's.
+ * gemm/kernels/bf16_NN_name.cu), separate from gk_gemm's: 1 mma.sync with
+ * ldmatrix and cp.async (the Ampere way), 2 Hopper's wgmma reading both
+ * tiles from shared memory, 3 the tensor memory accelerator (TMA) loading
+ * them into an mbarrier pipeline, 4 warp specialization (a producer
+ * warpgroup issues the TMA, two consumer warpgroups the wgmma).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
  *     m = 0 or n = 0 does nothing, k = 0 scales C by beta (A and B are not
@@ -110,7 +114,10 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  *   - Pointers are device pointers aligned to their element (2 bytes);
  *     nothing needs 16-byte alignment, and a leading dimension whose byte
  *     stride is not a multiple of 16 (an odd lda) is correct too: such rows
- *     take a slower copy path (each kernel file says which).
+ *     take a slower copy path (each kernel file says which). The TMA
+ *     variants (3, 4) load with the TMA only when A and B both start on a
+ *     16-byte boundary with row strides (2 lda, 2 ldb bytes) multiples of
+ *     16; otherwise, and for k = 0, they run variant 2's cp.async path.
  *   - Precision: each product of two bf16 numbers is exact in fp32 (8 + 8
  *     significant bits), the sums are fp32 on the tensor cores, alpha and
  *     beta are applied in fp32, and the result is rounded once to bf16
