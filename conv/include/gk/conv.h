@@ -90,13 +90,15 @@ extern "C" {
 #define GK_CONV_PARAM_MASK_MAX 4096
 
 /* Up to this width gk_conv_best_variant() picks the memory-bound kernel (6),
- * above it the arithmetic-bound one (7). A convolution moves at least 8 bytes
- * per output (4 read, 4 written) and does 2 * width FLOPs for it:
- * width / 4 FLOP per byte. The roofline's knee, fp32 peak over DRAM
- * bandwidth, is about 67 TFLOP/s / 4.8 TB/s = 14 FLOP/B on an H200 and
- * 67 / 3.35 = 20 FLOP/B on an H100 SXM: widths 56 to 80. This is the
- * roofline's choice; the bench table in conv/README.md measures it. */
-#define GK_CONV_BEST_SPLIT_WIDTH 64
+ * above it the arithmetic-bound one (7). The roofline alone would put the
+ * split at its knee, fp32 peak over DRAM bandwidth: width / 4 FLOP per byte
+ * against about 67 TFLOP/s / 4.8 TB/s = 14 FLOP/B on an H200, width 56. The
+ * bench put it lower (conv/README.md, H200, n = 2^24 and 2^28): variant 6 is
+ * the faster at widths 3 and 7, variant 7 at 31, 127 and 1023, because
+ * variant 6's inner loop spends about half its issue slots on other
+ * instructions than FMAs and stops being memory bound well before the knee.
+ * Between 7 and 31 nothing was measured; 16 splits the gap. */
+#define GK_CONV_BEST_SPLIT_WIDTH 16
 
 /* Where a variant's kernel reads the mask from. */
 typedef enum gk_conv_mask_in {
