@@ -49,8 +49,13 @@
  * at w = 56.
  *
  * Bound by: the L1/load path and instruction issue (a global load, a bounds
- * test, the addresses and the loop per FMA); DRAM only for the smallest
- * widths. Variant 3 removes the w global loads per output.
+ * test, the addresses and the loop per FMA); not DRAM at any width the
+ * bench measured. Variant 3 removes the w global loads per output.
+ * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json):
+ * no gain over variant 1, 0.84x to 1.04x its speed over the cases (the
+ * mask's L1 hits in variant 1 cost little; the host copy and wait fall
+ * inside the timed interval, about 0.015 ms per call at n = 2^24, widths 3
+ * and 7); at most 46.2% of a device copy's speed (w = 3, n = 2^28).
  *
  * Resources: no shared memory; ptxas -v (CUDA 13.0, sm_90) reports 32
  * registers per thread for each capacity: 8 blocks of 256 threads per SM,

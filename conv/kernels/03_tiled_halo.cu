@@ -40,6 +40,13 @@
  * and 13 others: 30% of the issue slots are FFMAs. Variant 4 leaves the
  * halo to the caches; variant 5 computes several outputs per thread so
  * that each shared load feeds several FMAs.
+ * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json),
+ * against variant 2: faster only at w = 31 (1.75x at n = 2^28); at w = 3
+ * and 7 0.80x and 0.97x, at 36.8% and 32.5% of a device copy's speed
+ * (n = 2^28), so not DRAM bound there; at w = 127 0.83x (6.7% of the fp32
+ * peak, n = 2^28) and at w = 1023 0.65x (5.5%, n = 2^24), far under what
+ * the 30% of FFMA issue slots counted above would allow. The count does
+ * not explain the large widths; the run does not say what does.
  *
  * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; run() returns
  * cudaErrorInvalidValue above it). The tile is 256 outputs (the table's

@@ -57,6 +57,11 @@
  * and the loop taking the remaining slots. Variant 7 carries register blocking further
  * (16 outputs, vectorised shared loads, the mask in shared memory); variant
  * 6 is the memory-bound one, tuned for small w.
+ * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json):
+ * at w = 3 and 7, n = 2^28, 34.1% and 34.8% of a device copy's speed, so
+ * at small w the fill-barrier-compute rhythm, not DRAM, is the limit; 49.0%
+ * of the fp32 peak at w = 127 (n = 2^28) and 58.0% at w = 1023 (n = 2^24),
+ * under the 77% of FFMA issue slots counted above.
  *
  * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; run() returns
  * cudaErrorInvalidValue above it). The tile is 2048 outputs. Any n: 64-bit

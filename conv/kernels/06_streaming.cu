@@ -84,6 +84,11 @@
  * FLOP/B reaches it near w = 28. Up to there it stays memory bound; beyond,
  * it is bound by instruction issue at about half the FMA peak (at w = 127,
  * about 4.5 times the DRAM time), which variant 7 is built to remove.
+ * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json), n = 2^28:
+ * lower than that count: 34.3% of the fp32 peak at w = 127 and 35.7% at
+ * w = 1023, about a third, not half; at w = 127 2.9721 ms, 5.9 times the
+ * device copy's 0.5049. At w = 31 it reaches 60.1% of the copy's speed and
+ * variant 7 is already faster (0.7844 against 0.8398 ms).
  * Masks wider than GK6_MAX_TAPS = 1024 taps take several passes over each
  * tile, each with its own span and taps; the sums wait between passes in
  * shared memory, each thread in its own 16-byte slots (no barrier needed).

@@ -137,8 +137,11 @@
  *     or 100 tiles per block, the longest under 1% over the mean.
  *
  * Bound by: FMA issue, at up to 92% of the issue slots inside a chunk, less
- * the fill, the barrier, the stores and the last round; below w = 56 by
- * DRAM (variant 6 is the one for that). Before sm_80 (the sm_75 build)
+ * the fill, the barrier, the stores and the last round. Below w = 56 not by
+ * the FMAs: the time hardly changes from w = 3 to 31 (0.7628, 0.7579,
+ * 0.7844 ms at n = 2^28, conv/bench-h200.json), 64.4% to 66.6% of a device
+ * copy's speed. Variant 6 is faster at w = 3 and 7, but not at w = 31
+ * (0.8398 ms there). Before sm_80 (the sm_75 build)
  * there is no cp.async: the copies are plain loads and stores, correct but
  * without the overlap.
  *
