@@ -151,6 +151,12 @@ typedef struct gk_bench_module {
      * memory bound for small masks and arithmetic bound for large ones).
      * GK_PEAK_NONE (what a module that leaves it out gets): no such column. */
     gk_bench_peak second_peak;
+    /* Whether case `c` belongs to the parameters of this run at all (gemm's
+     * fp32 and TF32 cases in a run with dtype=bf16, its BF16 cases with
+     * dtype=f32): the cases that do not get no row, where a case that does
+     * belong but cannot run shows as n/a. NULL (what a module that leaves it
+     * out gets): every case belongs. Called after setup(). */
+    int (*applies)(void *state, const gk_bench_case *c);
 } gk_bench_module;
 
 extern const gk_bench_module *const gk_bench_modules[];

@@ -203,6 +203,7 @@ static int run_group(const plan *p, const gk_bench_shape *shape, const gk_bench_
     for (size_t ci = 0; ci < mod->num_cases(); ++ci) {
         gk_bench_case c = mod->case_at(ci);
         if (!selected_case(cli, &c)) continue;
+        if (mod->applies != NULL && !mod->applies(state, &c)) continue; /* not a case of these parameters */
         gk_bench_row *r = new_row();
         r->m = mod;
         r->shape = *shape;

@@ -264,6 +264,10 @@ static const char *skip(void *p, const gk_bench_case *c)
     return NULL;
 }
 
+/* A run has one dtype: the fp32 and TF32 cases belong to dtype=f32, the BF16
+ * ones to dtype=bf16; the others get no row in the table. */
+static int applies(void *p, const gk_bench_case *c) { return case_is_bf16(c) == ((state *)p)->bf16; }
+
 static gk_status prepare(void *p, const gk_bench_case *c)
 {
     state *s = (state *)p;
@@ -351,4 +355,5 @@ const gk_bench_module gk_gemm_bench_module = {
     "gemm", "m x n x k", "one size for a square product (4096, 2^12) or m x n x k (4097x3001x2049)",
     default_sizes, sizeof default_sizes / sizeof default_sizes[0], "tflops", params, sizeof params / sizeof params[0],
     parse_size, format_size, num_cases, case_at, setup, skip, prepare, run, verify, work, describe, teardown,
+    GK_PEAK_NONE, applies,
 };
