@@ -95,6 +95,11 @@ static const gk_gemm_bf16_row bf16_table[] = {
       "a producer warpgroup issues the TMA, two consumer warpgroups the wgmma (mbarriers, setmaxnreg); sm_90a",
       GK_GEMM_BF16, 90},
      gk_gemm_bf16_04_warp_specialized_run},
+    {{5, "persistent",
+      "persistent CTAs walk grouped tiles; the TMA ring runs on across tiles, so the next tile loads during the "
+      "epilogue; sm_90a",
+      GK_GEMM_BF16, 90},
+     gk_gemm_bf16_05_persistent_run},
 };
 
 #define BF16_COUNT (sizeof bf16_table / sizeof bf16_table[0])

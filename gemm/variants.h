@@ -79,6 +79,7 @@ GK_GEMM_BF16_ENTRY(gk_gemm_bf16_01_mma_sync_run);
 GK_GEMM_BF16_ENTRY(gk_gemm_bf16_02_wgmma_run);
 GK_GEMM_BF16_ENTRY(gk_gemm_bf16_03_tma_run);
 GK_GEMM_BF16_ENTRY(gk_gemm_bf16_04_warp_specialized_run);
+GK_GEMM_BF16_ENTRY(gk_gemm_bf16_05_persistent_run);
 #undef GK_GEMM_BF16_ENTRY
 
 #ifdef __cplusplus

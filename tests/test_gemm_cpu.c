@@ -122,7 +122,7 @@ static void test_table(void)
 static void test_bf16_table(void)
 {
     size_t count = gk_gemm_bf16_variant_count();
-    CHECK(count == 4, "the BF16 ladder has %zu variants", count);
+    CHECK(count == 5, "the BF16 ladder has %zu variants", count);
     CHECK(gk_gemm_bf16_variant_at(count) == NULL && gk_gemm_bf16_find_variant(0) == NULL &&
               gk_gemm_bf16_find_variant((int)count + 1) == NULL,
           "out of range");
@@ -147,6 +147,10 @@ static void test_bf16_table(void)
     CHECK(strcmp(gk_gemm_bf16_find_variant(4)->name, "warp_specialized") == 0 &&
               gk_gemm_bf16_find_variant(4)->min_cc == 90,
           "variant 4: warp specialized, sm_90(a)");
+    CHECK(strcmp(gk_gemm_bf16_find_variant(5)->name, "persistent") == 0 &&
+              gk_gemm_bf16_find_variant(5)->min_cc == 90,
+          "variant 5: persistent, sm_90(a)");
+    CHECK(gk_gemm_bf16_best_variant() == 5, "the best BF16 variant is 5: %d", gk_gemm_bf16_best_variant());
     CHECK(strcmp(gk_gemm_precision_name(GK_GEMM_BF16), "bf16") == 0, "precision name bf16");
 }
 

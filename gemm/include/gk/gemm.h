@@ -104,7 +104,11 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * ldmatrix and cp.async (the Ampere way), 2 Hopper's wgmma reading both
  * tiles from shared memory, 3 the tensor memory accelerator (TMA) loading
  * them into an mbarrier pipeline, 4 warp specialization (a producer
- * warpgroup issues the TMA, two consumer warpgroups the wgmma).
+ * warpgroup issues the TMA, two consumer warpgroups the wgmma), 5
+ * persistent tiles (one CTA per SM walks the output tiles in a grouped
+ * order for L2, its pipeline running on across tiles so that the next
+ * tile loads while the current one is stored): 5 rungs, and
+ * gk_gemm_bf16_best_variant() gives 5.
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
  *     m = 0 or n = 0 does nothing, k = 0 scales C by beta (A and B are not
@@ -115,9 +119,10 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  *     nothing needs 16-byte alignment, and a leading dimension whose byte
  *     stride is not a multiple of 16 (an odd lda) is correct too: such rows
  *     take a slower copy path (each kernel file says which). The TMA
- *     variants (3, 4) load with the TMA only when A and B both start on a
- *     16-byte boundary with row strides (2 lda, 2 ldb bytes) multiples of
- *     16; otherwise, and for k = 0, they run variant 2's cp.async path.
+ *     variants (3, 4, 5) load with the TMA only when A and B both start on
+ *     a 16-byte boundary with row strides (2 lda, 2 ldb bytes) multiples of
+ *     16; otherwise, and for k = 0, they run variant 2's cp.async path
+ *     (variant 5 with a faster gather for such rows).
  *   - Precision: each product of two bf16 numbers is exact in fp32 (8 + 8
  *     significant bits), the sums are fp32 on the tensor cores, alpha and
  *     beta are applied in fp32, and the result is rounded once to bf16
