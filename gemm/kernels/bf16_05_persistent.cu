@@ -58,8 +58,8 @@
  * 128 x 256 x 64 tiles (each consumer 64 x 256, m64n256k16, 128 fp32
  * accumulators per thread), 4 stages of 48 KB. ptxas -v (CUDA 13.0, sm_90a):
  * gemm_bf16_persistent 168 registers at launch, 0 bytes of stack, no
- * spills, no "wgmma serialized" warning; the cp.async kernels 234-236 (of
- * 255 at 256 threads per block; variant 4's copy: 170-182), no spills.
+ * spills, no "wgmma serialized" warning; the cp.async kernels (variant 2's,
+ * carried) 170-182, no spills.
  *
  * ---- What is left out, and why -------------------------------------------------------
  * - Cluster multicast (2 CTAs along m sharing B's boxes through

@@ -122,7 +122,7 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  *     variants (3, 4, 5) load with the TMA only when A and B both start on
  *     a 16-byte boundary with row strides (2 lda, 2 ldb bytes) multiples of
  *     16; otherwise, and for k = 0, they run variant 2's cp.async path
- *     (variant 5 with a faster gather for such rows).
+ *     (the same element-wise gather in all three).
  *   - Precision: each product of two bf16 numbers is exact in fp32 (8 + 8
  *     significant bits), the sums are fp32 on the tensor cores, alpha and
  *     beta are applied in fp32, and the result is rounded once to bf16
