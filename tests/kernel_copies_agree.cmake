@@ -2,11 +2,18 @@
 # repeated in every file that uses them (reduce: the Sum/Max/Min operations,
 # the warp and block reductions; gemm: the tile-grid size and the epilogue;
 # histogram: the launch helpers and the global-atomic fallback; conv: the
-# launch helpers and the by-value mask of variants 2-5 with its host copy).
+# launch helpers and the by-value mask of variants 2-5 with its host copy;
+# gemm_bf16: the copy path and epilogue of variant 2 that variants 3-5 carry).
 # This test keeps the copies identical: a fix made in one file must be made
 # in all.
 #   cmake -DKERNEL_DIR=... -DMODULE=reduce|gemm|histogram|conv -P kernel_copies_agree.cmake
-file(GLOB files "${KERNEL_DIR}/[0-9][0-9]_*.cu")
+if(MODULE STREQUAL "gemm_bf16")
+  # Variant 1 (mma.sync) has its own copy code; 2-5 share variant 2's.
+  file(GLOB files "${KERNEL_DIR}/bf16_[0-9][0-9]_*.cu")
+  list(FILTER files EXCLUDE REGEX "/bf16_01_[^/]*$")
+else()
+  file(GLOB files "${KERNEL_DIR}/[0-9][0-9]_*.cu")
+endif()
 set(failed FALSE)
 # Each block: a regex that matches it whole (a header line, then the lines of
 # its body, which start with a space or '#', then the closing brace).
@@ -24,6 +31,15 @@ elseif(MODULE STREQUAL "conv")
     "constexpr unsigned kMaskMax = 4096[^\n]*\ntemplate <unsigned C> struct Mask {${body}"
     "cudaError_t fetch_mask\\(const float \\*mask, size_t width, float \\*host, unsigned capacity, cudaStream_t stream\\)\n{${body}"
     "cudaError_t smem_per_block_optin\\(int \\*bytes\\)\n{${body}")
+elseif(MODULE STREQUAL "gemm_bf16")
+  # The BF16 table: the copy path and the epilogue that variants 3-5 carry
+  # from variant 2 (their fallback for rows the TMA cannot address).
+  set(blocks
+    "__device__ __forceinline__ void gather_chunk\\([^)]*\\)\n{${body}"
+    "__device__ __forceinline__ void load_a_tile\\([^)]*\\)\n{${body}"
+    "__device__ __forceinline__ void load_b_tile\\([^)]*\\)\n{${body}"
+    "__device__ __forceinline__ void store_one\\([^)]*\\)\n{${body}"
+    "__device__ __forceinline__ void store_pair\\([^)]*\\)\n{${body}")
 elseif(MODULE STREQUAL "gemm")
   set(blocks
     "constexpr size_t ceil_div\\(size_t x, size_t y\\) { return \\(x \\+ y - 1\\) / y[^\n]*"
