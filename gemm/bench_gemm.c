@@ -272,9 +272,6 @@ static gk_status prepare(void *p, const gk_bench_case *c)
 {
     state *s = (state *)p;
     s->c = *c;
-    if (case_is_bf16(c) != s->bf16)
-        return GK_FAIL(GK_ERROR_UNSUPPORTED, s->bf16 ? "an fp32/TF32 case: --param dtype=f32 runs it"
-                                                     : "a BF16 case: --param dtype=bf16 runs it");
     if (s->bf16) {
         s->precision = GK_GEMM_BF16;
         if (c->role == GK_ROLE_VARIANT) {
