@@ -37,6 +37,11 @@ static const gk_gemm_row table[] = {
      gk_gemm_10_tuned_fp32_run},
     {{11, "tf32_mma", "TF32 tensor cores (mma.sync m16n8k8), fp32 accumulation", GK_GEMM_TF32, 80},
      gk_gemm_11_tf32_mma_run},
+    {{12, "tf32_wgmma",
+      "TF32 on Hopper's wgmma: TMA, a producer and two consumer warpgroups, persistent tiles; B^T from registers; "
+      "sm_90a",
+      GK_GEMM_TF32, 90},
+     gk_gemm_12_tf32_wgmma_run},
 };
 
 #define COUNT (sizeof table / sizeof table[0])

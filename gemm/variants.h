@@ -52,6 +52,7 @@ GK_GEMM_ENTRY(gk_gemm_08_warp_tiling_run);
 GK_GEMM_ENTRY(gk_gemm_09_double_buffered_cp_async_run);
 GK_GEMM_ENTRY(gk_gemm_10_tuned_fp32_run);
 GK_GEMM_ENTRY(gk_gemm_11_tf32_mma_run);
+GK_GEMM_ENTRY(gk_gemm_12_tf32_wgmma_run);
 #undef GK_GEMM_ENTRY
 
 /* The BF16 table (gk_gemm_bf16): the same contract as gk_gemm_run_fn with

@@ -443,18 +443,19 @@ static void run_shape(const shape *sh, uint64_t seed, int bf16, const gk_gemm_va
             printf("%sv%02d needs compute capability %d: skipped on this GPU\n", tag, v->id, v->min_cc);
             continue;
         }
-        if (bf16) {
+        {
             /* A variant the build or the GPU cannot run (wgmma: cc 9.0 and a
              * build for sm_90a) says so with GK_ERROR_UNSUPPORTED. */
-            static unsigned short one[8];
-            unsigned short *d1 = NULL;
+            static float one[8];
+            float *d1 = NULL;
             TRY_CUDA(cudaMalloc((void **)&d1, sizeof one));
             TRY_CUDA(cudaMemcpy(d1, one, sizeof one, cudaMemcpyHostToDevice));
-            gk_status st = gk_gemm_bf16(v->id, 1, 1, 1, 1.0f, d1, 1, d1 + 2, 1, 0.0f, d1 + 4, 1, 0);
+            gk_status st = bf16 ? gk_gemm_bf16(v->id, 1, 1, 1, 1.0f, d1, 1, d1 + 2, 1, 0.0f, d1 + 4, 1, 0)
+                                : gk_gemm(v->id, 1, 1, 1, 1.0f, d1, 1, d1 + 2, 1, 0.0f, d1 + 4, 1, 0);
             TRY_CUDA(cudaDeviceSynchronize());
             cudaFree(d1);
             if (st.code == GK_ERROR_UNSUPPORTED) {
-                printf("bf16 v%02d %s: GK_ERROR_UNSUPPORTED here (%s): skipped\n", v->id, v->name, st.what);
+                printf("%sv%02d %s: GK_ERROR_UNSUPPORTED here (%s): skipped\n", tag, v->id, v->name, st.what);
                 continue;
             }
         }

@@ -1,21 +1,25 @@
-/* BF16 variant 5: persistent tiles. Variant 4's producer and consumer
- * warpgroups, but each CTA stays resident and walks many output tiles, and
- * its mbarrier ring of stages runs on from one tile to the next, so the next
- * tile's first k-tiles load while the consumers store the current one.
+/* BF16 variant 5: persistent tiles, in pairs of CTAs that share B by
+ * cluster multicast. Variant 4's producer and consumer warpgroups, but each
+ * CTA stays resident and walks many output tiles, and its mbarrier ring of
+ * stages runs on from one tile to the next, so the next tile's first
+ * k-tiles load while the consumers store the current one. Two CTAs of a
+ * cluster compute vertically adjacent tiles and each loads half of the B
+ * k-tile they both need, multicast into both.
  *
- * The idea: in variant 4 each block computes one 128 x 256 tile and exits.
- * Its tensor cores idle through the block's end and the next block's start:
- * the epilogue (each consumer thread's 128 bf16 pair stores from registers),
- * then the new block's launch, barrier initialization, and its first k-tile
- * crossing from DRAM/L2 before the first wgmma (the other 3 stages fill
- * behind it). At 4096^3 a tile has 64 k-tiles, so that gap comes once every
- * 64 k-tiles; it is the difference variant 5 removes. Here:
+ * The idea, step 1 (persistence): in variant 4 each block computes one
+ * 128 x 256 tile and exits. Its tensor cores idle through the block's end
+ * and the next block's start: the epilogue (each consumer thread's 128 bf16
+ * pair stores from registers), then the new block's launch, barrier
+ * initialization, and its first k-tile crossing from DRAM/L2 before the
+ * first wgmma (the other 3 stages fill behind it). At 4096^3 a tile has 64
+ * k-tiles, so that gap comes once every 64 k-tiles; it is the difference
+ * persistence removes. Here:
  *   - the grid is the number of CTAs that fit at once (1 per SM: 197,696
- *     bytes of shared memory each; 132 on an H100 SXM or H200), capped at
- *     the number of tiles; CTA b computes tiles b, b + gridDim.x, ... in the
- *     grouped order of variant 2's block swizzle (kGroupM = 8 tile rows,
- *     column by column inside a group), so the ~132 tiles in progress at one
- *     time share 8 A row-panels and up to 17 B column-panels in L2
+ *     bytes of shared memory each; with clusters, 2 x the clusters that fit,
+ *     see below), capped at the work there is; each CTA walks its tiles in
+ *     the grouped order of variant 2's block swizzle (kGroupM = 8 tile rows,
+ *     column by column inside a group), so the ~132 tiles in progress at
+ *     one time share 8 A row-panels and up to 17 B column-panels in L2
  *     (-DGKB5_GROUP_M=N to try another group height);
  *   - the producer thread never stops between tiles: its ring position
  *     (stage it % 4, phase it / 4) counts every k-tile of every tile of its
@@ -35,40 +39,104 @@
  * wgmma) and the tail (512 tiles = 3.88 rounds of 132: the last round has
  * 116 tiles; 2048 tiles at 8192^3 = 15.5 rounds).
  *
+ * ---- Step 2: clusters of 2 along m, B multicast (GKB5_CLUSTER = 2, the default) ----
+ * Per k-tile a CTA needs A's 128 x 64 box (16 KB) and B's four 64 x 64
+ * panels (32 KB). The two tiles (bm, bn) and (bm + 128, bn) need the same B
+ * panels, so the kernel is launched in clusters of 2 (the cluster dimension
+ * launch attribute, {2, 1, 1}) and the cluster walks PAIRS of tile rows:
+ * pair p = cluster, + clusters, ... in the grouped order over
+ * ceil(tiles_m / 2) pair rows (groups of kGroupM / 2 = 4 pair rows: the
+ * same 8 tile rows as before), and the CTA of rank r takes tile row
+ * 2 pair_row + r, the same bn. Per k-tile the producer of CTA r loads its
+ * own A box (plain TMA, into its own shared memory) and panels 2r and
+ * 2r + 1 with cp.async.bulk.tensor ... .multicast::cluster, cta mask 0b11:
+ * the TMA reads each box from L2 once and writes it at the same shared
+ * memory offset in both CTAs, completing its bytes on the mbarrier at the
+ * same offset in each. Counted per CTA and k-tile: B from L2 32 KB -> 16
+ * KB, A unchanged (16 KB), so L2-to-SM bytes 48 KB -> 32 KB (a third less;
+ * per FLOP of the 128 x 256 x 64 k-tile, 85 -> 128 FLOP per byte); each
+ * stage still receives 48 KB, so expect_tx is unchanged (A + every panel
+ * inside n, whichever CTA loads it). Measured: TODO(lead) (H200, CUDA 13.0,
+ * 4096^3 and 8192^3, GKB5_CLUSTER=2 against GKB5_CLUSTER=1: ms, TFLOP/s,
+ * and the cluster count cudaOccupancyMaxActiveClusters reports).
+ * What it costs:
+ *   - coupling: the producer of CTA r fills stage s of BOTH CTAs, so it
+ *     waits until the consumers of both released it. Each empty barrier
+ *     counts 2 x 8 arrivals: every consumer warp's lane 0 arrives on its own
+ *     CTA's empty barrier and on the peer's (a remote arrive: mapa turns
+ *     the barrier's shared-memory offset into the peer's shared::cluster
+ *     address, then mbarrier.arrive.release.cluster.shared::cluster; the
+ *     producer's wait acquires at cluster scope). The full barrier stays
+ *     local (count 1). The slower SM of a pair sets the pace of both;
+ *   - scheduling: a cluster's 2 CTAs run at once on 2 SMs of one GPC, so
+ *     the grid is 2 x min(cudaOccupancyMaxActiveClusters, pairs): an SM
+ *     left without a partner in its GPC idles (TODO(lead): the count on the
+ *     H200; 66 clusters would keep all 132 SMs busy). Work is handed out in
+ *     pairs: at 4096^3, 256 pairs = 3.88 rounds of 66 clusters, as before;
+ *   - odd tiles_m: the last pair row's rank-1 tile lies below m. That CTA
+ *     still runs every k-tile of the pair (it must: it multicasts its half
+ *     of B to its peer, and its peer multicasts to it); its A boxes are
+ *     zero-filled by the TMA (rows >= m, full bytes still counted) and its
+ *     epilogue stores nothing (every row >= m). So both CTAs of a cluster
+ *     walk the same number of tiles and k-tiles: their rings stay in
+ *     lockstep by construction. The cost: tiles_n wasted tiles, e.g. at
+ *     m = 4224, n = 4096: 33 tile rows, 17 pair rows, 16 idle tiles of 544;
+ *   - barriers: after the mbarrier init (and fence.mbarrier_init.release
+ *     .cluster) a cluster barrier (barrier.cluster.arrive.release /
+ *     wait.acquire, every thread of both CTAs) replaces __syncthreads, so
+ *     that no CTA multicasts into, or arrives on, a peer whose barriers are
+ *     not initialized yet; and every thread of both CTAs ends with the same
+ *     cluster barrier, so that neither exits while the other may still
+ *     write to its shared memory (its multicasts) or arrive on its
+ *     barriers. The producer warpgroup therefore no longer returns early.
+ * -DGKB5_CLUSTER=1 builds step 1 alone: no cluster launch attribute, no
+ * multicast, no remote arrives, empty barriers of count 8.
+ *
  * ---- The ring across tiles: the invariant ---------------------------------------
- * Written out above gemm_bf16_persistent. In short: k-tile number `it` of
- * the CTA (it = tiles done * ktiles + kt, never reset) lives in stage
- * it % 4 as its use it / 4; consumers wait on full parity (it / 4) & 1, the
- * producer on empty parity (it / 4 - 1) & 1 for it >= 4, and every consumer
- * warp releases every k-tile once, a tile's last included. Checked by a CPU
- * simulation (C++, not part of the library): the producer, the 8 consumer
- * warps and the TMA copies as separate actors over mbarriers with
- * try_wait.parity semantics, interleaved at random (300 seeds x 2
- * schedules) for 2, 3 and 4 stages, k-tiles per tile 1, 2, 3, 4, 5 and 17,
- * and 1, 2, 3, 5 and 8 tiles per CTA: no deadlock, every consumer reads the
- * k-tile it expects, no TMA write lands in a stage a warp still holds, every
- * barrier ends balanced (54,000 runs). It fails, as it should, when the
- * tile's last k-tile is not released or the ring restarts at each tile.
- * The tile walk (tile_origin over blockIdx.x + i * gridDim.x) was checked
- * to cover every tile once for tiles_m <= 40, tiles_n <= 20, grids of 1, 7,
- * 132 and 133 (fewer tiles than CTAs, and tile counts not a multiple).
+ * Written out above gemm_bf16_persistent, with why the cluster-wide empty
+ * barrier keeps a waiter from ever being 2 phases apart. In short: k-tile
+ * number `it` of the CTA (it = tiles done * ktiles + kt, never reset) lives
+ * in stage it % 4 as its use it / 4; consumers wait on full parity
+ * (it / 4) & 1, the producer on empty parity (it / 4 - 1) & 1 for it >= 4,
+ * and every consumer warp releases every k-tile once (to both CTAs), a
+ * tile's last included. Step 1 was checked by a CPU simulation (C++, not
+ * part of the library): the producer, the 8 consumer warps and the TMA
+ * copies as separate actors over mbarriers with try_wait.parity semantics,
+ * interleaved at random (300 seeds x 2 schedules) for 2, 3 and 4 stages,
+ * k-tiles per tile 1, 2, 3, 4, 5 and 17, and 1, 2, 3, 5 and 8 tiles per
+ * CTA: no deadlock, every consumer reads the k-tile it expects, no TMA
+ * write lands in a stage a warp still holds, every barrier ends balanced
+ * (54,000 runs). It fails, as it should, when the tile's last k-tile is not
+ * released or the ring restarts at each tile. Step 2 by a second one
+ * (Python, not part of the library): 2 CTAs, each a producer and 2 or 8
+ * consumer warps; A copies, each multicast panel's landing in each CTA and
+ * each remote arrive are separate in-flight events that land in any order,
+ * late more often than not; 2, 3 and 4 stages, 1, 2, 3 and 5 k-tiles per
+ * tile, 1, 2, 3 and 5 tiles, 1 to 4 panels inside n per tile (so at times
+ * only rank 0 loads B): 3,840 runs, no deadlock, every consumer reads its
+ * k-tile's A and every panel, no copy lands in a stage a warp of that CTA
+ * still reads, nothing in flight at the final cluster barrier, and 257
+ * remote arrivals that landed after their phase had completed without them
+ * (another warp's next release counted in their place) did no harm. It
+ * fails, as it should, with local-only empty barriers, with remote arrives
+ * but a count of 8, and without a tile's last release. The pair walk
+ * (pair_origin over cluster + i * clusters) was checked to cover every
+ * tile once, the rows below m only for odd tiles_m, for tiles_m <= 40,
+ * tiles_n <= 20 and 1, 7, 64, 66 and 67 clusters; the tile walk of step 1
+ * likewise for grids of 1, 7, 132 and 133.
  *
  * ---- Registers and tile: variant 4's ------------------------------------------------
  * 384 threads (1 producer + 2 consumer warpgroups), setmaxnreg 40 / 232,
  * 128 x 256 x 64 tiles (each consumer 64 x 256, m64n256k16, 128 fp32
  * accumulators per thread), 4 stages of 48 KB. ptxas -v (CUDA 13.0, sm_90a):
  * gemm_bf16_persistent 168 registers at launch, 0 bytes of stack, no
- * spills, no "wgmma serialized" warning; the cp.async kernels (variant 2's,
- * carried) 170-182, no spills.
+ * spills, no "wgmma serialized" warning, with GKB5_CLUSTER 2 and 1 alike;
+ * the cp.async kernels (variant 2's, carried) 170-182, no spills.
  *
  * ---- What is left out, and why -------------------------------------------------------
- * - Cluster multicast (2 CTAs along m sharing B's boxes through
- *   .multicast::cluster, cluster-scope empty barriers, cluster_sync at
- *   start and end): not done. It halves B's L2-to-SM traffic, but couples
- *   the two CTAs' rings (each producer waits for both CTAs' consumers) and
- *   the persistent walk (both CTAs must take paired tiles); it was written
- *   without a GPU to test it on, and a wrong remote arrive hangs or
- *   corrupts silently. A correct persistent kernel first.
+ * - Clusters along n too (2 x 2, sharing A's boxes as well: L2-to-SM bytes
+ *   per CTA and k-tile 24 KB): four CTAs coupled, 4-tile units of work, and
+ *   an A box split across 2 CTAs; not done before step 2 is measured.
  * - A "ping-pong" schedule (each consumer warpgroup on a tile of its own,
  *   one storing while the other multiplies) would hide the epilogue's
  *   issue time too, but each 64 x 256 warpgroup tile then needs B k-tiles
@@ -88,17 +156,18 @@
  * the gather went back to variant 2's.
 
  * What bounds it: the consumers' wgmma issue; the epilogue's store time
- * (not overlapped with this CTA's own wgmma); the last round of tiles; and
- * for the odd shape, the fallback's gathers (loads by the computing
- * threads, 1 block per SM).
+ * (not overlapped with this CTA's own wgmma); the last round of tiles; with
+ * clusters, the slower CTA of each pair; and for the odd shape, the
+ * fallback's gathers (loads by the computing threads, 1 block per SM).
  *
  * Limits (as variant 4):
- * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here):
- *   the code is compiled only where __CUDA_ARCH_FEAT_SM90_ALL is defined;
- *   elsewhere the kernels are stubs (a 1 KB static shared array that the
- *   launcher detects with cudaFuncGetAttributes) and the launcher returns
- *   cudaErrorNotSupported (GK_ERROR_UNSUPPORTED through gk_gemm_bf16), as it
- *   does on any GPU other than compute capability 9.0.
+ * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here,
+ *   and the multicast form of the TMA, which PTX marks as optimized for
+ *   sm_90a): the code is compiled only where __CUDA_ARCH_FEAT_SM90_ALL is
+ *   defined; elsewhere the kernels are stubs (a 1 KB static shared array
+ *   that the launcher detects with cudaFuncGetAttributes) and the launcher
+ *   returns cudaErrorNotSupported (GK_ERROR_UNSUPPORTED through
+ *   gk_gemm_bf16), as it does on any GPU other than compute capability 9.0.
  * - The TMA path needs A's and B's base addresses 16-byte aligned and row
  *   strides (2 lda, 2 ldb bytes) multiples of 16; otherwise, and for k = 0,
  *   both operands take the fallback above. Tile edges: the TMA zero-fills
@@ -108,19 +177,27 @@
  * - Tensor maps made on the host at every call with cuTensorMapEncodeTiled,
  *   reached through cudaGetDriverEntryPointByVersion (nothing links
  *   libcuda), passed as const __grid_constant__ CUtensorMap parameters.
- * - Grid: min(tiles, SMs x resident CTAs per SM) persistent CTAs; at most
- *   2^31 - 1 tiles (cudaErrorInvalidConfiguration above).
+ * - Grid: GKB5_CLUSTER = 2: 2 x min(pairs, clusters resident at once), by
+ *   cudaLaunchKernelEx with the cluster dimension attribute
+ *   (cudaErrorInvalidConfiguration if the occupancy calculator reports no
+ *   cluster fits); GKB5_CLUSTER = 1: min(tiles, SMs x resident CTAs per
+ *   SM). At most 2^31 - 1 tiles (cudaErrorInvalidConfiguration above).
  *
- * Sources: PTX ISA (mbarrier phases and try_wait.parity; cp.async.bulk.tensor;
- * setmaxnreg; wgmma); CUDA C++ Programming Guide ("Tensor Memory Access");
- * NVIDIA CUTLASS documentation (persistent "tile scheduler" kernels, the
- * warp-specialized "cooperative" and "ping-pong" schedules, the grouped
+ * Sources: PTX ISA (mbarrier phases, try_wait.parity, arrive on a
+ * shared::cluster address and the .release/.acquire .cluster semantics;
+ * cp.async.bulk.tensor and its .multicast::cluster form; mapa;
+ * barrier.cluster; fence.mbarrier_init; %cluster_ctarank; setmaxnreg;
+ * wgmma); CUDA C++ Programming Guide ("Tensor Memory Access", "Thread Block
+ * Clusters", "Distributed Shared Memory", cudaLaunchKernelEx and
+ * cudaOccupancyMaxActiveClusters); NVIDIA CUTLASS documentation (persistent
+ * "tile scheduler" kernels, the warp-specialized "cooperative" and
+ * "ping-pong" schedules, TMA multicast across a cluster, the grouped
  * rasterization of tiles for L2 reuse); the Triton matrix-multiplication
  * tutorial ("L2 cache optimizations": grouped ordering).
  *
  * Build alone: nvcc -gencode arch=compute_90a,code=sm_90a -c bf16_05_persistent.cu
- *   (with -arch=sm_90 or -arch=sm_80 it builds too, as the stubs that report
- *   "not supported")
+ *   (-DGKB5_CLUSTER=1 for step 1 alone; with -arch=sm_90 or -arch=sm_80 it
+ *   builds too, as the stubs that report "not supported")
  */
 #include <cuda.h> /* CUtensorMap and its enums: types only, nothing from libcuda is linked */
 #include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled */
@@ -142,6 +219,13 @@
 #define GKB5_GROUP_M 8
 #endif
 
+/* CTAs per cluster along m: 2 (the default) pairs two CTAs that share each
+ * k-tile's B panels by TMA multicast; 1 builds the kernel without clusters
+ * (no cluster launch, no multicast, no remote arrives), to time both. */
+#ifndef GKB5_CLUSTER
+#define GKB5_CLUSTER 2
+#endif
+
 namespace {
 
 constexpr int kBM = 128, kBN = 256, kBK = 64;
@@ -157,6 +241,10 @@ constexpr int kKSteps = kBK / 16;                   /* wgmma k16-steps per k-til
 constexpr int kABytes = kBM * kBK * 2;              /* one A slab: 16 KB, one TMA box of 64 x 128 */
 constexpr int kPanelBytes = kBK * 64 * 2;           /* one B panel (64 k-rows x 64 columns): 8 KB, one TMA box */
 constexpr int kPanels = kBN / 64;                   /* 4 */
+constexpr int kCluster = GKB5_CLUSTER;              /* CTAs of a cluster: adjacent tile rows, the same bn */
+constexpr int kPanelsPerCta = kPanels / kCluster;   /* B panels each CTA loads for the cluster: 2 (4 alone) */
+constexpr uint16_t kClusterMask = (1u << kCluster) - 1u; /* multicast to every CTA of the cluster: 0b11 */
+constexpr unsigned kEmptyCount = kCluster * kConsumerWarps; /* releases per stage use: 16 (8 alone) */
 constexpr int kBBytes = kBK * kBN * 2;              /* one B slab: 32 KB */
 constexpr int kAcc = kBN / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
 constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024; /* + alignment slack */
@@ -175,6 +263,8 @@ static_assert(128 * kProducerRegs + kWarpgroups * 128 * kConsumerRegs <= 65536,
               "setmaxnreg: the warpgroups' registers fit the SM's 64K-register file");
 static_assert(kProducerRegs % 8 == 0 && kConsumerRegs % 8 == 0 && kProducerRegs >= 24 && kConsumerRegs <= 256,
               "setmaxnreg takes multiples of 8 in 24 .. 256");
+static_assert(kCluster == 1 || kCluster == 2, "GKB5_CLUSTER: 1 (no clusters) or 2 (a pair of CTAs along m)");
+static_assert(kGroupM % kCluster == 0, "GKB5_GROUP_M counts tile rows: a whole number of cluster rows");
 
 /* ---- Where things live in a slab (bytes): variant 1's layout ------------- */
 __host__ __device__ constexpr int a_offset(int r, int q) { return r * 128 + ((q ^ (r & 7)) << 4); }
@@ -391,6 +481,82 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map
 #endif
 }
 
+/* ---- Clusters (sm_90a): used only when GKB5_CLUSTER = 2 ----------------------
+ * The multicast form of the copy above: the box is read from L2 once and
+ * written at the same shared-memory offset dst in every CTA of the cluster
+ * named in cta_mask (bit r: the CTA of rank r), and each CTA's mbarrier at
+ * the same offset bar receives the transactions of its own copy. The two
+ * CTAs run the same kernel with the same dynamic shared memory layout, so
+ * one offset names the same slab and barrier in both. */
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap *map, int x, int y,
+                                                      uint32_t bar, uint16_t cta_mask)
+{
+#if GKB5_SM90A
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
+                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar), "h"(cta_mask)
+                 : "memory");
+#endif
+}
+/* This CTA's rank in its cluster (0 .. kCluster - 1; blockIdx.x % kCluster
+ * for clusters laid along x). */
+__device__ __forceinline__ unsigned cluster_ctarank()
+{
+    unsigned r = 0;
+#if GKB5_SM90A
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+#endif
+    return r;
+}
+/* Every thread of every CTA of the cluster arrives, then waits for all the
+ * others: the release/acquire pair makes each thread's earlier writes
+ * (mbarrier inits, remote arrivals) visible cluster-wide before anyone
+ * passes. .aligned: all threads of a warp execute it together. */
+__device__ __forceinline__ void cluster_sync()
+{
+#if GKB5_SM90A
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;\n" ::
+                     : "memory");
+#endif
+}
+/* One arrival on the mbarrier at this CTA's shared-memory offset bar, in the
+ * shared memory of cluster CTA `cta`: mapa turns the local offset into that
+ * CTA's shared::cluster address. Release at cluster scope: this thread's
+ * earlier accesses (its warp's wgmma reads of the stage are complete: it
+ * passed wgmma.wait_group) are ordered before the arrival that the remote
+ * producer acquires. A remote arrive returns no state ("_"). */
+__device__ __forceinline__ void mbar_arrive_remote(uint32_t bar, unsigned cta)
+{
+#if GKB5_SM90A
+    asm volatile("{\n"
+                 ".reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+                 "}\n" ::"r"(bar),
+                 "r"(cta)
+                 : "memory");
+#endif
+}
+/* mbar_wait with cluster-scope acquire: the producer's wait on an empty
+ * barrier that the peer CTA's consumers arrive on (release.cluster). */
+__device__ __forceinline__ void mbar_wait_cluster(uint32_t bar, uint32_t parity)
+{
+#if GKB5_SM90A
+    uint32_t done = 0;
+    do {
+        asm volatile("{\n"
+                     ".reg .pred p;\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n"
+                     "}\n"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (done == 0);
+#endif
+}
+
 /* setmaxnreg: the executing warpgroup gives back registers to the block's
  * pool (dec) or takes them from it (inc, waiting until the pool holds
  * them); every warp of the warpgroup executes the same one. */
@@ -515,21 +681,47 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], __nv_bfloat16
     }
 }
 
-/* Tile t (0 .. tiles_m * tiles_n - 1) in the L2-friendly order: groups of
- * kGroupM tile rows, walked column by column inside a group, so that the
- * tiles in progress at one time share A rows and B columns. The cp.async
- * path calls it with its block index, the persistent kernel with each tile
- * it takes; a bijection onto the tiles (checked on the CPU). */
+/* Cell t (0 .. rows * cols - 1) of a rows x cols grid in the L2-friendly
+ * order: groups of group_rows rows, walked column by column inside a group,
+ * so that the cells in progress at one time share A rows and B columns; a
+ * bijection onto the grid (checked on the CPU). */
+__device__ __forceinline__ void grouped_cell(unsigned t, unsigned rows, unsigned cols, unsigned group_rows,
+                                             unsigned *row, unsigned *col)
+{
+    const unsigned long long group_cells = (unsigned long long)group_rows * cols;
+    const unsigned group = (unsigned)(t / group_cells);
+    const unsigned first = group * group_rows;
+    const unsigned rows_in_group = rows - first < group_rows ? rows - first : group_rows;
+    const unsigned in_group = (unsigned)(t - group * group_cells);
+    *row = first + in_group % rows_in_group;
+    *col = in_group / rows_in_group;
+}
+/* Tile t (0 .. tiles_m * tiles_n - 1) in that order, groups of kGroupM tile
+ * rows: the cp.async path's block -> tile. */
 __device__ __forceinline__ void tile_origin(unsigned t, unsigned tiles_m, unsigned tiles_n, unsigned *bm,
                                             unsigned *bn)
 {
-    const unsigned long long group_tiles = (unsigned long long)kGroupM * tiles_n;
-    const unsigned group = (unsigned)(t / group_tiles);
-    const unsigned first_m = group * kGroupM;
-    const unsigned rows_in_group = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
-    const unsigned in_group = (unsigned)(t - group * group_tiles);
-    *bm = (first_m + in_group % rows_in_group) * kBM;
-    *bn = (in_group / rows_in_group) * kBN;
+    unsigned row, col;
+    grouped_cell(t, tiles_m, tiles_n, kGroupM, &row, &col);
+    *bm = row * kBM;
+    *bn = col * kBN;
+}
+/* The persistent kernel's unit of work is a pair: kCluster vertically
+ * adjacent tiles with the same bn, one per CTA of a cluster (with
+ * GKB5_CLUSTER = 1 a pair is one tile and this is tile_origin). Pair p
+ * (0 .. pair_rows * tiles_n - 1) is a cell of the pair_rows x tiles_n grid in
+ * the grouped order, groups of kGroupM / kCluster pair rows (the same
+ * kGroupM tile rows as before); the CTA of rank `rank` takes its tile row
+ * kCluster * pair_row + rank. When tiles_m is odd, the last pair row's
+ * rank-1 tile is row tiles_m: below m (see the kernel). */
+__device__ __forceinline__ void pair_origin(unsigned p, unsigned rank, unsigned tiles_m, unsigned tiles_n,
+                                            unsigned *bm, unsigned *bn)
+{
+    const unsigned pair_rows = (tiles_m + kCluster - 1) / kCluster;
+    unsigned row, col;
+    grouped_cell(p, pair_rows, tiles_n, kGroupM / kCluster, &row, &col);
+    *bm = (row * kCluster + rank) * kBM;
+    *bn = col * kBN;
 }
 
 template <bool kAVec, bool kBVec>
@@ -620,46 +812,99 @@ gemm_bf16_cp_async(unsigned m, unsigned n, unsigned k, float alpha, const unsign
 }
 
 /* ---- The persistent kernel -------------------------------------------------------- */
-/* The producer thread queues k-tile kt of the tile at (bm, bn) into stage
- * `slab`: one arrive.expect_tx on the stage's full barrier with the bytes
- * the boxes bring, then the boxes: A's 128 rows x 64 k (one box) and B's 64
- * k-rows x 64 columns for each panel that holds a column < n. A panel wholly
- * right of column n is not loaded: its stale contents (another tile's, or
- * never written) reach only the accumulators of columns >= n, which the
- * epilogue never stores. A box that leaves the matrix is zero-filled and
- * still counts its full bytes. */
+/* The producer thread of the CTA of rank `rank` queues k-tile kt of its
+ * tile at (bm, bn) into stage `slab`: one arrive.expect_tx on its stage's
+ * full barrier with the bytes that stage receives, then its boxes: A's 128
+ * rows x 64 k (one box, into this CTA only) and its share of B's panels of
+ * 64 k-rows x 64 columns: panels kPanelsPerCta * rank .. + kPanelsPerCta - 1
+ * (0-1 for rank 0, 2-3 for rank 1; all 4 with GKB5_CLUSTER = 1), each
+ * multicast into the same slab of both CTAs (they share bn). So each CTA's
+ * stage receives A + all of the tile's panels, its own and its peer's: the
+ * expect_tx counts them all. The peer's boxes may complete on this
+ * barrier before this arrive.expect_tx: the transaction count dips below
+ * zero for a moment, and the phase cannot complete before this one arrival
+ * (its count is 1), which adds the expected bytes.
+ * A panel wholly right of column n is loaded by neither CTA (both compute
+ * the same `panels` from bn): its stale contents (another tile's, or never
+ * written) reach only the accumulators of columns >= n, which the epilogue
+ * never stores. A box that leaves the matrix is zero-filled and still
+ * counts its full bytes (all of it, for the A box of a tile below m). */
 __device__ __forceinline__ void load_stage(const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t as0,
                                            uint32_t bs0, uint32_t full0, int slab, unsigned kt, unsigned bm,
-                                           unsigned bn, int panels)
+                                           unsigned bn, int panels, unsigned rank)
 {
     const uint32_t full = full0 + 8 * slab;
     mbar_arrive_expect_tx(full, (uint32_t)(kABytes + panels * kPanelBytes));
     /* Coordinates fit an int: bm, bn and kt * kBK stay below 2^31 - 255
-     * (m, n, k <= 2^31 - 1, tiles aligned), bn + 192 too. */
+     * (m, n, k <= 2^31 - 1, tiles aligned), bn + 192 too; a tile row below
+     * m exists only for odd tiles_m <= 2^24 - 1, at bm <= 2^31 - 128. */
     tma_load_2d(as0 + slab * kABytes, map_a, (int)(kt * kBK), (int)bm, full);
-    for (int p = 0; p < panels; ++p)
-        tma_load_2d(bs0 + slab * kBBytes + p * kPanelBytes, map_b, (int)(bn + 64 * p), (int)(kt * kBK), full);
+    const int p0 = kPanelsPerCta * (int)rank;
+    const int p1 = p0 + kPanelsPerCta < panels ? p0 + kPanelsPerCta : panels;
+    for (int p = p0; p < p1; ++p) {
+        const uint32_t dst = bs0 + slab * kBBytes + p * kPanelBytes;
+        if constexpr (kCluster == 1)
+            tma_load_2d(dst, map_b, (int)(bn + 64 * p), (int)(kt * kBK), full);
+        else
+            tma_load_2d_multicast(dst, map_b, (int)(bn + 64 * p), (int)(kt * kBK), full, kClusterMask);
+    }
+}
+/* A consumer warp (lane 0) releases stage `slab`: one arrival on this
+ * CTA's empty barrier and, in a cluster, one on the peer's barrier at the
+ * same offset, since the peer's producer multicasts into this CTA's stage
+ * too. The local arrival first: the remote one's release (cluster scope)
+ * orders it before itself. */
+__device__ __forceinline__ void release_stage(uint32_t empty0, int slab, unsigned peer)
+{
+    mbar_arrive(empty0 + 8 * slab);
+    if constexpr (kCluster > 1) mbar_arrive_remote(empty0 + 8 * slab, peer);
 }
 
-/* ---- The ring's invariant (checked by a CPU simulation, see the header) ----
+/* ---- The ring's invariant (checked by CPU simulations, see the header) ----
  * Every thread of a role numbers the k-tiles it handles in one sequence
  * that runs on across the tiles of this CTA: it = (tiles done) * ktiles + kt.
  * k-tile `it` lives in stage it % kStages and is that stage's use
- * u = it / kStages. Then:
- *   full[s]  completes its phase u when use u's bytes have landed
- *            (1 arrival: the producer's arrive.expect_tx; then the bytes);
- *            a consumer waits on parity u & 1;
- *   empty[s] completes its phase u when all 8 consumer warps have released
- *            use u; the producer, before queuing use u >= 1, waits on parity
- *            (u - 1) & 1.
+ * u = it / kStages. The CTAs of a cluster walk the same pairs, hence the
+ * same number of tiles and k-tiles: one sequence for both, and use u of a
+ * stage holds the same B k-tile in both. Then:
+ *   full[s]  (this CTA's, count 1) completes its phase u when use u's bytes
+ *            have landed here: its producer's arrive.expect_tx, then A and
+ *            this CTA's panels from its own copies, the peer's panels from
+ *            the peer's multicasts; a consumer waits on parity u & 1;
+ *   empty[s] (this CTA's, count kEmptyCount = 16) completes its phase u
+ *            when the 8 consumer warps of this CTA and the 8 of the peer
+ *            have released use u (each warp arrives on the empty[s] of both
+ *            CTAs); the producer, before queuing use u >= 1 into stage s of
+ *            both CTAs, waits on parity (u - 1) & 1.
+ *   (GKB5_CLUSTER = 1: count 8, no peer, no multicast: variant 5 as it was.)
  * A parity names a phase unambiguously only if the waiter is never 2
- * phases behind or ahead; it is not: full[s] cannot complete use u + 1
- * before every consumer warp released use u (the producer waits for that),
- * and empty[s] cannot complete use u before the producer queued it. So each
- * consumer warp releases every k-tile exactly once, the last k-tile of a
- * tile included (after its wgmma.wait_group 0), and both roles count `it`
- * on across tiles: restarting it at 0 per tile, or not releasing a tile's
- * last k-tile, breaks the parity (the simulation catches both). */
+ * phases behind or ahead; it is not:
+ *  - no byte of use u + 1 reaches this CTA's stage s (its data, or its
+ *    transactions on full[s]) before every consumer warp here released use
+ *    u: this CTA's producer waits for that on its own empty[s], and the
+ *    peer's producer on the peer's empty[s], which counts this CTA's
+ *    releases too. A warp releases use u after its wait on full[s] phase
+ *    u, so full[s] is in phase u + 1 when those bytes land, and phase u + 1
+ *    cannot complete before every consumer here waited on phase u;
+ *  - empty[s] cannot complete use u before this CTA's producer queued it:
+ *    its consumers release use u after full[s] phase u, which needs that
+ *    producer's one arrival;
+ *  - no empty[s] phase u completes while a warp of either CTA still reads
+ *    use u. Its 16 arrivals could come early only if one warp's release of
+ *    use u + 1 stood in for another's release of use u (a remote arrive
+ *    still in flight, say). A warp releases use u + 1 after its own CTA's
+ *    full[s] phase u + 1, hence after its own producer saw its own
+ *    empty[s] complete phase u. For a warp of this CTA, that is the phase
+ *    in question: already complete. For a warp of the peer, it is the
+ *    peer's phase u, which completed earlier and (by the same argument, at
+ *    that earlier time) only once every warp of both CTAs was done with use
+ *    u. At worst a slow arrival is counted in the next phase, for a warp
+ *    that is done with the stage.
+ * So each consumer warp releases every k-tile exactly once, in both CTAs,
+ * the last k-tile of a tile included (after its wgmma.wait_group 0), and
+ * both roles count `it` on across tiles: restarting it at 0 per tile, or
+ * not releasing a tile's last k-tile, breaks the parity (the simulations
+ * catch both). */
 __global__ void __launch_bounds__(kWsThreads, 1)
 gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                      unsigned m, unsigned n, unsigned k, float alpha, float beta, __nv_bfloat16 *__restrict__ c,
@@ -667,7 +912,10 @@ gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
 {
 #if GKB5_SM90A
     extern __shared__ __align__(128) unsigned char smem[];
-    /* Slabs from the first 1024-byte boundary, then the barriers (as variant 3). */
+    /* Slabs from the first 1024-byte boundary, then the barriers (as variant
+     * 3): the same offsets in both CTAs of a cluster (same kernel, same
+     * dynamic shared memory), which the multicasts and the remote arrivals
+     * rely on. */
     const uint32_t base = (smem_u32(smem) + 1023u) & ~1023u;
     const uint32_t as0 = base;                      /* kStages A slabs */
     const uint32_t bs0 = base + kStages * kABytes;  /* kStages B slabs */
@@ -677,98 +925,136 @@ gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wg = warp >> 2; /* 0: the producer; 1, 2: the consumers */
     const unsigned ktiles = (k + kBK - 1) / kBK; /* >= 1: the launcher sends k = 0 to the cp.async kernel */
-    const unsigned tiles = tiles_m * tiles_n;    /* <= 2^31 - 1 (the launcher checks) */
+    /* Clusters are kCluster consecutive blocks along x: cluster blockIdx.x /
+     * kCluster, this CTA's rank in it blockIdx.x % kCluster (read from
+     * %cluster_ctarank), its peer the other rank. Without clusters: rank and
+     * peer 0, one CTA per "cluster", one tile per "pair". */
+    const unsigned rank = kCluster > 1 ? cluster_ctarank() : 0u;
+    const unsigned peer = rank ^ (unsigned)(kCluster - 1);
+    const unsigned cluster = blockIdx.x / kCluster, clusters = gridDim.x / kCluster;
+    const unsigned pairs = (tiles_m + kCluster - 1) / kCluster * tiles_n; /* <= tiles <= 2^31 - 1 */
 
     if (tid == 0) {
         for (int s = 0; s < kStages; ++s) {
-            mbar_init(full0 + 8 * s, 1);               /* the producer's arrive.expect_tx, then the bytes */
-            mbar_init(empty0 + 8 * s, kConsumerWarps); /* one arrival per consumer warp */
+            mbar_init(full0 + 8 * s, 1);            /* the producer's arrive.expect_tx, then the bytes */
+            mbar_init(empty0 + 8 * s, kEmptyCount); /* one arrival per consumer warp of each CTA */
         }
         fence_mbarrier_init();
         prefetch_tensormap(&map_a);
         prefetch_tensormap(&map_b);
     }
-    /* The barriers are initialized before any thread waits on them: the
-     * only block-wide barrier of the kernel; the roles split below. */
-    __syncthreads();
+    /* The barriers are initialized before any thread waits on them and, in
+     * a cluster, before the peer's producer multicasts into this CTA or the
+     * peer's consumers arrive on its empty barriers: a cluster-wide barrier
+     * (a barrier of this CTA's threads too). Without clusters a block-wide
+     * one. Then the roles split; they meet again only at the end. */
+    if constexpr (kCluster > 1)
+        cluster_sync();
+    else
+        __syncthreads();
 
     if (wg == 0) {
-        /* ---- Producer warpgroup: one thread walks this CTA's tiles (t =
-         * blockIdx.x, + gridDim.x, ...) and their k-tiles in one sequence.
-         * It never waits for an epilogue: when the consumers release a
-         * tile's last stages, it is already waiting to fill them with the
-         * next tile's first k-tiles. */
+        /* ---- Producer warpgroup: one thread walks this CTA's tiles (its
+         * rank's tile of each pair p = cluster, cluster + clusters, ...) and
+         * their k-tiles in one sequence. It never waits for an epilogue: when the
+         * consumers release a tile's last stages, it is already waiting to
+         * fill them with the next tile's first k-tiles. */
         setmaxnreg_dec<kProducerRegs>();
         if (tid == 0) {
             unsigned it = 0; /* the ring position: never reset between tiles */
-            for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
+            for (unsigned p = cluster; p < pairs; p += clusters) {
                 unsigned bm, bn;
-                tile_origin(t, tiles_m, tiles_n, &bm, &bn);
-                const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + 63) / 64); /* inside n */
+                pair_origin(p, rank, tiles_m, tiles_n, &bm, &bn);
+                /* Panels inside n: the same count in both CTAs (same bn). */
+                const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + 63) / 64);
                 for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                     const int slab = (int)(it % kStages);
                     /* Use it / kStages of the stage: its previous use is
-                     * released by all 8 consumer warps (phase it / kStages - 1
-                     * of the empty barrier). The first kStages uses find the
-                     * stages empty. */
-                    if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                    load_stage(&map_a, &map_b, as0, bs0, full0, slab, kt, bm, bn, panels);
+                     * released by all consumer warps, this CTA's and (in a
+                     * cluster) the peer's, into both of which this thread
+                     * multicasts (phase it / kStages - 1 of the empty
+                     * barrier). The first kStages uses find the stages empty. */
+                    if (it >= (unsigned)kStages) {
+                        if constexpr (kCluster > 1)
+                            mbar_wait_cluster(empty0 + 8 * slab, (it / kStages - 1) & 1u);
+                        else
+                            mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
+                    }
+                    load_stage(&map_a, &map_b, as0, bs0, full0, slab, kt, bm, bn, panels, rank);
                 }
             }
         }
         /* The other 127 producer threads, and thread 0 once it has queued the
          * last k-tile of its last tile, are done: the TMA completes the
-         * copies on its own, and the block lives on while the consumers run. */
-        return;
+         * copies on its own. They do not return: in a cluster they meet the
+         * final cluster barrier below (.aligned: the whole warp, thread 0
+         * included). */
+    } else {
+        /* ---- Consumer warpgroups: rows 64 cw .. 64 cw + 63 of each tile. */
+        setmaxnreg_inc<kConsumerRegs>();
+        const int cw = wg - 1;
+        float d[kAcc];
+        unsigned it = 0; /* the same sequence as the producer's (and as the peer's) */
+        for (unsigned p = cluster; p < pairs; p += clusters) {
+            unsigned bm, bn;
+            pair_origin(p, rank, tiles_m, tiles_n, &bm, &bn);
+            /* A fresh tile: zero the accumulators. The epilogue of the previous
+             * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
+             * acc_fence below orders these writes before the next wgmma. */
+#pragma unroll
+            for (int i = 0; i < kAcc; ++i) d[i] = 0.0f;
+
+            for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
+                const int slab = (int)(it % kStages);
+                /* Wait for k-tile it: the TMA has written all its bytes, the
+                 * peer's multicast panels included (visible to this thread and
+                 * to its wgmma, which read through the async proxy as the TMA
+                 * writes: no proxy fence). */
+                mbar_wait(full0 + 8 * slab, (it / kStages) & 1u);
+                __syncwarp(); /* the wgmma below are .sync.aligned: the warp's lanes converge */
+                acc_fence(d);
+                wgmma_fence();
+                const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
+#pragma unroll
+                for (int s = 0; s < kKSteps; ++s) wgmma_m64n256k16(d, a_desc(as, cw, s), b_desc(bs, s));
+                wgmma_commit();
+                /* At most this k-tile's group still running: k-tile it-1's wgmma
+                 * (and their reads of its stage) are done in this warp ... */
+                wgmma_wait<1>();
+                acc_fence(d);
+                /* ... which releases k-tile it-1's stage to both producers
+                 * (within this tile: the previous tile's last stage was
+                 * released before its epilogue). */
+                if (kt > 0 && lane == 0) release_stage(empty0, (int)((it - 1) % kStages), peer);
+            }
+            wgmma_wait<0>(); /* every wgmma done: the accumulators are final ... */
+            acc_fence(d);
+            /* ... and the tile's last stage is free: released now, before the
+             * epilogue, so that the producers refill it with the next tile's
+             * k-tiles while this warp stores. (`it` is past the last k-tile.) */
+            __syncwarp(); /* every lane's wait_group 0 is done before lane 0 speaks for the warp */
+            if (lane == 0) release_stage(empty0, (int)((it - 1) % kStages), peer);
+
+            /* The epilogue from registers, as variant 4's, while the next
+             * tile's first k-tiles land. A tile below m (rank 1's tile of the
+             * last pair row when tiles_m is odd: its A boxes were zeros) has
+             * every row >= m and stores nothing. */
+            store_tile(d, c, ldc, m, n, bm + 64 * cw + 16 * (warp & 3), bn, lane, alpha, beta, c_vec);
+        }
     }
 
-    /* ---- Consumer warpgroups: rows 64 cw .. 64 cw + 63 of each tile. */
-    setmaxnreg_inc<kConsumerRegs>();
-    const int cw = wg - 1;
-    float d[kAcc];
-    unsigned it = 0; /* the same sequence as the producer's */
-    for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
-        unsigned bm, bn;
-        tile_origin(t, tiles_m, tiles_n, &bm, &bn);
-        /* A fresh tile: zero the accumulators. The epilogue of the previous
-         * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
-         * acc_fence below orders these writes before the next wgmma. */
-#pragma unroll
-        for (int i = 0; i < kAcc; ++i) d[i] = 0.0f;
-
-        for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
-            const int slab = (int)(it % kStages);
-            /* Wait for k-tile it: the TMA has written all its bytes (visible
-             * to this thread and to its wgmma, which read through the async
-             * proxy as the TMA writes: no proxy fence). */
-            mbar_wait(full0 + 8 * slab, (it / kStages) & 1u);
-            __syncwarp(); /* the wgmma below are .sync.aligned: the warp's lanes converge */
-            acc_fence(d);
-            wgmma_fence();
-            const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
-#pragma unroll
-            for (int s = 0; s < kKSteps; ++s) wgmma_m64n256k16(d, a_desc(as, cw, s), b_desc(bs, s));
-            wgmma_commit();
-            /* At most this k-tile's group still running: k-tile it-1's wgmma
-             * (and their reads of its stage) are done in this warp ... */
-            wgmma_wait<1>();
-            acc_fence(d);
-            /* ... which releases k-tile it-1's stage to the producer (within
-             * this tile: the previous tile's last stage was released before
-             * its epilogue). */
-            if (kt > 0 && lane == 0) mbar_arrive(empty0 + 8 * (int)((it - 1) % kStages));
-        }
-        wgmma_wait<0>(); /* every wgmma done: the accumulators are final ... */
-        acc_fence(d);
-        /* ... and the tile's last stage is free: released now, before the
-         * epilogue, so that the producer refills it with the next tile's
-         * k-tiles while this warp stores. (`it` is past the last k-tile.) */
-        __syncwarp(); /* every lane's wait_group 0 is done before lane 0 speaks for the warp */
-        if (lane == 0) mbar_arrive(empty0 + 8 * (int)((it - 1) % kStages));
-
-        /* The epilogue from registers, as variant 4's, while the next tile's
-         * first k-tiles land. */
-        store_tile(d, c, ldc, m, n, bm + 64 * cw + 16 * (warp & 3), bn, lane, alpha, beta, c_vec);
+    /* ---- The end, in a cluster: neither CTA exits while the other may
+     * still write to its shared memory or arrive on its barriers. Every
+     * multicast into this CTA belongs to a full-barrier phase that its
+     * consumers waited on (both CTAs walk the same k-tiles), so none is in
+     * flight once they are here. The last remote arrivals on the peer's
+     * empty barriers were issued by this CTA's consumer lanes before their
+     * barrier.cluster.arrive.release, which orders them before it: the peer,
+     * past its wait.acquire, has them all. Every thread of both CTAs, the
+     * producer warpgroup's included, meets here. */
+    if constexpr (kCluster > 1) {
+        __syncwarp(); /* the producer warp's thread 0 rejoins its lanes: the barrier is .aligned */
+        cluster_sync();
     }
 #else
     /* Not compiled for sm_90a: as gemm_bf16_cp_async's stub. */
@@ -889,19 +1175,52 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
     err = cudaFuncSetAttribute(gemm_bf16_persistent, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)kTmaSmemBytes);
     if (err != cudaSuccess) return err;
-    /* Persistent: as many CTAs as can be resident at once (1 per SM: 197,696
-     * bytes of shared memory each), never more than there are tiles; each
-     * walks tiles blockIdx.x, + gridDim.x, ... */
-    int sms = 0, per_sm = 0;
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_bf16_persistent, kWsThreads, kTmaSmemBytes);
-    if (err != cudaSuccess) return err;
-    if (per_sm < 1) return cudaErrorInvalidConfiguration; /* cannot happen on a 9.0 GPU (227 KB per block) */
-    const size_t resident = (size_t)sms * (size_t)per_sm;
-    const size_t grid = tiles_m * tiles_n < resident ? tiles_m * tiles_n : resident;
-    gemm_bf16_persistent<<<(unsigned)grid, kWsThreads, kTmaSmemBytes, stream>>>(
-        map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc,
-        (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
-    return cudaGetLastError();
+    if constexpr (kCluster == 1) {
+        /* Persistent: as many CTAs as can be resident at once (1 per SM:
+         * 197,696 bytes of shared memory each), never more than there are
+         * tiles; each walks tiles blockIdx.x, + gridDim.x, ... */
+        int sms = 0, per_sm = 0;
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (err == cudaSuccess)
+            err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_bf16_persistent, kWsThreads,
+                                                                kTmaSmemBytes);
+        if (err != cudaSuccess) return err;
+        if (per_sm < 1) return cudaErrorInvalidConfiguration; /* cannot happen on a 9.0 GPU (227 KB per block) */
+        const size_t resident = (size_t)sms * (size_t)per_sm;
+        const size_t grid = tiles_m * tiles_n < resident ? tiles_m * tiles_n : resident;
+        gemm_bf16_persistent<<<(unsigned)grid, kWsThreads, kTmaSmemBytes, stream>>>(
+            map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc,
+            (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
+        return cudaGetLastError();
+    } else {
+        /* Persistent clusters of kCluster CTAs along x (the cluster launch
+         * attribute; the two CTAs of a cluster run at once on two SMs of one
+         * GPC): as many clusters as can be resident at once, asked of the
+         * occupancy calculator with this very configuration (the GPCs'
+         * sizes can leave an SM without a partner), never more than there
+         * are pairs; cluster q walks pairs q, + gridDim.x / kCluster, ... */
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = kCluster;
+        attr[0].val.clusterDim.y = 1;
+        attr[0].val.clusterDim.z = 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(kCluster); /* a valid grid for the query; set below for the launch */
+        cfg.blockDim = dim3(kWsThreads);
+        cfg.dynamicSmemBytes = kTmaSmemBytes;
+        cfg.stream = stream;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        int max_clusters = 0;
+        err = cudaOccupancyMaxActiveClusters(&max_clusters, gemm_bf16_persistent, &cfg);
+        if (err != cudaSuccess) return err;
+        if (max_clusters < 1) return cudaErrorInvalidConfiguration; /* no 2 SMs of a GPC free for one cluster */
+        const size_t pairs = (tiles_m + kCluster - 1) / kCluster * tiles_n;
+        const size_t grid_clusters = pairs < (size_t)max_clusters ? pairs : (size_t)max_clusters;
+        cfg.gridDim = dim3((unsigned)(grid_clusters * kCluster)); /* a multiple of the cluster size */
+        err = cudaLaunchKernelEx(&cfg, gemm_bf16_persistent, map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k,
+                                 alpha, beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
+        if (err != cudaSuccess) return err;
+        return cudaGetLastError();
+    }
 }

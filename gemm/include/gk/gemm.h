@@ -3,7 +3,8 @@
  *     C = alpha * A * B + beta * C
  *
  * in single precision (gk_gemm: from the naive kernel, variant 1, to a tuned
- * fp32 kernel for Hopper, 10, and a TF32 tensor-core kernel, 11) and in
+ * fp32 kernel for Hopper, 10, and two TF32 tensor-core kernels: 11 with
+ * Ampere's mma.sync, 12 with Hopper's wgmma fed by the TMA) and in
  * bfloat16 on the tensor cores (gk_gemm_bf16, its own table of variants:
  * see "BF16" below). Every variant is one file in
  * gemm/kernels/ and one row of the module's table (gemm/variants.c), whose
@@ -32,11 +33,11 @@
  *     reach the result.
  *   - Pointers are device pointers aligned to their element (4 bytes);
  *     nothing needs 16-byte alignment. A and B must not overlap C.
- *   - Precision: variants 1-10 multiply and add in fp32 (FFMA). Variant 11
- *     rounds A and B to TF32 (10 explicit mantissa bits, round to nearest)
- *     and multiplies on the tensor cores, accumulating in fp32: faster, and
- *     less precise (each operand rounded by up to 2^-11 of its value, so a
- *     product by up to about 2 * 2^-11, where fp32's is 2^-24).
+ *   - Precision: variants 1-10 multiply and add in fp32 (FFMA). Variants 11
+ *     and 12 round A and B to TF32 (10 explicit mantissa bits, round to
+ *     nearest) and multiply on the tensor cores, accumulating in fp32:
+ *     faster, and less precise (each operand rounded by up to 2^-11 of its
+ *     value, so a product by up to about 2 * 2^-11, where fp32's is 2^-24).
  *     variant->precision says which.
  *   - Work is queued on `stream` (the last argument); the call does not
  *     wait. Nothing is allocated; there is no workspace.
@@ -46,7 +47,13 @@
  *     pointer) give a status with a message; nothing is launched and nothing
  *     is written. A variant that needs a newer GPU (variants 9-11 use
  *     cp.async or mma.sync: compute capability 8.0) returns
- *     GK_ERROR_UNSUPPORTED there.
+ *     GK_ERROR_UNSUPPORTED there; variant 12 (wgmma, the TMA) needs exactly
+ *     a 9.0 GPU (H100, H200) and a library built for sm_90a (the build adds
+ *     it when its architectures include 90), and returns
+ *     GK_ERROR_UNSUPPORTED elsewhere. Its TMA path needs A and B to start on
+ *     16-byte boundaries with row strides (4 lda, 4 ldb bytes) multiples of
+ *     16; other rows, and k = 0, take a slower path of the same kernel file
+ *     (12_tf32_wgmma.cu says which).
  *   - Deterministic: every variant adds in a fixed order, so the same inputs
  *     give the same bits run to run on the same GPU.
  */
@@ -85,7 +92,7 @@ typedef struct gk_gemm_variant {
 size_t gk_gemm_variant_count(void);
 const gk_gemm_variant *gk_gemm_variant_at(size_t index); /* NULL when out of range */
 const gk_gemm_variant *gk_gemm_find_variant(int id);     /* NULL when unknown      */
-/* The fastest fp32 variant, and the fastest overall (TF32). */
+/* The fastest fp32 variant, and the fastest overall (TF32, variant 12). */
 int gk_gemm_best_fp32_variant(void);
 int gk_gemm_best_variant(void);
 const char *gk_gemm_precision_name(gk_gemm_precision p); /* "fp32", "tf32", "bf16" */

@@ -1,0 +1,1122 @@
+/* Variant 12: TF32 on Hopper's wgmma. The persistent, warp-specialized
+ * design of bf16_05 (a TMA producer warpgroup, two wgmma consumer
+ * warpgroups, a ring of 4 stages that runs on across tiles), fed fp32
+ * matrices and multiplying in TF32.
+ *
+ * The idea: variant 11 multiplies in TF32 with the warp-level
+ *     mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32    (1024 multiply-adds)
+ * and every operand of every mma passes through registers: per warp and
+ * 8-deep k-step it loads both fragments from shared memory (16 LDS.64 for
+ * 32 mma of its 64 x 64 tile) and converts each element. Here one warpgroup
+ * (128 threads) issues
+ *     wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32   (131,072 multiply-adds)
+ * per k8-step: 128 times the work of one mma, with the large operand (256 x 8)
+ * read by the tensor cores straight from shared memory through a matrix
+ * descriptor, and only the small one (64 x 8) passed in registers.
+ *
+ * ---- Why the roles are swapped: the K-major rule ------------------------------------
+ * For .tf32 the PTX ISA allows no transpose: a wgmma operand read from
+ * shared memory through a descriptor must be K-major (its k index
+ * contiguous). Our A (m x k, row-major) is K-major; our B (k x n, row-major)
+ * is N-major, so it cannot be a descriptor operand. Only wgmma's A operand
+ * may come from registers, and a register fragment can be gathered from any
+ * layout. So the tensor cores compute the transpose, as variant 11 does:
+ *     C^T = B^T * A^T:  wgmma A (M' = 64, from REGISTERS) = B^T  (rows n, columns k)
+ *                       wgmma B (N' = 256, from SHARED)   = A^T  (K-major: our A tile as the TMA loads it)
+ *                       accumulator D (64 x 256)          = a C^T tile
+ *
+ * ---- Tiles and shared memory ---------------------------------------------------------
+ * CTA tile 256 rows of C (m: the wgmma's N' = 256) x 128 columns (n: two
+ * consumer warpgroups x M' = 64) x 32 deep (k: one 128-byte row of fp32,
+ * the 128-byte swizzle's width). 384 threads: warpgroup 0 produces,
+ * warpgroups 1 and 2 consume (setmaxnreg 40 / 232).
+ * Per stage: A slab 256 x 32 fp32 = 32 KB (one TMA box, 128-byte swizzle,
+ * read by both consumer warpgroups through descriptors: the whole slab is
+ * each one's N' = 256), B slab 32 x 128 fp32 = 16 KB laid out [n/8][k][n%8]
+ * (16 groups of 8 columns, each a 32 x 8 block of 1 KB, 16 TMA boxes of 8
+ * columns x 32 k-rows, no swizzle). 4 stages = 192 KB, + 1024 bytes of
+ * alignment slack + 8 mbarriers (64 bytes) = 197,696 bytes: 1 CTA per SM.
+ *
+ * ---- The register fragment (PTX ISA "wgmma-64N8-A"; mma.m16n8k8's A, per warp) -------
+ * Warp w (0..3) of a consumer warpgroup holds rows 16w .. 16w+15 of the
+ * 64-row M' slice; lane l = 4g + t. For k8-step s:
+ *     a0 = A'(16w+g, t)   a1 = A'(16w+g+8, t)   a2 = A'(16w+g, t+4)   a3 = A'(16w+g+8, t+4)
+ * with A'(i, kk) = B(k0 + 8s + kk, bn + 64 cw + i) (cw: consumer 0 or 1).
+ * In the [n/8][k][n%8] layout a0 is float ((8 cw + 2w) * 32 + 8s + t) * 8 + g:
+ * bank (8t + g) mod 32, 32 distinct banks for the 32 lanes: each of the 16
+ * LDS.32 per thread and k-tile is one conflict-free wavefront (a1: next
+ * group, +1024 bytes; a2: k + 4, +128 bytes; a3: both). Each value is rounded
+ * with cvt.rna.tf32.f32 right after its load. The accumulator fragment:
+ * d[4j + 2h + e] = D(16w + g + 8h, 8j + 2t + e) = C(bm + 8j + 2t + e,
+ * bn + 64 cw + 16w + g + 8h). (Layouts as figures in the PTX ISA; checked
+ * against the thread/value layouts ALayout_64x8 and CLayout_64xN of
+ * CUTLASS's cute/atom/mma_traits_sm90_gmma.hpp.)
+ *
+ * ---- Fragment hazards: two register sets --------------------------------------------
+ * wgmma reads its register operands asynchronously: a fragment register
+ * must not be rewritten before the wgmma.wait_group that retires the wgmma
+ * reading it. The consumers keep one k-tile of wgmma in flight
+ * (wait_group 1), so the k-tile loop is unrolled by 2 with two fragment sets
+ * (k-tile parity): k-tile kt of a tile loads set kt % 2 while k-tile
+ * kt-1's wgmma still read set (kt-1) % 2. After each wait_group an empty asm with "+r"
+ * on the retired set keeps those registers live up to that point, so that
+ * the compiler cannot hand them to the next loads early. The odd last
+ * k-tile of a tile is a separate step after the loop: a first version made
+ * it a conditional second half inside the loop body, and ptxas (which
+ * checks every control-flow path, feasible or not) found a path running
+ * two set-0 k-tiles back to back, warned "wgmma.mma_async instructions are
+ * serialized due to non wgmma instructions defining input registers of a
+ * wgmma between start and end of the pipeline stage" (C7513) and put a
+ * wait after every wgmma. As written, ptxas gives no such warning for
+ * either kernel (CUDA 13.0), and the SASS per k-tile is 4 HGMMA after one
+ * WARPGROUP.ARRIVE, then WARPGROUP.DEPBAR.LE gsb0, 0x1, with the three
+ * steps' fragments in distinct registers.
+ *
+ * ---- Shared-memory traffic per k-tile (one CTA, 1,048,576 multiply-adds) ------------
+ *   TMA writes        32 KB (A) + 16 KB (B)                      = 48 KB
+ *   wgmma reads A     2 warpgroups x 4 k8-steps x 8 KB            = 64 KB
+ *   fragment loads    2 warpgroups x 128 threads x 16 x 4 B       = 16 KB
+ *   total 128 KB = 1024 wavefronts of 128 B, 1/8 byte per multiply-add.
+ * Variant 11, per k-tile of its 128 x 256 x 32 block (the same 1,048,576
+ * multiply-adds): 48 KB of cp.async writes and 1024 wavefronts (128 KB) of
+ * fragment loads: 176 KB. Instructions per consumer thread and k-tile
+ * (counted in the SASS): 4 HGMMA, 16 LDS and 48 conversion instructions
+ * (per element FSETP, a predicated IADD of half a TF32 unit, and a LOP3
+ * clearing the 13 low bits, which ptxas keeps for wgmma operands); variant
+ * 11's lane issues 128 HMMA, 64 LDS.64 and 256 conversion instructions per
+ * k-tile (its header).
+ *
+ * ---- The persistent ring: bf16_05's --------------------------------------------------
+ * Each CTA walks tiles blockIdx.x, + gridDim.x, ... in the grouped order
+ * (GK12_GROUP_M = 8 tile rows of 256, column by column inside a group);
+ * grid = min(tiles, SMs x resident CTAs per SM). k-tile number `it` of the
+ * CTA (never reset between tiles) lives in stage it % 4; consumers wait on
+ * full parity (it / 4) & 1, the producer on empty parity (it / 4 - 1) & 1
+ * for it >= 4; every consumer warp releases every k-tile once, a tile's
+ * last right after wait_group 0, before the epilogue, so the next tile's
+ * first k-tiles load while it stores (the invariant, and bf16_05's CPU
+ * simulation of it, are written out above gemm_tf32_persistent). The
+ * epilogue stores from registers: per (j, e, h) a warp's store instruction
+ * writes 4 rows (t) x 8 consecutive floats (g): 4 full 32-byte sectors
+ * when C's rows start 32-byte aligned (c and 4 ldc multiples of 32; else
+ * 8 sectors, each half used); 128 such stores per thread and tile, alpha * d, + beta * C only when
+ * beta != 0 (beta = 0 never reads C), each bounds-checked against m and n.
+ * Edges: the TMA zero-fills what leaves the matrix (A rows >= m, A columns
+ * and B rows >= k, B columns >= n inside a loaded group) and counts the
+ * full box bytes; B groups wholly at or right of column n are not loaded:
+ * their stale contents reach only accumulator rows of columns >= n, which
+ * are never stored.
+ *
+ * ---- Registers (ptxas -v, CUDA 13.0, sm_90a) ------------------------------------------
+ * gemm_tf32_persistent<true>  (TMA):      168 registers at launch (the cap of
+ *                                         __launch_bounds__(384, 1))
+ * gemm_tf32_persistent<false> (cp.async): 168 registers at launch
+ * gemm_tf32_scale_c (k = 0):              16 registers
+ * All: 0 bytes of stack, no spills, no "wgmma serialized" warning. After
+ * setmaxnreg the producer code of both instantiations uses R0 .. R31 in
+ * the SASS (within its 40); the consumer code R0 .. R199 (within 232): 128
+ * accumulators, 3 x 16 fragment registers (ptxas gave the loop's two sets
+ * and the odd tail's set registers of their own), addresses.
+ *
+ * ---- Precision ------------------------------------------------------------------------
+ * B side (wgmma A, registers): each element rounded fp32 -> TF32 with
+ * cvt.rna.tf32.f32 (round to nearest, ties away from zero) after its
+ * shared-memory load, as variant 11 does for both operands.
+ * A side (wgmma B, shared memory): the tensor core uses only the top 19 bits
+ * of each fp32 it reads there (TF32: sign, 8 exponent, 10 mantissa bits).
+ * The A tensor map's data type is GK12_A_DTYPE (default
+ * CU_TENSOR_MAP_DATA_TYPE_TFLOAT32). TODO(lead): measured: whether the TMA
+ * rounds on a TFLOAT32 load (round to nearest) or the low 13 bits pass
+ * through and are truncated by the tensor core; the tolerance assumed
+ * follows from it. In the cp.async fallback below A's bits are copied
+ * unchanged, so that path truncates A.
+ *
+ * ---- The fallback: rows the TMA cannot address ---------------------------------------
+ * The TMA needs base addresses 16-byte aligned and row strides (4 lda,
+ * 4 ldb bytes) multiples of 16 (and < 2^40). Otherwise (4097 x 3001 x 2049
+ * with lda = 2049, ldb = 3001; or a pointer offset by one float) the SAME
+ * persistent kernel runs with kTma = false: its 128 producer threads copy
+ * each stage with 4-byte cp.async.ca (src-size 0: zero fill outside the
+ * matrix) into exactly the layouts the TMA writes. Per thread and k-tile:
+ * 64 copies of A (thread p takes k = p % 32 of rows p / 32 + 4i: a warp
+ * reads one 128-byte row and writes 32 distinct banks of the swizzled row)
+ * and 32 of B (thread p takes B-slab floats p + 128i in shared-memory order:
+ * a warp reads 4 k-rows x 8 consecutive columns, 4 sectors of 32 bytes as
+ * a 128-byte row would be, and writes 32 consecutive words). The full
+ * barrier then counts 128 arrivals, one per producer thread, each made
+ * 2 k-tiles late: at k-tile it a thread waits for the empty barrier,
+ * issues and commits its copies, cp.async.wait_group 2 (its copies of
+ * k-tile it-2 have landed), fence.proxy.async.shared::cta (they were
+ * generic-proxy writes; wgmma reads through the async proxy), and arrives
+ * on full[(it-2) % 4]; at the end, wait_group 0, fence, and the last (up
+ * to) 2 arrivals. Why a lag of 2 and no more: before issuing k-tile it the
+ * producer waits for the consumers to release k-tile it-4, which they do
+ * after waiting for k-tile it-3 to be full; with a lag L, full(it-3) was
+ * arrived at after k-tile it-3+L was issued, so it-3+L <= it-1: L <= 2.
+ * Setmaxnreg as in the TMA kernel (40 / 232): the copy loops fit 40
+ * registers (no spill; R0 .. R31 in the SASS).
+ *
+ * ---- k = 0 -------------------------------------------------------------------------------
+ * With no k-tile the ring would never turn (ktiles = 0), so the persistent
+ * kernel is not launched: gemm_tf32_scale_c sets C = beta * C (C = 0
+ * without reading it when beta = 0), grid-stride, size_t indexing, any m,
+ * n, ldc.
+ *
+ * ---- What is left out -------------------------------------------------------------------
+ * - B as one 3D TMA box (dimensions {n%8, k, n/8}, byte strides 4 ldb for
+ *   k and 32 for n/8) instead of 16 boxes: a partial last group would read
+ *   past column n (up to 7 floats past the matrix's end in its last row),
+ *   and cuTensorMapEncodeTiled's documentation describes each stride as
+ *   containing the previous one, which 32 after 4 ldb does not; not done.
+ * - Cluster multicast, a ping-pong schedule, a TMA store of C: as bf16_05.
+ *
+ * What bounds it (expected, not measured): the tensor cores and shared
+ * memory about equally. A k-tile's 1,048,576 multiply-adds take the SM
+ * about 1024 clocks at the TF32 rate (NVIDIA's H100 SXM figure, 989 TFLOPS
+ * with sparsity, is 494.7 dense: 1024 multiply-adds per SM and clock at
+ * 132 SMs and 1.83 GHz), and its shared-memory traffic above is 1024
+ * wavefronts, one per clock, if the wgmma's descriptor reads and the TMA's
+ * writes share the LDS's 128-byte-per-clock path (not verified here): no
+ * slack for either to fall behind. Then the epilogue's scalar stores (not
+ * overlapped with this CTA's own wgmma) and the last round of tiles; for
+ * the fallback, the 96 cp.async per producer thread and k-tile.
+ * Speed: TODO(lead): measured.
+ *
+ * Checked, without a GPU (TODO(lead): run the tests): a CPU emulation (C++,
+ * not part of the library) filled the stages as the TMA and, separately, as
+ * the 128 cp.async producer threads do (each element of a stage written
+ * exactly once), gathered each consumer thread's 16 fragment values with
+ * this file's addresses, applied m64n256k8 by the PTX fragment layouts and
+ * the descriptor's swizzled addressing, stored through store_tile's
+ * mapping, and matched C = alpha A B + beta C exactly (integer data) for
+ * m x n x k = 256 x 128 x 32, 300 x 130 x 70, 513 x 260 x 33, 1 x 1 x 1 and
+ * 17 x 9 x 95, grids of 1 to 7 CTAs, beta 0 (stale NaN in unloaded groups
+ * reached no stored element) and beta != 0, every element stored once; it
+ * fails when a fragment offset or the epilogue's index is changed. An actor
+ * simulation of the fallback's ring (3 producer threads with in-order
+ * cp.async groups landing at random times, 8 consumer warps, mbarriers with
+ * parity waits; k-tiles per tile 1, 2, 3, 4, 5, 17; 1, 2, 3, 5 tiles; 60
+ * random schedules each): lag 1 and 2 never deadlock, every wait's parity
+ * is unambiguous, every warp finds its k-tile, no copy lands in a stage a
+ * warp holds; lag 3 deadlocks in 960 of its 1440 runs.
+ *
+ * Limits:
+ * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here):
+ *   the code is compiled only where __CUDA_ARCH_FEAT_SM90_ALL is defined;
+ *   elsewhere the kernels are stubs (a 1 KB static shared array that the
+ *   launcher detects with cudaFuncGetAttributes) and the launcher returns
+ *   cudaErrorNotSupported, as it does on any GPU other than compute
+ *   capability 9.0.
+ * - TMA path: base addresses 16-byte aligned, 4 lda and 4 ldb multiples of
+ *   16 (below 2^40); otherwise the cp.async fallback. Tensor maps are made
+ *   on the host at every call (cuTensorMapEncodeTiled through
+ *   cudaGetDriverEntryPointByVersion: nothing links libcuda) and passed as
+ *   const __grid_constant__ CUtensorMap parameters.
+ * - TMA coordinates are int: bm, bn + 8j (< n) and kt * 32 (< k) stay below
+ *   2^31 since m, n, k <= 2^31 - 1.
+ * - At most 2^31 - 1 tiles (cudaErrorInvalidConfiguration above).
+ *
+ * Sources: PTX ISA: "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
+ * Instructions" (wgmma.mma_async, .tf32 restrictions; "Register Fragments"
+ * figures wgmma-64N8-A and wgmma-64N8-D; "Matrix Descriptor Format";
+ * wgmma.fence / commit_group / wait_group), cp.async.bulk.tensor, mbarrier
+ * (phases, try_wait.parity, expect_tx), setmaxnreg, cp.async, cvt (.rna
+ * .tf32.f32), fence.proxy.async; CUDA C++ Programming Guide ("Tensor Memory
+ * Access"); CUDA Driver API (cuTensorMapEncodeTiled's requirements); NVIDIA
+ * CUTLASS documentation (warp-specialized persistent kernels, tile
+ * schedulers) and cute/atom/mma_traits_sm90_gmma.hpp (the fragment layouts).
+ *
+ * Build alone: nvcc -gencode arch=compute_90a,code=sm_90a -c 12_tf32_wgmma.cu
+ *   (with -arch=sm_90 or -arch=sm_80 it builds too, as the stubs that report
+ *   "not supported")
+ */
+#include <cuda.h> /* CUtensorMap and its enums: types only, nothing from libcuda is linked */
+#include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled */
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The wgmma and TMA code exists only in a device compilation for sm_90a. */
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define GK12_SM90A 1
+#else
+#define GK12_SM90A 0
+#pragma nv_diag_suppress 177 /* the stub leaves the helpers unused */
+#pragma nv_diag_suppress 550 /* and its static array, kept on purpose, "set but never used" */
+#endif
+
+#ifndef GK12_GROUP_M
+#define GK12_GROUP_M 8
+#endif
+
+/* The A tensor map's element type (see "Precision" above). */
+#ifndef GK12_A_DTYPE
+#define GK12_A_DTYPE CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
+#endif
+
+namespace {
+
+constexpr int kBM = 256, kBN = 128, kBK = 32;       /* C rows (wgmma N'), C columns (2 x M'), k */
+constexpr int kConsumers = kBN / 64;                /* 2 consumer warpgroups, 64 columns of C each */
+constexpr int kConsumerWarps = kConsumers * 4;      /* 8: each releases a stage once (TMA path: the empty barrier's count) */
+constexpr int kProducerRegs = 40;                   /* setmaxnreg: a producer thread's registers after the split */
+/* The two instantiations of the kernel (kTma true: the TMA path; false:
+ * the cp.async path, header), 384 threads each (1 producer + 2 consumer
+ * warpgroups, setmaxnreg 40 / 232):
+ *   full barrier count    1 (+ the bytes)                  128 (one per producer thread, when its copies land)
+ *   empty barrier count   8 (lane 0 of each consumer warp) 256 (every consumer thread) */
+constexpr int kThreads = (1 + kConsumers) * 128;
+constexpr int kConsumerRegs = 232;
+template <bool kTma> struct Mode {
+    static constexpr unsigned kFullCount = kTma ? 1u : 128u;
+    static constexpr unsigned kEmptyCount = kTma ? (unsigned)kConsumerWarps : (unsigned)(kConsumers * 128);
+};
+static_assert(128 * kProducerRegs + kConsumers * 128 * kConsumerRegs <= 65536,
+              "setmaxnreg: the warpgroups' registers fit the SM's 64K-register file");
+static_assert(kConsumerRegs % 8 == 0 && kConsumerRegs <= 256, "setmaxnreg takes multiples of 8 in 24 .. 256");
+constexpr int kCopyThreads = 128;                   /* cp.async path: the producer warpgroup copies */
+constexpr int kStages = 4;
+constexpr unsigned kGroupM = GK12_GROUP_M;
+constexpr int kKSteps = kBK / 8;                    /* wgmma k8-steps per k-tile: 4 */
+constexpr int kABytes = kBM * kBK * 4;              /* one A slab: 32 KB, one TMA box of 32 x 256 */
+constexpr int kGroupBytes = kBK * 8 * 4;            /* one B group (32 k-rows x 8 columns): 1 KB, one TMA box */
+constexpr int kGroups = kBN / 8;                    /* 16 */
+constexpr int kBBytes = kBK * kBN * 4;              /* one B slab: 16 KB */
+constexpr int kAcc = kBM / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
+constexpr int kFrag = 4 * kKSteps;                  /* fragment registers per thread and k-tile: 16 */
+constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024 + 2 * kStages * 8;
+constexpr int kACopies = kBM * kBK / kCopyThreads;  /* cp.async path: 4-byte copies per thread and k-tile: 64 */
+constexpr int kBCopies = kBK * kBN / kCopyThreads;  /* 32 */
+
+static_assert(kBK * 4 == 128, "rows of 128 bytes: the 128-byte swizzle (and the TMA box's inner 128 bytes)");
+static_assert(kBM == 256, "the wgmma below is m64n256k8 (128 accumulators)");
+static_assert(kBM <= 256 && kBK <= 256, "a TMA box is at most 256 elements along each dimension");
+static_assert(kABytes % 1024 == 0 && kBBytes % 1024 == 0 && kGroupBytes % 1024 == 0,
+              "slabs and groups keep the 1024-byte alignment of the atoms");
+static_assert(kSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
+static_assert(kProducerRegs % 8 == 0 && kProducerRegs >= 24, "setmaxnreg takes multiples of 8 in 24 .. 256");
+static_assert(kACopies * kCopyThreads == kBM * kBK && kBCopies * kCopyThreads == kBK * kBN && kCopyThreads == 128,
+              "cp.async path: the 128 producer threads cover a stage exactly (the mappings below assume 128)");
+
+/* ---- Where things live in a stage (bytes) ---------------------------------------------
+ * A slab: element (r, kk), r < 256 rows of m, kk < 32: 128-byte rows, the
+ * 16-byte chunk kk / 4 stored at chunk (kk / 4) ^ (r % 8): the TMA's
+ * 128-byte swizzle (1024-byte atoms of 8 rows). */
+__host__ __device__ constexpr int a_offset(int r, int kk)
+{
+    return r * 128 + (((kk >> 2) ^ (r & 7)) << 4) + (kk & 3) * 4;
+}
+/* B slab: element (kk, nn), kk < 32, nn < 128: [n/8][k][n%8]. */
+__host__ __device__ constexpr int b_offset(int kk, int nn) { return (((nn >> 3) * kBK + kk) * 8 + (nn & 7)) * 4; }
+
+static_assert(a_offset(7, 31) == 7 * 128 + ((7 ^ 7) << 4) + 12 && a_offset(9, 4) == 9 * 128 + ((1 ^ 1) << 4),
+              "a_offset: the 128-byte swizzle");
+static_assert(b_offset(0, 8) == kGroupBytes && b_offset(1, 0) == 32 && b_offset(kBK - 1, kBN - 1) == kBBytes - 4,
+              "b_offset: 1 KB groups of 32 x 8");
+
+/* ---- Descriptors ------------------------------------------------------------ */
+/* The A slab as the wgmma's B operand (N' = 256 rows, K-major): 8-row atoms
+ * 1024 bytes apart (SBO); LBO unused (K lies inside one 128-byte row). */
+constexpr uint32_t kSbo = 1024, kLbo = 16;
+__host__ __device__ constexpr uint64_t make_desc(uint32_t saddr, uint32_t lbo, uint32_t sbo)
+{
+    return (uint64_t)((saddr & 0x3ffffu) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fffu) << 16) |
+           ((uint64_t)((sbo >> 4) & 0x3fffu) << 32) | ((uint64_t)1 << 62); /* 1: 128-byte swizzle */
+}
+/* k8-step s of the slab at byte address as: 8 fp32 = 32 bytes further
+ * along each row (the swizzle is applied to the address the hardware
+ * forms, as for bf16_05's k16-steps of 32 bytes). Both consumer warpgroups
+ * read the whole slab: no per-warpgroup offset. */
+__host__ __device__ constexpr uint64_t a_slab_desc(uint32_t as, int s)
+{
+    return make_desc(as + (uint32_t)(32 * s), kLbo, kSbo);
+}
+
+/* ---- PTX wrappers (sm_90a; empty elsewhere, and never called there) ------- */
+__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+/* 4 bytes global -> shared, bypassing registers; src_bytes 0 writes a zero
+ * and reads nothing (src must still be a valid address). */
+__device__ __forceinline__ void cp_async4(uint32_t dst, const float *src, int src_bytes)
+{
+#if GK12_SM90A
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+#if GK12_SM90A
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+/* This thread's shared-memory writes (generic proxy) become visible to the
+ * async proxy, which wgmma reads through. */
+__device__ __forceinline__ void fence_proxy_async()
+{
+#if GK12_SM90A
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+/* One fp32 from shared memory, rounded to TF32 (round to nearest, ties away
+ * from zero): the register holds the TF32 value in fp32 format (the SASS
+ * clears its 13 low bits). */
+__device__ __forceinline__ uint32_t lds_tf32(uint32_t addr)
+{
+    uint32_t r = 0;
+#if GK12_SM90A
+    asm volatile("{\n"
+                 ".reg .f32 x;\n"
+                 "ld.shared.f32 x, [%1];\n"
+                 "cvt.rna.tf32.f32 %0, x;\n"
+                 "}\n"
+                 : "=r"(r)
+                 : "r"(addr)
+                 : "memory");
+#endif
+    return r;
+}
+__device__ __forceinline__ void wgmma_fence()
+{
+#if GK12_SM90A
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wgmma_commit()
+{
+#if GK12_SM90A
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void wgmma_wait()
+{
+#if GK12_SM90A
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+#endif
+}
+/* Keep the compiler from moving reads or writes of the accumulators across
+ * a wgmma fence or wait (the registers change behind its back). */
+__device__ __forceinline__ void acc_fence(float (&d)[kAcc])
+{
+#pragma unroll
+    for (int i = 0; i < kAcc; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+/* The same for a fragment set: it is "used" here, so its registers stay
+ * its own (not reused for anything else) up to this point. */
+__device__ __forceinline__ void frag_fence(uint32_t (&f)[kFrag])
+{
+#pragma unroll
+    for (int i = 0; i < kFrag; ++i) asm volatile("" : "+r"(f[i])::"memory");
+}
+/* d += A * B: one m64n256k8 wgmma of the warpgroup, A (64 x 8 TF32) from
+ * the registers a0..a3 of each thread, B (8 x 256) K-major from shared
+ * memory through the descriptor db; scale-d 1 (accumulate), A and B scaled
+ * by 1. TF32 has no transpose immediates. */
+__device__ __forceinline__ void wgmma_m64n256k8(float (&d)[kAcc], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                                uint64_t db)
+{
+#if GK12_SM90A
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %133, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32\n"
+        "{"
+        "%0, %1, %2, %3, %4, %5, %6, %7,"
+        "%8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23,"
+        "%24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39,"
+        "%40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55,"
+        "%56, %57, %58, %59, %60, %61, %62, %63,"
+        "%64, %65, %66, %67, %68, %69, %70, %71,"
+        "%72, %73, %74, %75, %76, %77, %78, %79,"
+        "%80, %81, %82, %83, %84, %85, %86, %87,"
+        "%88, %89, %90, %91, %92, %93, %94, %95,"
+        "%96, %97, %98, %99, %100, %101, %102, %103,"
+        "%104, %105, %106, %107, %108, %109, %110, %111,"
+        "%112, %113, %114, %115, %116, %117, %118, %119,"
+        "%120, %121, %122, %123, %124, %125, %126, %127"
+        "},\n"
+        "{%128, %129, %130, %131}, %132, p, 1, 1;\n"
+        "}\n"
+        :
+          "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(db), "r"(1));
+#endif
+}
+
+/* ---- mbarrier and TMA (sm_90a) -----------------------------------------------
+ * An mbarrier is a 64-bit object in shared memory. Each phase waits for a
+ * number of arrivals (set at init) and, for the TMA, a number of bytes (the
+ * transaction count: arrive.expect_tx adds to it, each completed TMA byte
+ * subtracts); when both reach zero the phase completes and the next begins.
+ * A waiter names the parity of the phase it waits for (0, 1, 0, ...):
+ * try_wait.parity P returns true once the phase of parity P has completed. */
+__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
+{
+#if GK12_SM90A
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+#endif
+}
+/* The initializations (generic-proxy writes) are made visible to the async
+ * proxy, through which the TMA completes its transactions on the barriers. */
+__device__ __forceinline__ void fence_mbarrier_init()
+{
+#if GK12_SM90A
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+/* One arrival (release semantics: this thread's earlier memory accesses
+ * are ordered before it for whoever acquires the phase). */
+__device__ __forceinline__ void mbar_arrive(uint32_t bar)
+{
+#if GK12_SM90A
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
+/* One arrival, and `bytes` more transactions expected in the current phase. */
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
+{
+#if GK12_SM90A
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+#endif
+}
+__device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity)
+{
+    uint32_t done = 1;
+#if GK12_SM90A
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+#endif
+    return done != 0;
+}
+/* try_wait suspends the thread for a while (a hardware time limit) before
+ * it returns false; the loop asks again. */
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
+{
+    while (!mbar_try_wait(bar, parity)) {
+    }
+}
+/* Fetch the tensor map (a 128-byte kernel parameter) into the TMA unit's cache. */
+__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap *map)
+{
+#if GK12_SM90A
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+#endif
+}
+/* The TMA copies the box of the tensor map at element coordinates (x: the
+ * contiguous dimension, y: the rows) into shared memory at dst, swizzled as
+ * the map says, zeros where the box leaves the matrix, and completes
+ * its bytes on the mbarrier bar. One thread issues it; nothing else to wait for. */
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
+{
+#if GK12_SM90A
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
+                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
+                 : "memory");
+#endif
+}
+
+/* setmaxnreg: the executing warpgroup gives back registers to the block's
+ * pool (dec) or takes them from it (inc, waiting until the pool holds
+ * them); every warp of the warpgroup executes the same one. */
+template <int N> __device__ __forceinline__ void setmaxnreg_dec()
+{
+#if GK12_SM90A
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+#endif
+}
+template <int N> __device__ __forceinline__ void setmaxnreg_inc()
+{
+#if GK12_SM90A
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+#endif
+}
+
+/* Tile t (0 .. tiles_m * tiles_n - 1) in the L2-friendly order: groups of
+ * kGroupM tile rows, walked column by column inside a group, so that the
+ * tiles in progress at one time share A rows and B columns (bf16_05's; a
+ * bijection onto the tiles). */
+__device__ __forceinline__ void tile_origin(unsigned t, unsigned tiles_m, unsigned tiles_n, unsigned *bm,
+                                            unsigned *bn)
+{
+    const unsigned long long group_tiles = (unsigned long long)kGroupM * tiles_n;
+    const unsigned group = (unsigned)(t / group_tiles);
+    const unsigned first_m = group * kGroupM;
+    const unsigned rows_in_group = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
+    const unsigned in_group = (unsigned)(t - group * group_tiles);
+    *bm = (first_m + in_group % rows_in_group) * kBM;
+    *bn = (in_group / rows_in_group) * kBN;
+}
+
+/* ---- The producer's two ways of filling a stage -------------------------------------- */
+/* TMA: the producer thread queues k-tile kt of the tile at (bm, bn) into
+ * stage `slab`: one arrive.expect_tx on the stage's full barrier with the
+ * bytes the boxes bring, then the boxes: A's 256 rows x 32 k (one box) and
+ * B's 32 k-rows x 8 columns for each group holding a column < n. A group
+ * wholly at or right of column n is not loaded: its stale contents (another
+ * tile's, or never written) reach only accumulator rows of columns >= n,
+ * which the epilogue never stores. A box that leaves the matrix is
+ * zero-filled and still counts its full bytes. */
+__device__ __forceinline__ void load_stage_tma(const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t as,
+                                               uint32_t bs, uint32_t full, unsigned kt, unsigned bm, unsigned bn,
+                                               int groups)
+{
+    mbar_arrive_expect_tx(full, (uint32_t)(kABytes + groups * kGroupBytes));
+    /* Coordinates fit an int: bm, kt * kBK and bn + 8j (< n for a loaded
+     * group) stay below 2^31 (m, n, k <= 2^31 - 1). */
+    tma_load_2d(as, map_a, (int)(kt * kBK), (int)bm, full);
+    for (int j = 0; j < groups; ++j) tma_load_2d(bs + j * kGroupBytes, map_b, (int)(bn + 8 * j), (int)(kt * kBK), full);
+}
+
+/* cp.async: producer thread p (0..127) copies its 64 A and 32 B elements
+ * of k-tile kt into stage (as, bs), zeros outside the matrix, into the very
+ * layouts the TMA writes.
+ * A: element (r, kk) with kk = p % 32, r = p / 32 + 4i: a warp takes one
+ *    row's 32 consecutive k (128 bytes of global memory; in shared memory
+ *    32 distinct words of one swizzled 128-byte row: no bank conflict).
+ *    r % 8 is p / 32 + 4 (i % 2): two swizzled offsets, + 1024 bytes per 8 rows.
+ * B: the slab's float p + 128i in shared-memory order, i.e. column
+ *    nn = 8 (i / 2) + p % 8, k-row kk = (p / 8) % 16 + 16 (i % 2): a warp takes
+ *    4 k-rows x 8 consecutive columns (4 sectors of 32 bytes, as many as one
+ *    128-byte row) and writes 32 consecutive words (no bank conflict).
+ * Both loops are unrolled: each copy is an offset add, a compare with a
+ * count computed once (rows of A inside m, columns of B inside n) and the
+ * LDGSTS; the offsets are integers, added to a or b only for copies inside
+ * the matrix. */
+__device__ __forceinline__ void load_stage_cp_async(uint32_t as, uint32_t bs, const float *__restrict__ a, size_t lda,
+                                                    const float *__restrict__ b, size_t ldb, unsigned m, unsigned n,
+                                                    unsigned k, unsigned kt, unsigned bm, unsigned bn, int p)
+{
+    {
+        const int kk = p & 31, r0 = p >> 5;
+        const unsigned col = kt * kBK + kk;
+        /* Copies i < rows_in hold a row < m (rows bm + r0 + 4i). */
+        const unsigned first = bm + (unsigned)r0;
+        const int rows_in = col >= k || first >= m ? 0 : (int)min((m - first + 3u) / 4u, (unsigned)kACopies);
+        const uint32_t dst0 = as + (uint32_t)a_offset(r0, kk), dst1 = as + (uint32_t)a_offset(r0 + 4, kk);
+        size_t off = (size_t)first * lda + col;
+        const size_t step = 4 * lda;
+#pragma unroll
+        for (int i = 0; i < kACopies; ++i, off += step) {
+            const bool ok = i < rows_in;
+            cp_async4(((i & 1) ? dst1 : dst0) + (uint32_t)(i >> 1) * 1024u, ok ? a + off : a, ok ? 4 : 0);
+        }
+    }
+    {
+        const int kk0 = (p >> 3) & 15, nn0 = p & 7;
+        const uint32_t dst = bs + 4u * (uint32_t)p;
+        const unsigned krow0 = kt * kBK + kk0, col0 = bn + nn0;
+        const bool k0 = krow0 < k, k1 = krow0 + 16 < k;
+        /* Groups j < cols_in hold a column < n (columns col0 + 8j). */
+        const int cols_in = col0 >= n ? 0 : (int)min((n - col0 + 7u) / 8u, (unsigned)(kBCopies / 2));
+        const size_t off0 = (size_t)krow0 * ldb + col0, off1 = off0 + 16 * ldb;
+#pragma unroll
+        for (int i = 0; i < kBCopies; ++i) {
+            const bool ok = (i >> 1) < cols_in && ((i & 1) ? k1 : k0);
+            const size_t off = ((i & 1) ? off1 : off0) + 8 * (size_t)(i >> 1);
+            cp_async4(dst + 512u * (uint32_t)i, ok ? b + off : b, ok ? 4 : 0);
+        }
+    }
+}
+
+/* cp.async path: the copies put A's fp32 bits in shared memory unchanged,
+ * and the tensor core would use only their top 19 (truncation toward zero,
+ * a one-sided error of up to 2^-10 of each value: a bias that grows with k
+ * when the products share a sign). So the 256 consumer threads round the
+ * landed A slab in place before its first wgmma: thread q takes the 16-byte
+ * chunks q + 256i (i < 8; a warp's LDS.128 / STS.128 covers 512 contiguous
+ * bytes: 4 wavefronts, no conflict), cvt.rna.tf32.f32 on each element: the
+ * rounding to nearest that the TMA's TFLOAT32 load gives in the TMA path,
+ * to within ties. Each thread then fences its writes to the async proxy,
+ * and a named barrier over the 256 consumer threads (both read the whole
+ * slab) precedes the wgmma. */
+__device__ __forceinline__ void round_a_slab(uint32_t as, int q)
+{
+#pragma unroll
+    for (int i = 0; i < kABytes / 16 / (kConsumers * 128); ++i) {
+        const uint32_t addr = as + 16u * (uint32_t)(q + kConsumers * 128 * i);
+        uint32_t x, y, z, w;
+#if GK12_SM90A
+        asm volatile("{\n"
+                     ".reg .f32 a, b, c, d;\n"
+                     "ld.shared.v4.f32 {a, b, c, d}, [%4];\n"
+                     "cvt.rna.tf32.f32 %0, a;\n"
+                     "cvt.rna.tf32.f32 %1, b;\n"
+                     "cvt.rna.tf32.f32 %2, c;\n"
+                     "cvt.rna.tf32.f32 %3, d;\n"
+                     "}\n"
+                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+                     : "r"(addr)
+                     : "memory");
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(x), "r"(y), "r"(z), "r"(w)
+                     : "memory");
+#else
+        x = y = z = w = addr;
+        (void)x, (void)y, (void)z, (void)w;
+#endif
+    }
+}
+/* The 256 consumer threads (named barrier 1; 0 is __syncthreads'). */
+__device__ __forceinline__ void consumers_sync()
+{
+#if GK12_SM90A
+    asm volatile("bar.sync 1, %0;\n" ::"n"(kConsumers * 128) : "memory");
+#endif
+}
+/* The mbarrier receives one arrival when all of this thread's earlier
+ * cp.async have landed (noinc: the arrival is one of the count set at init). */
+__device__ __forceinline__ void cp_async_mbar_arrive(uint32_t bar)
+{
+#if GK12_SM90A
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
+
+/* A consumer warp releases a stage. Its lanes read the stage's B slab with
+ * ld.shared (the fragments), and the producer then overwrites it: each
+ * lane's reads must come before those writes. TMA path: the warp's lanes
+ * converge and order their accesses (__syncwarp), and lane 0's arrival (a
+ * release) speaks for the warp: 8 arrivals per stage, as in bf16_05. The
+ * cp.async path, whose copies are generic-proxy writes that
+ * compute-sanitizer's racecheck follows, has every consumer thread arrive
+ * for its own reads (256 arrivals per stage): the release/acquire pair then
+ * orders each read before the copies without relying on the warp barrier. */
+template <bool kTma> __device__ __forceinline__ void release_stage(uint32_t bar, bool release, int lane)
+{
+    __syncwarp();
+    if (release && (!kTma || lane == 0)) mbar_arrive(bar);
+}
+
+/* ---- One k-tile of a consumer warpgroup ---------------------------------------------- */
+/* k-tile `it` (ring position) with fragment set `cur`; `prev` is the set
+ * k-tile it-1 used, whose wgmma may still be running on entry.
+ *   wait for the stage; load and round the 16 fragment values into cur;
+ *   fence; 4 wgmma (k8-steps) on cur and the A slab; commit;
+ *   wait_group 1: k-tile it-1's wgmma (readers of prev and of its stage)
+ *   are done; fence prev and d; release k-tile it-1's stage.
+ * frag_addr is this thread's a0 address in stage 0's B slab. */
+template <bool kTma>
+__device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[kFrag], uint32_t (&prev)[kFrag],
+                                              uint32_t as0, uint32_t frag_addr, uint32_t full0, uint32_t empty0,
+                                              unsigned it, bool release_prev, int lane, int q)
+{
+    const int slab = (int)(it % kStages);
+    /* k-tile it has landed: the TMA's bytes complete_tx on the barrier, or
+     * the 128 producer threads' copies (each fenced to the async proxy
+     * before its arrival); visible to this thread's loads and its wgmma. */
+    mbar_wait(full0 + 8 * slab, (it / kStages) & 1u);
+    if (!kTma) {
+        /* cp.async path: round A to TF32 in place (round_a_slab), fence,
+         * and wait for the other 255 consumer threads' share. */
+        round_a_slab(as0 + (uint32_t)(slab * kABytes), q);
+        fence_proxy_async();
+        consumers_sync();
+    }
+    __syncwarp(); /* the wgmma below are .sync.aligned: the warp's lanes converge */
+
+    /* Set cur was last read by k-tile it-2's wgmma, retired by the
+     * wait_group 1 of k-tile it-1 (at a tile's first k-tiles, by the
+     * previous tile's wait_group 0): free to overwrite. Offsets: k8-step s is
+     * 8 k-rows = 256 bytes further; a1 the next group (+1024), a2 k + 4
+     * (+128), a3 both (+1152). */
+    const uint32_t fb = frag_addr + (uint32_t)(slab * kBBytes);
+#pragma unroll
+    for (int s = 0; s < kKSteps; ++s) {
+        cur[4 * s + 0] = lds_tf32(fb + 256 * s);
+        cur[4 * s + 1] = lds_tf32(fb + 256 * s + 1024);
+        cur[4 * s + 2] = lds_tf32(fb + 256 * s + 128);
+        cur[4 * s + 3] = lds_tf32(fb + 256 * s + 1152);
+    }
+    /* The fragment and accumulator registers are final before the wgmma
+     * read them (wgmma.fence orders this thread's register writes before
+     * the asynchronous reads). */
+    frag_fence(cur);
+    acc_fence(d);
+    wgmma_fence();
+    const uint32_t as = as0 + (uint32_t)(slab * kABytes);
+#pragma unroll
+    for (int s = 0; s < kKSteps; ++s)
+        wgmma_m64n256k8(d, cur[4 * s], cur[4 * s + 1], cur[4 * s + 2], cur[4 * s + 3], a_slab_desc(as, s));
+    wgmma_commit();
+    /* At most this k-tile's group still running: k-tile it-1's wgmma are
+     * done in this warp, with their reads of set prev and of its stage ... */
+    wgmma_wait<1>();
+    acc_fence(d);
+    frag_fence(prev); /* prev's registers were its own until here: only now may they be reused */
+    /* ... which releases k-tile it-1's stage to the producer (within this
+     * tile: the previous tile's last stage was released before its epilogue). */
+    release_stage<kTma>(empty0 + 8 * (int)((it - 1) % kStages), release_prev, lane);
+}
+
+/* ---- The epilogue from registers ----------------------------------------------------- */
+__device__ __forceinline__ void store_one(float *p, float alpha, float v, float beta)
+{
+    *p = beta == 0.0f ? alpha * v : alpha * v + beta * *p; /* beta = 0: C is never read */
+}
+/* A warp's 16 columns (col0 = bn + 64 cw + 16w) x the tile's 256 rows:
+ * d[4j + 2h + e] is C(bm + 8j + 2t + e, col0 + g + 8h), lane = 4g + t. For
+ * fixed (j, e, h) the warp's 32 stores cover 4 rows (t) x 8 consecutive
+ * floats (g), 16-float aligned within the row: 4 full 32-byte sectors when
+ * C's rows start 32-byte aligned (else each run straddles 2 sectors). Rows
+ * past m and columns past n are skipped. */
+__device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
+                                           unsigned bm, unsigned col0, int lane, float alpha, float beta)
+{
+    const int g = lane >> 2, t = lane & 3;
+    const unsigned c0 = col0 + g, c1 = c0 + 8;
+    const bool ok0 = c0 < n, ok1 = c1 < n;
+#pragma unroll
+    for (int j = 0; j < kBM / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const unsigned row = bm + 8 * j + 2 * t + e;
+            if (row >= m) continue;
+            float *const crow = c + (size_t)row * ldc;
+            if (ok0) store_one(crow + c0, alpha, d[4 * j + e], beta);
+            if (ok1) store_one(crow + c1, alpha, d[4 * j + 2 + e], beta);
+        }
+    }
+}
+
+/* ---- The persistent kernel -------------------------------------------------------- */
+/* ---- The ring's invariant (bf16_05's, checked there by a CPU simulation) ----
+ * Every thread of a role numbers the k-tiles it handles in one sequence
+ * that runs on across the tiles of this CTA: it = (tiles done) * ktiles + kt.
+ * k-tile `it` lives in stage it % kStages and is that stage's use
+ * u = it / kStages. Then:
+ *   full[s]  completes its phase u when use u's bytes have landed
+ *            (TMA: 1 arrival, the producer's arrive.expect_tx, then the
+ *            bytes; cp.async: the 128 producer threads' arrivals, each
+ *            after its copies landed); a consumer waits on parity u & 1;
+ *   empty[s] completes its phase u when all 8 consumer warps have released
+ *            use u; the producer, before filling use u >= 1, waits on parity
+ *            (u - 1) & 1.
+ * A parity names a phase unambiguously only if the waiter is never 2
+ * phases behind or ahead; it is not: full[s] cannot complete use u + 1
+ * before every consumer warp released use u (the producer waits for that),
+ * and empty[s] cannot complete use u before the producer filled it. So each
+ * consumer warp releases every k-tile exactly once, the last k-tile of a
+ * tile included (after its wgmma.wait_group 0), and both roles count `it`
+ * on across tiles. The cp.async producer's late arrivals (kLag = 2) keep
+ * this: its arrival for use u of a stage still precedes its own wait for
+ * that stage's release of use u (2 k-tiles later it has arrived; the wait
+ * comes 4 k-tiles later); the ring simulation in the header checks it. */
+template <bool kTma>
+__global__ void __launch_bounds__(kThreads, 1)
+gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                     const float *__restrict__ a, size_t lda, const float *__restrict__ b, size_t ldb, unsigned m,
+                     unsigned n, unsigned k, float alpha, float beta, float *__restrict__ c, size_t ldc,
+                     unsigned tiles_m, unsigned tiles_n)
+{
+#if GK12_SM90A
+    extern __shared__ __align__(128) unsigned char smem[];
+    /* Slabs from the first 1024-byte boundary (the swizzle atoms'
+     * alignment; kSmemBytes holds the slack), then the barriers. */
+    const uint32_t base = (smem_u32(smem) + 1023u) & ~1023u;
+    const uint32_t as0 = base;                      /* kStages A slabs */
+    const uint32_t bs0 = base + kStages * kABytes;  /* kStages B slabs */
+    const uint32_t full0 = bs0 + kStages * kBBytes; /* kStages full barriers: "stage s holds its k-tile" */
+    const uint32_t empty0 = full0 + 8 * kStages;    /* kStages empty barriers: "the consumers are done with s" */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int wg = warp >> 2; /* 0: the producer; 1, 2: the consumers */
+    const unsigned ktiles = (k + kBK - 1) / kBK; /* >= 1: the launcher sends k = 0 to gemm_tf32_scale_c */
+    const unsigned tiles = tiles_m * tiles_n;    /* <= 2^31 - 1 (the launcher checks) */
+
+    if (tid == 0) {
+        for (int s = 0; s < kStages; ++s) {
+            /* TMA: the producer's arrive.expect_tx, then the bytes;
+             * cp.async: one arrival per producer thread. */
+            mbar_init(full0 + 8 * s, Mode<kTma>::kFullCount);
+            mbar_init(empty0 + 8 * s, Mode<kTma>::kEmptyCount); /* see release_stage */
+        }
+        fence_mbarrier_init();
+        if (kTma) {
+            prefetch_tensormap(&map_a);
+            prefetch_tensormap(&map_b);
+        }
+    }
+    /* The barriers are initialized before any thread waits on them: the
+     * only block-wide barrier of the kernel; the roles split below. */
+    __syncthreads();
+
+    if (wg == 0) {
+        /* ---- Producer warpgroup: walks this CTA's tiles (t = blockIdx.x,
+         * + gridDim.x, ...) and their k-tiles in one sequence. It never
+         * waits for an epilogue: when the consumers release a tile's last
+         * stages, it is already waiting to fill them with the next tile's
+         * first k-tiles. */
+        setmaxnreg_dec<kProducerRegs>();
+        if (kTma) {
+            /* One thread issues everything; the other 127 are done. */
+            if (tid == 0) {
+                unsigned it = 0; /* the ring position: never reset between tiles */
+                for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
+                    unsigned bm, bn;
+                    tile_origin(t, tiles_m, tiles_n, &bm, &bn);
+                    const int groups = n - bn >= (unsigned)kBN ? kGroups : (int)((n - bn + 7) / 8); /* inside n */
+                    for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
+                        const int slab = (int)(it % kStages);
+                        /* Use it / kStages of the stage: its previous use is
+                         * released by all 8 consumer warps (phase
+                         * it / kStages - 1 of the empty barrier). The first
+                         * kStages uses find the stages empty. */
+                        if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
+                        load_stage_tma(&map_a, &map_b, as0 + slab * kABytes, bs0 + slab * kBBytes, full0 + 8 * slab,
+                                       kt, bm, bn, groups);
+                    }
+                }
+            }
+            /* The TMA completes the copies on its own, and the block lives
+             * on while the consumers run. */
+            return;
+        }
+        /* cp.async: all 128 producer threads walk the same sequence, each
+         * copying its share of every stage and never waiting for its own
+         * copies: cp.async.mbarrier.arrive.noinc makes the stage's full
+         * barrier count this thread's arrival when they have landed (128
+         * arrivals complete the phase). The consumers round A and fence it
+         * to the async proxy (consume_ktile). */
+        unsigned it = 0;
+        for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
+            unsigned bm, bn;
+            tile_origin(t, tiles_m, tiles_n, &bm, &bn);
+            for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
+                const int slab = (int)(it % kStages);
+                /* As the TMA producer: the stage's previous use is released. */
+                if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
+                load_stage_cp_async(as0 + slab * kABytes, bs0 + slab * kBBytes, a, lda, b, ldb, m, n, k, kt, bm, bn,
+                                    tid);
+                cp_async_mbar_arrive(full0 + 8 * slab);
+            }
+        }
+        cp_async_wait<0>(); /* no copy of this thread outlives it */
+        return;
+    }
+
+    /* ---- Consumer warpgroups: columns 64 cw .. 64 cw + 63 of each tile
+     * (the wgmma's M'), all 256 rows (its N'). */
+    setmaxnreg_inc<kConsumerRegs>();
+    const int cw = wg - 1, w = warp & 3, q = tid - 128; /* q: 0 .. 255 among the consumer threads */
+    /* This thread's a0 in stage 0's B slab: column 64 cw + 16w + g (group
+     * 8 cw + 2w), k-row t. */
+    const uint32_t frag_addr = bs0 + (uint32_t)b_offset(lane & 3, 64 * cw + 16 * w + (lane >> 2));
+    float d[kAcc];
+    uint32_t f0[kFrag], f1[kFrag]; /* the two fragment sets: even and odd k-tiles of a tile */
+#pragma unroll
+    for (int i = 0; i < kFrag; ++i) f0[i] = f1[i] = 0u;
+    unsigned it = 0; /* the same sequence as the producer's */
+    for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
+        unsigned bm, bn;
+        tile_origin(t, tiles_m, tiles_n, &bm, &bn);
+        /* A fresh tile: zero the accumulators. The epilogue of the previous
+         * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
+         * acc_fence in consume_ktile orders these writes before the next wgmma. */
+#pragma unroll
+        for (int i = 0; i < kAcc; ++i) d[i] = 0.0f;
+
+        /* Unrolled by 2: even k-tiles use set f0, odd ones f1, so that each
+         * set is rewritten only after the wait_group that retired its
+         * readers. The odd last k-tile (f0) comes after the loop, not as a
+         * conditional second half inside it: then no path through the code,
+         * feasible or not, runs two f0 k-tiles in a row (ptxas checks every
+         * path, and serializes all the wgmma if one rewrites a set still in
+         * flight). */
+        unsigned kt = 0;
+        for (; kt + 1 < ktiles; kt += 2) {
+            consume_ktile<kTma>(d, f0, f1, as0, frag_addr, full0, empty0, it, kt > 0, lane, q);
+            ++it;
+            consume_ktile<kTma>(d, f1, f0, as0, frag_addr, full0, empty0, it, true, lane, q);
+            ++it;
+        }
+        if (kt < ktiles) {
+            consume_ktile<kTma>(d, f0, f1, as0, frag_addr, full0, empty0, it, kt > 0, lane, q);
+            ++it;
+        }
+        wgmma_wait<0>(); /* every wgmma done: the accumulators are final, both sets free ... */
+        acc_fence(d);
+        frag_fence(f0);
+        frag_fence(f1);
+        /* ... and the tile's last stage is free: released now, before the
+         * epilogue, so that the producer refills it with the next tile's
+         * k-tiles while this warp stores. (`it` is past the last k-tile.) */
+        release_stage<kTma>(empty0 + 8 * (int)((it - 1) % kStages), true, lane);
+
+        /* The epilogue from registers, while the next tile's first k-tiles land. */
+        store_tile(d, c, ldc, m, n, bm, bn + 64 * cw + 16 * w, lane, alpha, beta);
+    }
+#else
+    /* Not compiled for sm_90a: no wgmma here. This image is never launched:
+     * the launcher sees this 1 KB static array through cudaFuncGetAttributes
+     * (sharedSizeBytes != 0) and returns cudaErrorNotSupported. The volatile
+     * store (never executed: m >= 1) keeps the array in the image. */
+    __shared__ int not_sm90a[256];
+    if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
+#endif
+}
+
+/* ---- k = 0: C = beta * C --------------------------------------------------------------
+ * No product to add; with beta = 0, C = 0 and C is never read (NaN in C
+ * does not leak). Grid-stride over the m x n elements, size_t indexing. */
+__global__ void __launch_bounds__(256) gemm_tf32_scale_c(size_t m, size_t n, float beta, float *__restrict__ c,
+                                                         size_t ldc)
+{
+    const size_t total = m * n; /* <= (2^31 - 1)^2 */
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride) {
+        const size_t row = i / n, col = i - row * n;
+        float *const p = c + row * ldc + col;
+        *p = beta == 0.0f ? 0.0f : beta * *p;
+    }
+}
+
+/* Is this kernel's image the real one (built for sm_90a)? The stubs hold
+ * static shared memory; the real kernels have none. */
+template <typename K> cudaError_t check_sm90a_image(K kernel)
+{
+    cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
+        (void)cudaGetLastError(); /* no image for this GPU: not an error to leave behind */
+        return cudaErrorNotSupported;
+    }
+    return fa.sharedSizeBytes != 0 ? cudaErrorNotSupported : cudaSuccess;
+}
+
+/* The TMA addresses rows whose start is 16-byte aligned: the base address
+ * and the row stride in bytes (below 2^40) multiples of 16. */
+bool tma_addressable(const void *p, size_t ld)
+{
+    return ((uintptr_t)p & 15u) == 0 && (ld * 4) % 16 == 0 && ld * 4 < ((size_t)1 << 40);
+}
+
+/* cuTensorMapEncodeTiled is a driver function: reached through the runtime's
+ * entry-point query, so that nothing links libcuda. */
+cudaError_t get_encode_tiled(PFN_cuTensorMapEncodeTiled_v12000 *fn)
+{
+    void *f = nullptr;
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q);
+#else
+    cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &f, cudaEnableDefault, &q);
+#endif
+    if (err != cudaSuccess) return err;
+    if (q != cudaDriverEntryPointSuccess || f == nullptr) return cudaErrorNotSupported;
+    *fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+    return cudaSuccess;
+}
+
+/* The tensor map of a row-major rows x cols fp32 matrix (leading dimension
+ * ld): boxes of box_cols (contiguous) x box_rows, written to shared memory
+ * with the given swizzle, zeros outside the matrix (OOB fill "none" means
+ * zeros; the alternative fills NaN). */
+cudaError_t make_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, CUtensorMapDataType dtype,
+                     const void *p, size_t rows, size_t cols, size_t ld, unsigned box_cols, unsigned box_rows,
+                     CUtensorMapSwizzle swizzle)
+{
+    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    const cuuint64_t strides[1] = {(cuuint64_t)ld * 4}; /* bytes from one row to the next */
+    const cuuint32_t box[2] = {box_cols, box_rows};
+    const cuuint32_t elem_strides[2] = {1, 1};
+    const CUresult r = encode(map, dtype, 2, const_cast<void *>(p), dims, strides, box, elem_strides,
+                              CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, const float *, size_t, const float *, size_t, unsigned,
+                       unsigned, unsigned, float, float, float *, size_t, unsigned, unsigned);
+
+} // namespace
+
+extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run(size_t m, size_t n, size_t k, float alpha, const float *a,
+                                                 size_t lda, const float *b, size_t ldb, float beta, float *c,
+                                                 size_t ldc, cudaStream_t stream)
+{
+    /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
+    int dev = 0, major = 0, minor = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (err != cudaSuccess) return err;
+    if (major != 9 || minor != 0) return cudaErrorNotSupported;
+
+    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+    if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+
+    /* Rows the TMA cannot address take the same kernel with cp.async copies. */
+    const bool tma = k > 0 && tma_addressable(a, lda) && tma_addressable(b, ldb);
+    const Kernel kernel = tma ? gemm_tf32_persistent<true> : gemm_tf32_persistent<false>;
+    err = check_sm90a_image(kernel); /* the stub image: nothing is launched, k = 0 included */
+    if (err != cudaSuccess) return err;
+    int sms = 0;
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err != cudaSuccess) return err;
+
+    if (k == 0) {
+        /* No k-tile: the ring would never turn. C = beta * C instead. */
+        const size_t total = m * n, want = (total + 255) / 256, cap = (size_t)sms * 16;
+        const unsigned blocks = (unsigned)(want < cap ? want : cap);
+        gemm_tf32_scale_c<<<blocks, 256, 0, stream>>>(m, n, beta, c, ldc);
+        return cudaGetLastError();
+    }
+
+    CUtensorMap map_a, map_b;
+    memset(&map_a, 0, sizeof(map_a)); /* the cp.async instantiation never reads them */
+    memset(&map_b, 0, sizeof(map_b));
+    if (tma) {
+        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+        err = get_encode_tiled(&encode);
+        if (err != cudaSuccess) return err;
+        /* A: m rows of k, one box of 32 k x 256 rows per stage, 128-byte swizzle. */
+        err = make_map(encode, &map_a, GK12_A_DTYPE, a, m, k, lda, kBK, kBM, CU_TENSOR_MAP_SWIZZLE_128B);
+        /* B: k rows of n, boxes of 8 columns x 32 k-rows, no swizzle, fp32
+         * (its values are rounded in registers). */
+        if (err == cudaSuccess)
+            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, k, n, ldb, 8, kBK,
+                           CU_TENSOR_MAP_SWIZZLE_NONE);
+        if (err != cudaSuccess) return err;
+    }
+
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
+    if (err != cudaSuccess) return err;
+    /* Persistent: as many CTAs as can be resident at once (1 per SM: 197,696
+     * bytes of shared memory each), never more than there are tiles; each
+     * walks tiles blockIdx.x, + gridDim.x, ... */
+    int per_sm = 0;
+    const int threads = kThreads;
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, kSmemBytes);
+    if (err != cudaSuccess) return err;
+    if (per_sm < 1) return cudaErrorInvalidConfiguration; /* cannot happen on a 9.0 GPU (227 KB per block) */
+    const size_t resident = (size_t)sms * (size_t)per_sm;
+    const size_t grid = tiles_m * tiles_n < resident ? tiles_m * tiles_n : resident;
+    kernel<<<(unsigned)grid, threads, kSmemBytes, stream>>>(map_a, map_b, a, lda, b, ldb, (unsigned)m, (unsigned)n,
+                                                             (unsigned)k, alpha, beta, c, ldc, (unsigned)tiles_m,
+                                                             (unsigned)tiles_n);
+    return cudaGetLastError();
+}
