@@ -3,7 +3,8 @@
 # the warp and block reductions; gemm: the tile-grid size and the epilogue;
 # histogram: the launch helpers and the global-atomic fallback; conv: the
 # launch helpers and the by-value mask of variants 2-5 with its host copy;
-# gemm_bf16: the copy path and epilogue of variant 2 that variants 3-5 carry).
+# gemm_bf16: the copy path of variant 2 that variants 3 and 4 carry, and its
+# epilogue, which variant 5 carries too).
 # This test keeps the copies identical: a fix made in one file must be made
 # in all.
 #   cmake -DKERNEL_DIR=... -DMODULE=reduce|gemm|histogram|conv -P kernel_copies_agree.cmake
@@ -32,8 +33,9 @@ elseif(MODULE STREQUAL "conv")
     "cudaError_t fetch_mask\\(const float \\*mask, size_t width, float \\*host, unsigned capacity, cudaStream_t stream\\)\n{${body}"
     "cudaError_t smem_per_block_optin\\(int \\*bytes\\)\n{${body}")
 elseif(MODULE STREQUAL "gemm_bf16")
-  # The BF16 table: the copy path and the epilogue that variants 3-5 carry
-  # from variant 2 (their fallback for rows the TMA cannot address).
+  # The BF16 table: the copy path that variants 3 and 4 carry from variant 2
+  # (their fallback for rows the TMA cannot address; variant 5 has a gather
+  # mode of its own) and the epilogue that variants 3-5 carry.
   set(blocks
     "__device__ __forceinline__ void gather_chunk\\([^)]*\\)\n{${body}"
     "__device__ __forceinline__ void load_a_tile\\([^)]*\\)\n{${body}"

@@ -45,8 +45,8 @@
  * In the [n/8][k][n%8] layout a0 is float ((8 cw + 2w) * 32 + 8s + t) * 8 + g:
  * bank (8t + g) mod 32, 32 distinct banks for the 32 lanes: each of the 16
  * LDS.32 per thread and k-tile is one conflict-free wavefront (a1: next
- * group, +1024 bytes; a2: k + 4, +128 bytes; a3: both). Each value is rounded
- * with cvt.rna.tf32.f32 right after its load. The accumulator fragment:
+ * group, +1024 bytes; a2: k + 4, +128 bytes; a3: both). The values are
+ * already TF32 (see "Precision"). The accumulator fragment:
  * d[4j + 2h + e] = D(16w + g + 8h, 8j + 2t + e) = C(bm + 8j + 2t + e,
  * bn + 64 cw + 16w + g + 8h). (Layouts as figures in the PTX ISA; checked
  * against the thread/value layouts ALayout_64x8 and CLayout_64xN of
@@ -79,12 +79,10 @@
  *   total 128 KB = 1024 wavefronts of 128 B, 1/8 byte per multiply-add.
  * Variant 11, per k-tile of its 128 x 256 x 32 block (the same 1,048,576
  * multiply-adds): 48 KB of cp.async writes and 1024 wavefronts (128 KB) of
- * fragment loads: 176 KB. Instructions per consumer thread and k-tile
- * (counted in the SASS): 4 HGMMA, 16 LDS and 48 conversion instructions
- * (per element FSETP, a predicated IADD of half a TF32 unit, and a LOP3
- * clearing the 13 low bits, which ptxas keeps for wgmma operands); variant
- * 11's lane issues 128 HMMA, 64 LDS.64 and 256 conversion instructions per
- * k-tile (its header).
+ * fragment loads: 176 KB. Instructions per consumer thread and k-tile: 4
+ * HGMMA and 16 LDS, no conversion (the TMA rounds); variant 11's lane issues
+ * 128 HMMA, 64 LDS.64 and 256 conversion instructions per k-tile (its
+ * header).
  *
  * ---- The persistent ring: bf16_05's --------------------------------------------------
  * Each CTA walks tiles blockIdx.x, + gridDim.x, ... in the grouped order
@@ -119,19 +117,25 @@
  * and the odd tail's set registers of their own), addresses.
  *
  * ---- Precision ------------------------------------------------------------------------
- * B side (wgmma A, registers): each element rounded fp32 -> TF32 with
- * cvt.rna.tf32.f32 (round to nearest, ties away from zero) after its
- * shared-memory load, as variant 11 does for both operands.
- * A side (wgmma B, shared memory): the tensor core uses only the top 19 bits
- * of each fp32 it reads there (TF32: sign, 8 exponent, 10 mantissa bits).
- * The A tensor map's data type is GK12_A_DTYPE (default
- * CU_TENSOR_MAP_DATA_TYPE_TFLOAT32). TODO(lead): measured: whether the TMA
- * rounds on a TFLOAT32 load (round to nearest) or the low 13 bits pass
- * through and are truncated by the tensor core; the tolerance assumed
- * follows from it. In the cp.async fallback below A's bits are copied
- * unchanged, so that path truncates A.
+ * The tensor core reads only the top 19 bits of each fp32 it is given
+ * (TF32: sign, 8 exponent, 10 mantissa bits): handed raw fp32, it would
+ * truncate, a one-sided error of up to 2^-10 of each operand whose sum over
+ * k grows like k when the products share a sign. So both operands are
+ * rounded to nearest first. TMA path: both tensor maps have the element type
+ * CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 (GK12_TMA_DTYPE), and the TMA rounds each
+ * fp32 to TF32 on its way to shared memory, to nearest even. Measured on
+ * the H200 (CUDA 13.0, driver 580, 2026-11-23) by a probe that loaded fp32
+ * patterns 1 + x 2^-23 through both element types: FLOAT32 leaves the bits
+ * as they are; TFLOAT32 gives 0x3f800fff -> 0x3f800000, 0x3f801000 (a tie)
+ * -> 0x3f800000, 0x3f801001 -> 0x3f802000, 0x3f803000 (a tie) -> 0x3f804000.
+ * (cuBLAS's TF32 GEMM rounds the same way, the probe found at 256^3.)
+ * cp.async path: the copies move fp32 bits unchanged; each B fragment value
+ * is rounded after its load (cvt.rna.tf32.f32: to nearest, ties away from
+ * zero) and A's slab in place before its first wgmma (round_a_slab). Each
+ * operand is then within 2^-11 of its value, as in variant 11, and
+ * gemm_ref.h's TF32 tolerance (u_p = 2 * 2^-11) holds for both paths.
  *
- * ---- The fallback: rows the TMA cannot address ---------------------------------------
+ * ---- The cp.async path: rows the TMA cannot address ----------------------------------
  * The TMA needs base addresses 16-byte aligned and row strides (4 lda,
  * 4 ldb bytes) multiples of 16 (and < 2^40). Otherwise (4097 x 3001 x 2049
  * with lda = 2049, ldb = 3001; or a pointer offset by one float) the SAME
@@ -142,20 +146,27 @@
  * reads one 128-byte row and writes 32 distinct banks of the swizzled row)
  * and 32 of B (thread p takes B-slab floats p + 128i in shared-memory order:
  * a warp reads 4 k-rows x 8 consecutive columns, 4 sectors of 32 bytes as
- * a 128-byte row would be, and writes 32 consecutive words). The full
- * barrier then counts 128 arrivals, one per producer thread, each made
- * 2 k-tiles late: at k-tile it a thread waits for the empty barrier,
- * issues and commits its copies, cp.async.wait_group 2 (its copies of
- * k-tile it-2 have landed), fence.proxy.async.shared::cta (they were
- * generic-proxy writes; wgmma reads through the async proxy), and arrives
- * on full[(it-2) % 4]; at the end, wait_group 0, fence, and the last (up
- * to) 2 arrivals. Why a lag of 2 and no more: before issuing k-tile it the
- * producer waits for the consumers to release k-tile it-4, which they do
- * after waiting for k-tile it-3 to be full; with a lag L, full(it-3) was
- * arrived at after k-tile it-3+L was issued, so it-3+L <= it-1: L <= 2.
- * Setmaxnreg as in the TMA kernel (40 / 232): the copy loops fit 40
- * registers (no spill; R0 .. R31 in the SASS).
- *
+ * a 128-byte row would be, and writes 32 consecutive words). A producer
+ * thread never waits for its own copies: after a stage's copies it issues
+ * cp.async.mbarrier.arrive.noinc on the stage's full barrier, which counts
+ * the arrival when the thread's copies have landed (128 arrivals complete
+ * the phase), and goes on to the next stage as soon as it is free: up to 4
+ * stages of copies in flight per thread. (A first version waited for its
+ * copies of k-tile it-2 with cp.async.wait_group before arriving, so each
+ * producer step waited for the consumers' answer to the previous one; the
+ * odd shape took 0.90 ms against 0.46 now.) Then the consumers: after the
+ * full barrier, the 256 consumer threads round the A slab in place (8
+ * LDS.128, 32 conversions and 8 STS.128 each), fence their writes to the
+ * async proxy (fence.proxy.async: st.shared and cp.async are generic-proxy
+ * writes, wgmma reads through the async proxy) and meet at a named barrier
+ * (bar.sync 1, 256) before the wgmma; the fragment loads round B. Releases:
+ * every consumer thread arrives on the empty barrier (256 arrivals, not 8):
+ * each thread's own ld.shared of the stage is then ordered before the
+ * producer's next copies into it by its own release, which
+ * compute-sanitizer's racecheck follows (with one arrival per warp after
+ * __syncwarp it reported the copies racing with the other lanes' loads).
+ * Setmaxnreg as in the TMA kernel (40 / 232); no spill.
+
  * ---- k = 0 -------------------------------------------------------------------------------
  * With no k-tile the ring would never turn (ktiles = 0), so the persistent
  * kernel is not launched: gemm_tf32_scale_c sets C = beta * C (C = 0
@@ -170,35 +181,35 @@
  *   containing the previous one, which 32 after 4 ldb does not; not done.
  * - Cluster multicast, a ping-pong schedule, a TMA store of C: as bf16_05.
  *
- * What bounds it (expected, not measured): the tensor cores and shared
- * memory about equally. A k-tile's 1,048,576 multiply-adds take the SM
- * about 1024 clocks at the TF32 rate (NVIDIA's H100 SXM figure, 989 TFLOPS
- * with sparsity, is 494.7 dense: 1024 multiply-adds per SM and clock at
- * 132 SMs and 1.83 GHz), and its shared-memory traffic above is 1024
- * wavefronts, one per clock, if the wgmma's descriptor reads and the TMA's
- * writes share the LDS's 128-byte-per-clock path (not verified here): no
- * slack for either to fall behind. Then the epilogue's scalar stores (not
+ * What bounds it: shared memory, by the count above. A k-tile's 1,048,576
+ * multiply-adds take the SM about 1024 clocks at the TF32 rate (NVIDIA's
+ * H100 SXM figure, 989 TFLOPS with sparsity, is 494.7 dense: 1024
+ * multiply-adds per SM and clock at 132 SMs and 1.83 GHz), and its shared-
+ * memory traffic is 1024 wavefronts of 128 bytes, one per clock, if the
+ * wgmma's descriptor reads and the TMA's writes share the LDS's 128 bytes
+ * per clock (not verified here): no slack for either. Measured (gemm/README.md
+ * has the table): about 57% of the H200's dense TF32 peak at 4096^3, where
+ * BF16 variant 5, whose count is the same 1024 wavefronts per 1024 clocks,
+ * reaches 72% of its own peak. Then the epilogue's scalar stores (not
  * overlapped with this CTA's own wgmma) and the last round of tiles; for
- * the fallback, the 96 cp.async per producer thread and k-tile.
- * Speed: TODO(lead): measured.
+ * the cp.async path, the 96 copies per producer thread and k-tile and the
+ * consumers' rounding of A (8 KB more shared-memory reads and writes per
+ * consumer warp and k-tile).
  *
- * Checked, without a GPU (TODO(lead): run the tests): a CPU emulation (C++,
- * not part of the library) filled the stages as the TMA and, separately, as
- * the 128 cp.async producer threads do (each element of a stage written
- * exactly once), gathered each consumer thread's 16 fragment values with
- * this file's addresses, applied m64n256k8 by the PTX fragment layouts and
- * the descriptor's swizzled addressing, stored through store_tile's
- * mapping, and matched C = alpha A B + beta C exactly (integer data) for
- * m x n x k = 256 x 128 x 32, 300 x 130 x 70, 513 x 260 x 33, 1 x 1 x 1 and
- * 17 x 9 x 95, grids of 1 to 7 CTAs, beta 0 (stale NaN in unloaded groups
- * reached no stored element) and beta != 0, every element stored once; it
- * fails when a fragment offset or the epilogue's index is changed. An actor
- * simulation of the fallback's ring (3 producer threads with in-order
- * cp.async groups landing at random times, 8 consumer warps, mbarriers with
- * parity waits; k-tiles per tile 1, 2, 3, 4, 5, 17; 1, 2, 3, 5 tiles; 60
- * random schedules each): lag 1 and 2 never deadlock, every wait's parity
- * is unambiguous, every warp finds its k-tile, no copy lands in a stage a
- * warp holds; lag 3 deadlocks in 960 of its 1440 runs.
+ * Checked: the GPU tests (tests/test_gemm_gpu.c: odd shapes, offsets of one
+ * float, leading dimensions +3/+5/+1, both paths, against float64 and
+ * cuBLAS) and compute-sanitizer's memcheck, racecheck and synccheck pass on
+ * the H200. Before the GPU: a CPU emulation (C++, not part of the library)
+ * filled the stages as the TMA and, separately, as the 128 cp.async
+ * producer threads do (each element of a stage written exactly once),
+ * gathered each consumer thread's 16 fragment values with this file's
+ * addresses, applied m64n256k8 by the PTX fragment layouts and the
+ * descriptor's swizzled addressing, stored through store_tile's mapping,
+ * and matched C = alpha A B + beta C exactly (integer data) for m x n x k =
+ * 256 x 128 x 32, 300 x 130 x 70, 513 x 260 x 33, 1 x 1 x 1 and 17 x 9 x
+ * 95, grids of 1 to 7 CTAs, beta 0 (stale NaN in unloaded groups reached no
+ * stored element) and beta != 0; it fails when a fragment offset or the
+ * epilogue's index is changed.
  *
  * Limits:
  * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here):
@@ -208,7 +219,7 @@
  *   cudaErrorNotSupported, as it does on any GPU other than compute
  *   capability 9.0.
  * - TMA path: base addresses 16-byte aligned, 4 lda and 4 ldb multiples of
- *   16 (below 2^40); otherwise the cp.async fallback. Tensor maps are made
+ *   16 (below 2^40); otherwise the cp.async path. Tensor maps are made
  *   on the host at every call (cuTensorMapEncodeTiled through
  *   cudaGetDriverEntryPointByVersion: nothing links libcuda) and passed as
  *   const __grid_constant__ CUtensorMap parameters.
@@ -250,9 +261,10 @@
 #define GK12_GROUP_M 8
 #endif
 
-/* The A tensor map's element type (see "Precision" above). */
-#ifndef GK12_A_DTYPE
-#define GK12_A_DTYPE CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
+/* The tensor maps' element type (see "Precision" above): TFLOAT32 rounds
+ * to TF32 on the way to shared memory. */
+#ifndef GK12_TMA_DTYPE
+#define GK12_TMA_DTYPE CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
 #endif
 
 namespace {
@@ -375,6 +387,21 @@ __device__ __forceinline__ uint32_t lds_tf32(uint32_t addr)
                  : "memory");
 #endif
     return r;
+}
+/* TMA path: B's slab already holds TF32 values (its tensor map's element
+ * type is TFLOAT32, and the TMA rounds each fp32 to nearest even on the way,
+ * measured: see "Precision"), so the fragment is a plain load. */
+__device__ __forceinline__ uint32_t lds_b32(uint32_t addr)
+{
+    uint32_t r = 0;
+#if GK12_SM90A
+    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(r) : "r"(addr) : "memory");
+#endif
+    return r;
+}
+template <bool kTma> __device__ __forceinline__ uint32_t lds_frag(uint32_t addr)
+{
+    return kTma ? lds_b32(addr) : lds_tf32(addr);
 }
 __device__ __forceinline__ void wgmma_fence()
 {
@@ -747,10 +774,10 @@ __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[
     const uint32_t fb = frag_addr + (uint32_t)(slab * kBBytes);
 #pragma unroll
     for (int s = 0; s < kKSteps; ++s) {
-        cur[4 * s + 0] = lds_tf32(fb + 256 * s);
-        cur[4 * s + 1] = lds_tf32(fb + 256 * s + 1024);
-        cur[4 * s + 2] = lds_tf32(fb + 256 * s + 128);
-        cur[4 * s + 3] = lds_tf32(fb + 256 * s + 1152);
+        cur[4 * s + 0] = lds_frag<kTma>(fb + 256 * s);
+        cur[4 * s + 1] = lds_frag<kTma>(fb + 256 * s + 1024);
+        cur[4 * s + 2] = lds_frag<kTma>(fb + 256 * s + 128);
+        cur[4 * s + 3] = lds_frag<kTma>(fb + 256 * s + 1152);
     }
     /* The fragment and accumulator registers are final before the wgmma
      * read them (wgmma.fence orders this thread's register writes before
@@ -822,10 +849,11 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, siz
  * and empty[s] cannot complete use u before the producer filled it. So each
  * consumer warp releases every k-tile exactly once, the last k-tile of a
  * tile included (after its wgmma.wait_group 0), and both roles count `it`
- * on across tiles. The cp.async producer's late arrivals (kLag = 2) keep
- * this: its arrival for use u of a stage still precedes its own wait for
- * that stage's release of use u (2 k-tiles later it has arrived; the wait
- * comes 4 k-tiles later); the ring simulation in the header checks it. */
+ * on across tiles. The cp.async path keeps this: a producer thread's
+ * arrival for use u of a stage (cp.async.mbarrier.arrive.noinc, counted when
+ * its copies land) is issued before its wait for that stage's release of
+ * use u, so full[s] cannot complete use u + 1 early either; the empty
+ * barrier then counts the 256 consumer threads instead of 8 warps. */
 template <bool kTma>
 __global__ void __launch_bounds__(kThreads, 1)
 gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -1094,11 +1122,11 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run(size_t m, size_t n, size_t k, f
         err = get_encode_tiled(&encode);
         if (err != cudaSuccess) return err;
         /* A: m rows of k, one box of 32 k x 256 rows per stage, 128-byte swizzle. */
-        err = make_map(encode, &map_a, GK12_A_DTYPE, a, m, k, lda, kBK, kBM, CU_TENSOR_MAP_SWIZZLE_128B);
-        /* B: k rows of n, boxes of 8 columns x 32 k-rows, no swizzle, fp32
-         * (its values are rounded in registers). */
+        err = make_map(encode, &map_a, GK12_TMA_DTYPE, a, m, k, lda, kBK, kBM, CU_TENSOR_MAP_SWIZZLE_128B);
+        /* B: k rows of n, boxes of 8 columns x 32 k-rows, no swizzle,
+         * rounded to TF32 by the TMA as A is. */
         if (err == cudaSuccess)
-            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, k, n, ldb, 8, kBK,
+            err = make_map(encode, &map_b, GK12_TMA_DTYPE, b, k, n, ldb, 8, kBK,
                            CU_TENSOR_MAP_SWIZZLE_NONE);
         if (err != cudaSuccess) return err;
     }

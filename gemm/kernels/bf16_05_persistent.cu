@@ -4,7 +4,9 @@
  * stages runs on from one tile to the next, so the next tile's first
  * k-tiles load while the consumers store the current one. Two CTAs of a
  * cluster compute vertically adjacent tiles and each loads half of the B
- * k-tile they both need, multicast into both.
+ * k-tile they both need, multicast into both. Rows the TMA cannot address
+ * (an odd lda or ldb) run the same kernel in gather mode: the producer
+ * warpgroup's 128 threads copy each stage themselves (see "Gather mode").
  *
  * The idea, step 1 (persistence): in variant 4 each block computes one
  * 128 x 256 tile and exits. Its tensor cores idle through the block's end
@@ -56,22 +58,27 @@
  * KB, A unchanged (16 KB), so L2-to-SM bytes 48 KB -> 32 KB (a third less;
  * per FLOP of the 128 x 256 x 64 k-tile, 85 -> 128 FLOP per byte); each
  * stage still receives 48 KB, so expect_tx is unchanged (A + every panel
- * inside n, whichever CTA loads it). Measured: TODO(lead) (H200, CUDA 13.0,
- * 4096^3 and 8192^3, GKB5_CLUSTER=2 against GKB5_CLUSTER=1: ms, TFLOP/s,
- * and the cluster count cudaOccupancyMaxActiveClusters reports).
+ * inside n, whichever CTA loads it). Measured (H200, CUDA 13.0,
+ * 2026-11-23, gk_bench, cold L2, medians, two builds timed one after the
+ * other): GKB5_CLUSTER=2 0.1935 ms at 4096^3 and 1.6431 at 8192^3,
+ * GKB5_CLUSTER=1 (no cluster) 0.1928 and 1.6617; cuBLAS BF16 in the same
+ * runs 0.1724 / 0.1721 and 1.5674 / 1.5684. So multicast changes nothing
+ * measurable at 4096^3 (0.4%, inside the spread of repeated runs) and
+ * gains 1.1% at 8192^3: halving B's L2-to-SM bytes is not what bounds this
+ * kernel here.
  * What it costs:
  *   - coupling: the producer of CTA r fills stage s of BOTH CTAs, so it
  *     waits until the consumers of both released it. Each empty barrier
  *     counts 2 x 8 arrivals: every consumer warp's lane 0 arrives on its own
  *     CTA's empty barrier and on the peer's (a remote arrive: mapa turns
  *     the barrier's shared-memory offset into the peer's shared::cluster
- *     address, then mbarrier.arrive.release.cluster.shared::cluster; the
- *     producer's wait acquires at cluster scope). The full barrier stays
- *     local (count 1). The slower SM of a pair sets the pace of both;
+ *     address, then mbarrier.arrive.shared::cluster: mbar_arrive_remote
+ *     says why not .release.cluster). The full barrier stays local (count
+ *     1). The slower SM of a pair sets the pace of both;
  *   - scheduling: a cluster's 2 CTAs run at once on 2 SMs of one GPC, so
  *     the grid is 2 x min(cudaOccupancyMaxActiveClusters, pairs): an SM
- *     left without a partner in its GPC idles (TODO(lead): the count on the
- *     H200; 66 clusters would keep all 132 SMs busy). Work is handed out in
+ *     left without a partner in its GPC idles (on the H200 the occupancy
+ *     calculator reports 66 clusters of 2: all 132 SMs busy). Work is handed out in
  *     pairs: at 4096^3, 256 pairs = 3.88 rounds of 66 clusters, as before;
  *   - odd tiles_m: the last pair row's rank-1 tile lies below m. That CTA
  *     still runs every k-tile of the pair (it must: it multicasts its half
@@ -123,15 +130,28 @@
  * (pair_origin over cluster + i * clusters) was checked to cover every
  * tile once, the rows below m only for odd tiles_m, for tiles_m <= 40,
  * tiles_n <= 20 and 1, 7, 64, 66 and 67 clusters; the tile walk of step 1
- * likewise for grids of 1, 7, 132 and 133.
+ * likewise for grids of 1, 7, 132 and 133. Gather mode's ring (128
+ * producer arrivals per stage, every producer thread waiting on the empty
+ * barrier) by a third (Python, not part of the library): 2, 4 or 8
+ * producer threads, each waiting, writing its part and arriving as
+ * separate steps, and 2 or 8 consumer warps, interleaved at random; 2, 3
+ * and 4 stages, 1, 2, 3, 5 and 17 k-tiles per tile, 1, 2, 3 and 5 tiles:
+ * 4,500 runs, no deadlock, every consumer reads every part of its k-tile,
+ * no thread writes a stage a warp still reads, every arrival lands in the
+ * phase of its own use. It fails, as it should, when only one producer
+ * thread waits on the empty barrier, with a full-barrier count of 1,
+ * without a tile's last release, and when the ring restarts at each tile.
  *
  * ---- Registers and tile: variant 4's ------------------------------------------------
- * 384 threads (1 producer + 2 consumer warpgroups), setmaxnreg 40 / 232,
- * 128 x 256 x 64 tiles (each consumer 64 x 256, m64n256k16, 128 fp32
- * accumulators per thread), 4 stages of 48 KB. ptxas -v (CUDA 13.0, sm_90a):
- * gemm_bf16_persistent 168 registers at launch, 0 bytes of stack, no
- * spills, no "wgmma serialized" warning, with GKB5_CLUSTER 2 and 1 alike;
- * the cp.async kernels (variant 2's, carried) 170-182, no spills.
+ * 384 threads (1 producer + 2 consumer warpgroups), setmaxnreg 40 / 232
+ * (gather mode: 152 / 176, see there), 128 x 256 x 64 tiles (each consumer
+ * 64 x 256, m64n256k16, 128 fp32 accumulators per thread), 4 stages of 48
+ * KB. ptxas -v (CUDA 13.0, sm_90a): gemm_bf16_persistent and
+ * gemm_bf16_persistent_gather 168 registers at launch, 0 bytes of stack,
+ * no spills, no "wgmma serialized" warning, with GKB5_CLUSTER 2 and 1
+ * alike. The TMA kernel's machine code is the same, instruction for
+ * instruction, as before gather mode was added (cuobjdump -sass, both
+ * GKB5_CLUSTER values).
  *
  * ---- What is left out, and why -------------------------------------------------------
  * - Clusters along n too (2 x 2, sharing A's boxes as well: L2-to-SM bytes
@@ -145,20 +165,85 @@
  * - The TMA store of C (staging through shared memory) would need smem that
  *   the 4 stages use.
  *
- * ---- The fallback (rows the TMA cannot address, and k = 0) ---------------------------
- * As variants 3 and 4, a copy of variant 2's cp.async kernel, unchanged.
- * A first version of this file changed its element-wise gather (an odd lda
- * or ldb, as in 4097 x 3001 x 2049 with lda = 2049, ldb = 3001) to issue
- * all of a thread's loads of a k-tile before its shared-memory stores, 4
- * bytes at a time with __byte_perm realignment; ptxas gave that kernel
- * 234-236 registers instead of 170-182, and on the H200 (CUDA 13.0,
- * 2026-11-23) the odd shape took 0.5969 ms against variant 4's 0.5573, so
- * the gather went back to variant 2's.
-
+ * ---- Gather mode (rows the TMA cannot address, and k = 0) ------------------------------
+ * An odd lda or ldb, as in 4097 x 3001 x 2049 (lda = 2049, ldb = 3001),
+ * starts every other row 2 bytes past a 4-byte boundary: neither the TMA
+ * (16-byte rows) nor cp.async (4 bytes at least) can copy those rows.
+ * Variants 3 and 4 (and this file before) hand such calls to a copy of
+ * variant 2's kernel, whose 256 computing threads gather element by
+ * element between their wgmma, 8 loads in flight per chunk: 0.548 ms on
+ * the H200 against cuBLAS's 0.375. (A first version of this file issued
+ * all of a k-tile's loads before the stores in that kernel: the computing
+ * threads took 234-236 registers instead of 170-182, and 0.5969 ms against
+ * variant 4's 0.5573 on the same day.) Here they run the persistent
+ * kernel in gather mode (kTma = false: gemm_bf16_persistent_gather): no
+ * tensor maps and no cluster (each CTA loads its own A and B; the grid is
+ * step 1's, with the gather kernel's own occupancy); the same ring,
+ * consumers and epilogue.
+ *   - Who loads: all 128 threads of the producer warpgroup (in TMA mode
+ *     one issues the TMA and 127 idle), with registers of their own, so the
+ *     loads in flight do not compete with the accumulators. Per stage each
+ *     thread copies 24 16-byte chunks (8 of A's 128 x 64 slab, 16 of B's
+ *     64 x 256) into the 128-byte-swizzled layouts the wgmma descriptors
+ *     read; consecutive lanes take consecutive chunks of a row. A chunk is
+ *     read with 4-byte __ldg where its elements are 4-byte aligned: 4 words,
+ *     or, 2 bytes off, element 0, 3 words and element 7 (2-byte loads);
+ *     rows outside the matrix and columns >= k (A) or >= n (B) become zeros,
+ *     and no load touches them (chunk_load).
+ *   - Loads in flight: batches of GKB5_GATHER_BATCH = 6 chunks. Each
+ *     thread issues the loads of 6 chunks (24 to 30 loads, 96 bytes) before
+ *     their stores, 4 batches per stage; the first batch's loads go out
+ *     before its wait for the stage to be empty, so that they cross from L2
+ *     while the consumers finish the stage's previous use. Measured on the
+ *     H200 (CUDA 13.0, 2026-11-23, 4097 x 3001 x 2049, gk_bench medians,
+ *     one build per batch, each against cuBLAS BF16 in its own process):
+ *     batch 24 (a whole stage) 0.5303 ms against cuBLAS's 0.3789 (0.71x),
+ *     batch 12 0.5131-0.5132 ms (0.74x, two runs), batch 8 0.5214 (0.73x),
+ *     batch 6 0.4856 against 0.3801 (0.78x): the default. Variant 2's
+ *     copy path, which this mode replaced, took 0.5481-0.5600 ms.
+ *   - Registers: setmaxnreg 104 for the producer, 200 for the consumers at
+ *     batch 6 (152 / 176 at 24, 120 / 192 at 12, 112 / 196 at 8): a split
+ *     must satisfy P + 2 C <= 3 x 168, the CTA's registers at launch, since
+ *     setmaxnreg only moves registers within the CTA. ptxas -v (CUDA 13.0,
+ *     sm_90a): 168 at launch, 0 bytes of stack, no spills for each of these
+ *     four; tighter producer shares spilled (96 at batch 6 and 104 at
+ *     batch 8: 48 bytes).
+ *   - Why the fence: the producers write a stage with st.shared, through
+ *     the generic proxy, and wgmma reads it through the async proxy, which
+ *     the PTX memory model orders after those writes only across a proxy
+ *     fence. Each producer thread runs fence.proxy.async.shared::cta after
+ *     its stores and before its mbarrier.arrive (release); a consumer's
+ *     wait on the full barrier (acquire) then orders its wgmma after every
+ *     thread's fenced stores. The TMA needs none: it writes through the
+ *     async proxy itself. The full barrier counts 128 arrivals, one per
+ *     producer thread: no thread can vouch for another's stores (the TMA's
+ *     transaction bytes have no st.shared counterpart); every producer
+ *     thread waits on the empty barrier before it writes (the invariant
+ *     above gemm_bf16_persistent).
+ *   - k = 0: gather mode with no k-tile; the producers load nothing, the
+ *     consumers store alpha x 0 + beta x C, as variant 2's kernel did.
+ * The copy was checked on the CPU (not part of the library): chunk_load,
+ * chunk_store and gather_stage as written here, compiled for the host with
+ * stand-ins for __ldg, __byte_perm and st.shared, every stage of every tile
+ * of 2,520 shapes (m 1 .. 257, k 1 .. 130, n 1 .. 520, lda and ldb padded
+ * by 0 to 3, A and B starting 0 or 2 bytes past a 256-byte boundary), by
+ * both the kWhole and the general path, batches of 24 and 12 (batch 6, the default, only by the GPU tests): every
+ * slab byte right (zeros included), every 16-byte chunk written once,
+ * every load inside the matrix, every 4-byte load aligned, no store before
+ * the empty wait. A wrong byte selector, parity, count test, row bound or B
+ * destination makes it fail. On the GPU it passes the tests (offsets of
+ * one element, leading dimensions +3/+5/+1) and compute-sanitizer's three
+ * tools.
+ *
  * What bounds it: the consumers' wgmma issue; the epilogue's store time
  * (not overlapped with this CTA's own wgmma); the last round of tiles; with
- * clusters, the slower CTA of each pair; and for the odd shape, the
- * fallback's gathers (loads by the computing threads, 1 block per SM).
+ * clusters, the slower CTA of each pair. In gather mode, the producers:
+ * one L2 round trip per stage and thread, and the L1's throughput for
+ * loads whose lanes are 16 bytes apart (per stage and CTA the producer
+ * warps issue 576 load instructions, up to 864 where a chunk straddles
+ * column k or n, some wholly predicated off, each active one touching 4
+ * to 8 128-byte lines); which of these, or the wgmma, bounds the odd shape
+ * is for the measurement to say.
  *
  * Limits (as variant 4):
  * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here,
@@ -170,9 +255,10 @@
  *   gk_gemm_bf16), as it does on any GPU other than compute capability 9.0.
  * - The TMA path needs A's and B's base addresses 16-byte aligned and row
  *   strides (2 lda, 2 ldb bytes) multiples of 16; otherwise, and for k = 0,
- *   both operands take the fallback above. Tile edges: the TMA zero-fills
- *   boxes outside the matrix (and counts their full bytes on the barrier);
- *   B panels wholly outside n are not loaded; the epilogue stores only
+ *   both operands take gather mode (any 2-byte-aligned base, any lda and
+ *   ldb). Tile edges: the TMA zero-fills boxes outside the matrix (and
+ *   counts their full bytes on the barrier); B panels wholly outside n are
+ *   not loaded; gather mode writes zeros there; the epilogue stores only
  *   inside m x n.
  * - Tensor maps made on the host at every call with cuTensorMapEncodeTiled,
  *   reached through cudaGetDriverEntryPointByVersion (nothing links
@@ -180,15 +266,18 @@
  * - Grid: GKB5_CLUSTER = 2: 2 x min(pairs, clusters resident at once), by
  *   cudaLaunchKernelEx with the cluster dimension attribute
  *   (cudaErrorInvalidConfiguration if the occupancy calculator reports no
- *   cluster fits); GKB5_CLUSTER = 1: min(tiles, SMs x resident CTAs per
- *   SM). At most 2^31 - 1 tiles (cudaErrorInvalidConfiguration above).
+ *   cluster fits); GKB5_CLUSTER = 1 and gather mode: min(tiles, SMs x
+ *   resident CTAs per SM), no clusters. At most 2^31 - 1 tiles
+ *   (cudaErrorInvalidConfiguration above).
  *
  * Sources: PTX ISA (mbarrier phases, try_wait.parity, arrive on a
  * shared::cluster address and the .release/.acquire .cluster semantics;
  * cp.async.bulk.tensor and its .multicast::cluster form; mapa;
- * barrier.cluster; fence.mbarrier_init; %cluster_ctarank; setmaxnreg;
- * wgmma); CUDA C++ Programming Guide ("Tensor Memory Access", "Thread Block
- * Clusters", "Distributed Shared Memory", cudaLaunchKernelEx and
+ * barrier.cluster; fence.mbarrier_init; %cluster_ctarank; setmaxnreg and
+ * its per-CTA register pool; the generic and async proxies and
+ * fence.proxy.async; ld.global.nc; prmt; wgmma); CUDA C++ Programming
+ * Guide ("Tensor Memory Access", "Thread Block Clusters", "Distributed
+ * Shared Memory", cudaLaunchKernelEx and
  * cudaOccupancyMaxActiveClusters); NVIDIA CUTLASS documentation (persistent
  * "tile scheduler" kernels, the warp-specialized "cooperative" and
  * "ping-pong" schedules, TMA multicast across a cluster, the grouped
@@ -196,8 +285,9 @@
  * tutorial ("L2 cache optimizations": grouped ordering).
  *
  * Build alone: nvcc -gencode arch=compute_90a,code=sm_90a -c bf16_05_persistent.cu
- *   (-DGKB5_CLUSTER=1 for step 1 alone; with -arch=sm_90 or -arch=sm_80 it
- *   builds too, as the stubs that report "not supported")
+ *   (-DGKB5_CLUSTER=1 without clusters; -DGKB5_GATHER_BATCH=24, 12 or 8
+ *   for other batches in gather mode; with -arch=sm_90 or -arch=sm_80 it builds
+ *   too, as the stubs that report "not supported")
  */
 #include <cuda.h> /* CUtensorMap and its enums: types only, nothing from libcuda is linked */
 #include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled */
@@ -230,39 +320,68 @@ namespace {
 
 constexpr int kBM = 128, kBN = 256, kBK = 64;
 constexpr int kWarpgroups = kBM / 64;               /* 2: each owns 64 rows x all BN columns */
-constexpr int kThreads = kWarpgroups * 128;         /* 256 */
-constexpr int kWsThreads = 3 * 128;                 /* warp-specialized kernel: 1 producer + 2 consumer warpgroups */
+constexpr int kWsThreads = 3 * 128;                 /* 1 producer + 2 consumer warpgroups */
+constexpr int kProducerThreads = 128;               /* the producer warpgroup */
 constexpr int kConsumerWarps = kWarpgroups * 4;     /* 8: each releases a stage once (the empty barrier's count) */
-constexpr int kProducerRegs = 40, kConsumerRegs = 232; /* setmaxnreg: registers per thread after the split */
+/* Registers per thread at launch: __launch_bounds__(384, 1) caps them at
+ * 65536 / 384 rounded down to a multiple of 8, and ptxas gives the kernels
+ * exactly that. setmaxnreg only moves registers between the warpgroups of
+ * the CTA (a .dec returns them to the CTA's pool, an .inc waits until the
+ * pool holds them), so a split must satisfy 128 P + 256 C <= 384 x 168. */
+constexpr int kLaunchRegs = (65536 / kWsThreads) & ~7; /* 168 */
+constexpr int kProducerRegs = 40, kConsumerRegs = 232; /* TMA mode: setmaxnreg, per thread after the split */
 constexpr int kStages = 4;
-constexpr int kAhead = kStages - 2;                 /* cp.async path: k-tiles of copies in flight ahead */
 constexpr unsigned kGroupM = GKB5_GROUP_M;
 constexpr int kKSteps = kBK / 16;                   /* wgmma k16-steps per k-tile: 4 */
 constexpr int kABytes = kBM * kBK * 2;              /* one A slab: 16 KB, one TMA box of 64 x 128 */
 constexpr int kPanelBytes = kBK * 64 * 2;           /* one B panel (64 k-rows x 64 columns): 8 KB, one TMA box */
 constexpr int kPanels = kBN / 64;                   /* 4 */
-constexpr int kCluster = GKB5_CLUSTER;              /* CTAs of a cluster: adjacent tile rows, the same bn */
+constexpr int kCluster = GKB5_CLUSTER;              /* TMA mode: CTAs of a cluster, adjacent tile rows, the same bn */
 constexpr int kPanelsPerCta = kPanels / kCluster;   /* B panels each CTA loads for the cluster: 2 (4 alone) */
 constexpr uint16_t kClusterMask = (1u << kCluster) - 1u; /* multicast to every CTA of the cluster: 0b11 */
-constexpr unsigned kEmptyCount = kCluster * kConsumerWarps; /* releases per stage use: 16 (8 alone) */
 constexpr int kBBytes = kBK * kBN * 2;              /* one B slab: 32 KB */
 constexpr int kAcc = kBN / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
 constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024; /* + alignment slack */
 constexpr size_t kTmaSmemBytes = kSmemBytes + 2 * kStages * 8; /* + a full and an empty mbarrier per stage */
-constexpr int kAChunks = kBM * kBK / 8 / kThreads;  /* cp.async path: 16-byte chunks per thread and k-tile: 4 */
-constexpr int kBChunks = kBK * kBN / 8 / kThreads;  /* 8 */
+
+/* Gather mode (rows the TMA cannot address): every producer thread copies
+ * 16-byte chunks (8 bf16) of each stage, kGatherAChunks of A's slab and
+ * kGatherBChunks of B's, in batches of kGatherBatch chunks whose loads are
+ * all issued before the first of their stores; a chunk is held in at most 5
+ * registers between its loads and its store. GKB5_GATHER_BATCH: 24, 12, 8
+ * or 6 (the default, measured fastest: header); the register split follows. */
+#ifndef GKB5_GATHER_BATCH
+#define GKB5_GATHER_BATCH 6
+#endif
+constexpr int kGatherAChunks = kBM * kBK / 8 / kProducerThreads; /* 8 per thread and stage */
+constexpr int kGatherBChunks = kBK * kBN / 8 / kProducerThreads; /* 16 */
+constexpr int kGatherChunks = kGatherAChunks + kGatherBChunks;   /* 24: 384 of the stage's 48 KB */
+constexpr int kGatherBatch = GKB5_GATHER_BATCH;
+/* Gather mode's split: the producer holds up to 5 x kGatherBatch loaded
+ * words, plus addresses and loop state; the consumers keep the rest. Each
+ * is the tightest producer share tried that ptxas fits without spills. */
+constexpr int kGatherProducerRegs = kGatherBatch == 24 ? 152 : kGatherBatch == 12 ? 120 : kGatherBatch == 8 ? 112 : 104;
+constexpr int kGatherConsumerRegs = ((kWsThreads * kLaunchRegs / 128 - kGatherProducerRegs) / 2) & ~7;
 
 static_assert(kBK == 64, "rows of 128 bytes: the 128-byte swizzle (and the TMA box's inner 128 bytes)");
 static_assert(kBN == 256, "the wgmma below is m64n256k16 (128 accumulators)");
 static_assert(kBM <= 256 && kBK <= 256, "a TMA box is at most 256 elements along each dimension");
 static_assert(kABytes % 1024 == 0 && kBBytes % 1024 == 0 && kPanelBytes % 1024 == 0,
               "slabs and panels keep the 1024-byte alignment of the atoms");
-static_assert(kStages >= kAhead + 2, "cp.async path: a slab is refilled 2 k-tiles after the wgmma that read it");
 static_assert(kTmaSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
-static_assert(128 * kProducerRegs + kWarpgroups * 128 * kConsumerRegs <= 65536,
-              "setmaxnreg: the warpgroups' registers fit the SM's 64K-register file");
-static_assert(kProducerRegs % 8 == 0 && kConsumerRegs % 8 == 0 && kProducerRegs >= 24 && kConsumerRegs <= 256,
+static_assert(kLaunchRegs == 168, "the register splits below assume 168 registers per thread at launch");
+static_assert(128 * kProducerRegs + kWarpgroups * 128 * kConsumerRegs <= kWsThreads * kLaunchRegs &&
+                  128 * kGatherProducerRegs + kWarpgroups * 128 * kGatherConsumerRegs <= kWsThreads * kLaunchRegs,
+              "setmaxnreg: the warpgroups' registers fit the CTA's registers at launch (384 x 168)");
+static_assert(kProducerRegs % 8 == 0 && kConsumerRegs % 8 == 0 && kProducerRegs >= 24 && kConsumerRegs <= 256 &&
+                  kGatherProducerRegs % 8 == 0 && kGatherConsumerRegs % 8 == 0 && kGatherConsumerRegs <= 256,
               "setmaxnreg takes multiples of 8 in 24 .. 256");
+static_assert(kProducerRegs <= kLaunchRegs && kGatherProducerRegs <= kLaunchRegs &&
+                  kConsumerRegs >= kLaunchRegs && kGatherConsumerRegs >= kLaunchRegs,
+              "the producer's setmaxnreg decreases, the consumers' increases");
+static_assert(kGatherBatch == 24 || kGatherBatch == 12 || kGatherBatch == 8 || kGatherBatch == 6,
+              "GKB5_GATHER_BATCH: 24, 12, 8 or 6 (the splits checked for spills)");
+static_assert(kGatherAChunks == 8 && kGatherBChunks == 16, "the gather's thread -> chunk map (gather_stage)");
 static_assert(kCluster == 1 || kCluster == 2, "GKB5_CLUSTER: 1 (no clusters) or 2 (a pair of CTAs along m)");
 static_assert(kGroupM % kCluster == 0, "GKB5_GROUP_M counts tile rows: a whole number of cluster rows");
 
@@ -294,24 +413,6 @@ __host__ __device__ constexpr uint64_t b_desc(uint32_t bs, int s)
 /* ---- PTX wrappers (sm_90a; empty elsewhere, and never called there) ------- */
 __device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
-__device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, int src_bytes)
-{
-#if GKB5_SM90A
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-#endif
-}
-__device__ __forceinline__ void cp_async_commit()
-{
-#if GKB5_SM90A
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if GKB5_SM90A
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
 __device__ __forceinline__ void st_shared16(uint32_t dst, uint32_t x, uint32_t y, uint32_t z, uint32_t w)
 {
 #if GKB5_SM90A
@@ -522,10 +623,18 @@ __device__ __forceinline__ void cluster_sync()
 }
 /* One arrival on the mbarrier at this CTA's shared-memory offset bar, in the
  * shared memory of cluster CTA `cta`: mapa turns the local offset into that
- * CTA's shared::cluster address. Release at cluster scope: this thread's
- * earlier accesses (its warp's wgmma reads of the stage are complete: it
- * passed wgmma.wait_group) are ordered before the arrival that the remote
- * producer acquires. A remote arrive returns no state ("_"). */
+ * CTA's shared::cluster address. The arrive has the default semantics
+ * (release at CTA scope): the warp's only accesses to the stage were its
+ * wgmma's reads, through the async proxy, retired by wgmma.wait_group
+ * before this arrival; the peer's producer overwrites the stage only with
+ * the TMA, after its wait on the empty barrier that this arrival
+ * completes. A first version asked for .release.cluster here (and
+ * .acquire.cluster in the producer's wait): ptxas puts a MEMBAR.ALL.GPU
+ * before every such arrive, which waits for the warp's outstanding global
+ * stores (the previous tile's epilogue) too, and on the H200 (CUDA 13.0,
+ * 2026-11-23) variant 5 then took 0.2601 ms at 4096^3 against variant 4's
+ * 0.2000, 1.30 times as long; with the default semantics 0.1935 against
+ * 0.1952. A remote arrive returns no state ("_"). */
 __device__ __forceinline__ void mbar_arrive_remote(uint32_t bar, unsigned cta)
 {
 #if GKB5_SM90A
@@ -538,8 +647,8 @@ __device__ __forceinline__ void mbar_arrive_remote(uint32_t bar, unsigned cta)
                  : "memory");
 #endif
 }
-/* mbar_wait with cluster-scope acquire: the producer's wait on an empty
- * barrier that the peer CTA's consumers arrive on (release.cluster). */
+/* The producer's wait on an empty barrier that the peer CTA's consumers
+ * arrive on too (see mbar_arrive_remote: default semantics, as mbar_wait). */
 __device__ __forceinline__ void mbar_wait_cluster(uint32_t bar, uint32_t parity)
 {
 #if GKB5_SM90A
@@ -571,71 +680,6 @@ template <int N> __device__ __forceinline__ void setmaxnreg_inc()
 #if GKB5_SM90A
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
 #endif
-}
-
-/* ---- Global -> shared copies of one k-tile: variant 1's, unchanged ------- */
-/* One 16-byte chunk gathered element by element: count (0..8) elements of
- * src[off ..] (the rest zeros), then one 16-byte shared store. */
-__device__ __forceinline__ void gather_chunk(uint32_t dst, const unsigned short *src, size_t off, int count)
-{
-    uint32_t w[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-    for (int e = 0; e < 8; ++e)
-        if (e < count) w[e >> 1] |= (uint32_t)__ldg(src + off + e) << (16 * (e & 1));
-    st_shared16(dst, w[0], w[1], w[2], w[3]);
-}
-/* Thread tid copies chunk column tid % 8 of A rows tid / 8 + 32 i. */
-template <bool kVec>
-__device__ __forceinline__ void load_a_tile(uint32_t as, const unsigned short *a, size_t lda, unsigned m,
-                                            unsigned k, unsigned bm, unsigned kt, int tid)
-{
-    const int q = tid & 7, r0 = tid >> 3;
-    const unsigned col = kt * kBK + 8 * q;
-    const int count = col >= k ? 0 : (k - col < 8 ? (int)(k - col) : 8); /* elements of this chunk in A's row */
-    if (kVec && (count == 8 || count == 0)) {
-#pragma unroll
-        for (int i = 0; i < kAChunks; ++i) {
-            const int r = r0 + i * (kThreads / 8);
-            const unsigned row = bm + r;
-            const int cnt = row < m ? count : 0;
-            const size_t off = (size_t)row * lda + col; /* an offset: added to a only when cnt > 0 */
-            cp_async16(as + a_offset(r, q), cnt ? a + off : a, 2 * cnt);
-        }
-        return;
-    }
-#pragma unroll 1
-    for (int i = 0; i < kAChunks; ++i) {
-        const int r = r0 + i * (kThreads / 8);
-        const unsigned row = bm + r;
-        gather_chunk(as + a_offset(r, q), a, (size_t)row * lda + col, row < m ? count : 0);
-    }
-}
-/* Thread tid copies chunk column tid % 32 of B's k rows tid / 32 + 8 i. */
-template <bool kVec>
-__device__ __forceinline__ void load_b_tile(uint32_t bs, const unsigned short *b, size_t ldb, unsigned n,
-                                            unsigned k, unsigned bn, unsigned kt, int tid)
-{
-    constexpr int kQ = kBN / 8, kRowStep = kThreads / kQ;
-    const int q = tid % kQ, p0 = tid / kQ;
-    const unsigned col = bn + 8 * q;
-    const int count = col >= n ? 0 : (n - col < 8 ? (int)(n - col) : 8);
-    if (kVec && (count == 8 || count == 0)) {
-#pragma unroll
-        for (int i = 0; i < kBChunks; ++i) {
-            const int p = p0 + i * kRowStep;
-            const unsigned row = kt * kBK + p;
-            const int cnt = row < k ? count : 0;
-            const size_t off = (size_t)row * ldb + col;
-            cp_async16(bs + b_offset(p, q), cnt ? b + off : b, 2 * cnt);
-        }
-        return;
-    }
-#pragma unroll 1
-    for (int i = 0; i < kBChunks; ++i) {
-        const int p = p0 + i * kRowStep;
-        const unsigned row = kt * kBK + p;
-        gather_chunk(bs + b_offset(p, q), b, (size_t)row * ldb + col, row < k ? count : 0);
-    }
 }
 
 /* ---- The epilogue: variant 1's ------------------------------------------- */
@@ -696,119 +740,212 @@ __device__ __forceinline__ void grouped_cell(unsigned t, unsigned rows, unsigned
     *row = first + in_group % rows_in_group;
     *col = in_group / rows_in_group;
 }
-/* Tile t (0 .. tiles_m * tiles_n - 1) in that order, groups of kGroupM tile
- * rows: the cp.async path's block -> tile. */
-__device__ __forceinline__ void tile_origin(unsigned t, unsigned tiles_m, unsigned tiles_n, unsigned *bm,
-                                            unsigned *bn)
-{
-    unsigned row, col;
-    grouped_cell(t, tiles_m, tiles_n, kGroupM, &row, &col);
-    *bm = row * kBM;
-    *bn = col * kBN;
-}
-/* The persistent kernel's unit of work is a pair: kCluster vertically
- * adjacent tiles with the same bn, one per CTA of a cluster (with
- * GKB5_CLUSTER = 1 a pair is one tile and this is tile_origin). Pair p
+/* The persistent kernel's unit of work is a pair: C (the cluster size:
+ * kCluster in TMA mode, 1 in gather mode) vertically adjacent tiles with the
+ * same bn, one per CTA of a cluster (with C = 1 a pair is one tile). Pair p
  * (0 .. pair_rows * tiles_n - 1) is a cell of the pair_rows x tiles_n grid in
- * the grouped order, groups of kGroupM / kCluster pair rows (the same
- * kGroupM tile rows as before); the CTA of rank `rank` takes its tile row
- * kCluster * pair_row + rank. When tiles_m is odd, the last pair row's
+ * the grouped order, groups of kGroupM / C pair rows (the same kGroupM tile
+ * rows as without clusters); the CTA of rank `rank` takes its tile row
+ * C * pair_row + rank. When C = 2 and tiles_m is odd, the last pair row's
  * rank-1 tile is row tiles_m: below m (see the kernel). */
+template <int C>
 __device__ __forceinline__ void pair_origin(unsigned p, unsigned rank, unsigned tiles_m, unsigned tiles_n,
                                             unsigned *bm, unsigned *bn)
 {
-    const unsigned pair_rows = (tiles_m + kCluster - 1) / kCluster;
+    const unsigned pair_rows = (tiles_m + C - 1) / C;
     unsigned row, col;
-    grouped_cell(p, pair_rows, tiles_n, kGroupM / kCluster, &row, &col);
-    *bm = (row * kCluster + rank) * kBM;
+    grouped_cell(p, pair_rows, tiles_n, kGroupM / C, &row, &col);
+    *bm = (row * C + rank) * kBM;
     *bn = col * kBN;
 }
 
-template <bool kAVec, bool kBVec>
-__global__ void __launch_bounds__(kThreads, 1)
-gemm_bf16_cp_async(unsigned m, unsigned n, unsigned k, float alpha, const unsigned short *__restrict__ a,
-                   size_t lda, const unsigned short *__restrict__ b, size_t ldb, float beta,
-                   __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
+/* ---- Gather mode: the producer warpgroup's copies -----------------------------------
+ * A chunk is 8 consecutive elements of one row of a slab (A: columns
+ * kt * 64 + 8q .. of row bm + r; B: columns bn + 8q .. of k-row kt * 64 + p),
+ * 16 bytes of shared memory. Its first `count` elements (0 .. 8) lie inside
+ * the matrix; the others, and every element of a row outside it, are
+ * written as zeros. The loads touch those `count` elements and nothing else,
+ * 4 bytes at a time where they are 4-byte aligned (the API promises only 2
+ * bytes, and an odd lda moves every other row 2 bytes off). `odd` says
+ * whether the chunk starts 2 bytes past a 4-byte boundary. Load slot s
+ * (x[s], s = 0 .. 4) reads elements f .. f + w - 1 of the chunk:
+ *            s = 0        s = 1, 2, 3      s = 4
+ *   f        0            2s - odd         7
+ *   w        2 - odd      2                odd
+ * so 4 words (0 1) (2 3) (4 5) (6 7) when even; element 0, the words
+ * (1 2) (3 4) (5 6), element 7 when odd: every word starts at an even
+ * element offset from a 4-byte boundary, i.e. is 4-byte aligned. A slot is
+ * read as one word when both of its elements are inside (count >= f + 2),
+ * as element f alone (2 bytes, zero-extended) when only that one is, else
+ * not at all (zero). kWhole: count is 0 or 8 for every chunk of the call,
+ * which leaves one test per slot. At most 5 loads per chunk instead of 8,
+ * each into a register of its own, none used before the batch's stores. */
+__device__ __forceinline__ uint32_t ld_word(const unsigned short *base, size_t off)
 {
-#if GKB5_SM90A
-    extern __shared__ __align__(128) unsigned char smem[];
-    /* The slabs start at the first 1024-byte boundary (the swizzle atoms'
-     * alignment); kSmemBytes holds 1024 bytes of slack for it. */
-    const uint32_t base = (smem_u32(smem) + 1023u) & ~1023u;
-    const uint32_t as0 = base;                    /* kStages A slabs */
-    const uint32_t bs0 = base + kStages * kABytes; /* kStages B slabs */
+    return __ldg(reinterpret_cast<const unsigned *>(base + off)); /* little-endian: element off in bits 0-15 */
+}
+__device__ __forceinline__ uint32_t ld_half(const unsigned short *base, size_t off) { return __ldg(base + off); }
 
-    unsigned bm, bn;
-    tile_origin(blockIdx.x, tiles_m, tiles_n, &bm, &bn);
-
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wg = warp >> 2; /* this thread's warpgroup: rows 64 wg .. 64 wg + 63 of the tile */
-
-    float d[kAcc];
+template <bool kWhole>
+__device__ __forceinline__ void chunk_load(uint32_t (&x)[5], const unsigned short *base, size_t off, int count,
+                                           int odd)
+{
+    /* base + off + f is formed only where it is read: a row outside the
+     * matrix may lie past the end of its allocation. */
 #pragma unroll
-    for (int i = 0; i < kAcc; ++i) d[i] = 0.0f;
-
-    const unsigned ktiles = (k + kBK - 1) / kBK;
-    if (ktiles > 0) {
-        /* Prologue: k-tiles 0 .. kAhead-1, one commit group each (empty groups
-         * past ktiles keep the wait count exact). */
-#pragma unroll
-        for (int s = 0; s < kAhead; ++s) {
-            if ((unsigned)s < ktiles) {
-                load_a_tile<kAVec>(as0 + s * kABytes, a, lda, m, k, bm, s, tid);
-                load_b_tile<kBVec>(bs0 + s * kBBytes, b, ldb, n, k, bn, s, tid);
-            }
-            cp_async_commit();
-        }
-        for (unsigned kt = 0; kt < ktiles; ++kt) {
-            const int slab = (int)(kt % kStages);
-            /* This thread's copies of k-tile kt have landed (the kAhead - 1
-             * newer groups may still be in flight) ... */
-            cp_async_wait<kAhead - 1>();
-            /* ... and are made visible to the async proxy that wgmma reads
-             * through (they, and the gathered st.shared, went through the
-             * generic proxy). */
-            fence_proxy_async();
-            /* Every thread's copies of k-tile kt are complete and visible;
-             * and every warpgroup has passed its wgmma.wait_group 1 of k-tile
-             * kt-1, so the wgmma of k-tile kt-2 are finished everywhere: its
-             * slab is refilled just below. */
-            __syncthreads();
-            const unsigned next = kt + kAhead;
-            if (next < ktiles) {
-                const int ws = (int)(next % kStages); /* = slab of k-tile kt - 2 */
-                load_a_tile<kAVec>(as0 + ws * kABytes, a, lda, m, k, bm, next, tid);
-                load_b_tile<kBVec>(bs0 + ws * kBBytes, b, ldb, n, k, bn, next, tid);
-            }
-            cp_async_commit(); /* one group per k-tile, even empty: the wait count stays exact */
-
-            /* The accumulators were last written by the zeroing or by wgmma
-             * that wait_group retired: order that before the new wgmma. */
-            acc_fence(d);
-            wgmma_fence();
-            const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
-#pragma unroll
-            for (int s = 0; s < kKSteps; ++s) wgmma_m64n256k16(d, a_desc(as, wg, s), b_desc(bs, s));
-            wgmma_commit();
-            /* At most this k-tile's group still running: k-tile kt-1's wgmma
-             * (and their reads of its slab) are done. */
-            wgmma_wait<1>();
-            acc_fence(d);
-        }
-        wgmma_wait<0>(); /* every wgmma done: the accumulators are final */
-        acc_fence(d);
+    for (int s = 0; s < 5; ++s) {
+        const int f = s == 0 ? 0 : (s == 4 ? 7 : 2 * s - odd);
+        const int w = s == 0 ? 2 - odd : (s == 4 ? odd : 2);
+        const bool word = w == 2 && (kWhole ? count > 0 : count >= f + 2);
+        const bool half = !word && w >= 1 && (kWhole ? count > 0 : count >= f + 1);
+        uint32_t v = 0u;
+        if (word) v = ld_word(base, off + f); /* two tests, not if-else: predicated loads, no branch */
+        if (half) v = ld_half(base, off + f);
+        x[s] = v;
     }
+}
+/* The chunk's 4 words into shared memory, element 2j in the low half of
+ * word j, as the TMA would write them. Word j is __byte_perm(x[j], x[j + 1],
+ * sel): byte i of the result is byte sel[i] of the pair x[j + 1]:x[j] (0-3
+ * from x[j], 4-7 from x[j + 1]). Even: x[j] itself (0x3210; x[4] = 0).
+ * Odd: the upper half of x[j] and the lower half of x[j + 1] (0x5432),
+ * except word 0: x[0] is element 0 alone, in its lower half (0x5410). */
+__device__ __forceinline__ void chunk_store(uint32_t dst, const uint32_t (&x)[5], int odd)
+{
+    const uint32_t sel0 = odd ? 0x5410u : 0x3210u, sel = odd ? 0x5432u : 0x3210u;
+    st_shared16(dst, __byte_perm(x[0], x[1], sel0), __byte_perm(x[1], x[2], sel), __byte_perm(x[2], x[3], sel),
+                __byte_perm(x[3], x[4], sel));
+}
 
-    /* Epilogue from registers (store_tile). */
-    store_tile(d, c, ldc, m, n, bm + 64 * wg + 16 * (warp & 3), bn, lane, alpha, beta, c_vec);
-#else
-    /* Not compiled for sm_90a: no wgmma here. This image is never launched:
-     * the launcher sees this 1 KB static array through cudaFuncGetAttributes
-     * (sharedSizeBytes != 0) and returns cudaErrorNotSupported. The volatile
-     * store (never executed: m >= 1) keeps the array in the image. */
-    __shared__ int not_sm90a[256];
-    if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
-#endif
+/* Producer thread t (0 .. 127; warp w = t / 32, lane l = t % 32) copies, of
+ * each stage,
+ *   A: chunk column t % 8 of the rows t / 8 + 16 i, i = 0 .. 7;
+ *   B: chunk column l of the k-rows 4 i + w, i = 0 .. 15.
+ * Each is a bijection onto its slab's chunks (A: t / 8 = 0 .. 15 and i give
+ * each of the 128 rows once, t % 8 each of its 8 chunks; B: w and i each of
+ * the 64 k-rows, l each of its 32 chunks). Why this map:
+ *   - coalescing: one load instruction of a warp reads, A: 4 rows, 8
+ *     consecutive chunks (128 bytes) of each; B: 32 consecutive chunks (512
+ *     bytes) of one row;
+ *   - banks: its 16-byte stores fill, A: 4 whole 128-byte rows of the slab;
+ *     B: one 128-byte row of each of the 4 panels: 4 wavefronts, the least
+ *     that 512 bytes take;
+ *   - one `odd` per thread and matrix for the whole kernel: a chunk starts
+ *     2 bytes off when its element offset from the 4-byte-aligned address
+ *     below the matrix is odd. For A that is a / 2 + (bm + t / 8 + 16 i) lda
+ *     + kt * 64 + 8 (t % 8) (a in bytes, even by the API): the parity of
+ *     a / 2 + (t / 8) lda, since bm, 16 i and the column are even; for B,
+ *     b / 2 + (kt * 64 + 4 i + w) ldb + bn + 8 l: the parity of
+ *     b / 2 + w ldb;
+ *   - shared memory: rows t / 8 + 16 i keep the swizzle of row t / 8 (16 i
+ *     % 8 = 0), so A chunk i lies 2048 i bytes after chunk 0; k-rows 4 i + w
+ *     that of row w (i even) or w + 4 (i odd), so B chunk i lies 1024 (i / 2)
+ *     bytes after chunk 0 or 1 (see b_offset): immediate offsets. */
+
+/* One stage (k-tile kt of the tile at bm, bn) by producer thread t: its 24
+ * chunks in batches of kGatherBatch, every load of a batch issued before
+ * the first of its stores; the first batch's loads are issued before the
+ * wait for the stage to be empty (if `wait`: empty barrier `empty`, parity
+ * `parity`), so that they are in flight while the consumers finish with it.
+ * a_count, b_count: elements of this thread's chunks inside the matrix's
+ * columns (one value for its A chunks, one for its B chunks); rows outside
+ * the matrix (A: >= m; B: >= k) give zeros. */
+template <bool kWhole>
+__device__ __forceinline__ void gather_stage(uint32_t as, uint32_t bs, const unsigned short *a, size_t lda,
+                                             const unsigned short *b, size_t ldb, unsigned m, unsigned k,
+                                             unsigned bm, unsigned bn, unsigned kt, int a_count, int b_count,
+                                             int a_odd, int b_odd, uint32_t empty, uint32_t parity, bool wait, int t)
+{
+    const int w = t >> 5, l = t & 31, r0 = t >> 3, qa = t & 7;
+    /* A chunk i is row bm + r0 + 16 i: inside A when 16 i < a_rows; B chunk
+     * i is k-row kt * 64 + 4 i + w: inside B when 4 i < b_rows (both fit an
+     * int: m, k < 2^31). Their element offsets step by 16 lda and 4 ldb. */
+    const int a_rows = (int)(m - bm) - r0, b_rows = (int)(k - kt * kBK) - w;
+    size_t a_off = (size_t)(bm + r0) * lda + (size_t)kt * kBK + 8 * qa;
+    size_t b_off = (size_t)(kt * kBK + w) * ldb + bn + 8 * l;
+    const size_t a_step = 16 * lda, b_step = 4 * ldb;
+    const uint32_t a_dst = as + a_offset(r0, qa);
+    const uint32_t b_dst0 = bs + b_offset(w, l), b_dst1 = bs + b_offset(w + 4, l);
+#pragma unroll
+    for (int c0 = 0; c0 < kGatherChunks; c0 += kGatherBatch) {
+        uint32_t x[kGatherBatch][5];
+#pragma unroll
+        for (int j = 0; j < kGatherBatch; ++j) {
+            const int c = c0 + j; /* A chunks 0 .. 7, then B chunks 8 .. 23 */
+            if (c < kGatherAChunks) {
+                chunk_load<kWhole>(x[j], a, a_off, 16 * c < a_rows ? a_count : 0, a_odd);
+                a_off += a_step;
+            } else {
+                const int i = c - kGatherAChunks;
+                chunk_load<kWhole>(x[j], b, b_off, 4 * i < b_rows ? b_count : 0, b_odd);
+                b_off += b_step;
+            }
+        }
+        /* Nothing is written to the stage before its previous use is released. */
+        if (c0 == 0 && wait) mbar_wait(empty, parity);
+#pragma unroll
+        for (int j = 0; j < kGatherBatch; ++j) {
+            const int c = c0 + j;
+            if (c < kGatherAChunks) {
+                chunk_store(a_dst + 2048 * c, x[j], a_odd);
+            } else {
+                const int i = c - kGatherAChunks;
+                chunk_store(((i & 1) ? b_dst1 : b_dst0) + 1024 * (i >> 1), x[j], b_odd);
+            }
+        }
+    }
+}
+
+/* The gather producer: every thread of the producer warpgroup walks the
+ * CTA's tiles (first, first + step, ... below `tiles`: the consumers' walk)
+ * and their k-tiles in the one ring sequence `it`, and for each: its share
+ * of the stage (gather_stage), then fence.proxy.async (its st.shared, made
+ * through the generic proxy, become visible to the async proxy, through
+ * which the consumers' wgmma read the stage), then its arrival on the
+ * stage's full barrier (count 128: the phase completes when every thread's
+ * share is written and fenced). */
+__device__ __forceinline__ void gather_producer(uint32_t as0, uint32_t bs0, uint32_t full0, uint32_t empty0,
+                                                const unsigned short *a, size_t lda, const unsigned short *b,
+                                                size_t ldb, unsigned m, unsigned n, unsigned k, unsigned tiles_m,
+                                                unsigned tiles_n, unsigned first, unsigned step, unsigned tiles,
+                                                int t)
+{
+    const int a_odd = (int)((((uintptr_t)a >> 1) + (size_t)(t >> 3) * lda) & 1u); /* see the map above */
+    const int b_odd = (int)((((uintptr_t)b >> 1) + (size_t)(t >> 5) * ldb) & 1u);
+    const unsigned ktiles = (k + kBK - 1) / kBK;
+    unsigned it = 0; /* the ring position: never reset between tiles */
+    for (unsigned p = first; p < tiles; p += step) {
+        unsigned bm, bn;
+        pair_origin<1>(p, 0u, tiles_m, tiles_n, &bm, &bn);
+        const unsigned bcol = bn + 8 * (t & 31); /* this thread's B chunk column, < n + 256 */
+        const int b_count = bcol >= n ? 0 : (n - bcol < 8 ? (int)(n - bcol) : 8);
+        for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
+            const int slab = (int)(it % kStages);
+            const unsigned acol = kt * kBK + 8 * (t & 7); /* this thread's A chunk column, < k + 64 */
+            const int a_count = acol >= k ? 0 : (k - acol < 8 ? (int)(k - acol) : 8);
+            /* A chunk that straddles column k (A) or n (B) needs every test of
+             * chunk_load<false>. When no lane of the warp has one (all but the
+             * last k-tile and the last tile column, and those too when k and
+             * n are multiples of 8) the warp takes chunk_load<true>: a vote,
+             * so that the warp does not split. */
+            const bool whole =
+                __all_sync(0xffffffffu, (a_count == 0 || a_count == 8) && (b_count == 0 || b_count == 8));
+            /* Use it / kStages of the stage: the first kStages uses find it
+             * empty; later ones wait for phase it / kStages - 1 of its empty
+             * barrier (every consumer warp released the previous use). */
+            const uint32_t parity = (it / kStages - 1) & 1u;
+            const bool wait = it >= (unsigned)kStages;
+            const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes, empty = empty0 + 8 * slab;
+            if (whole)
+                gather_stage<true>(as, bs, a, lda, b, ldb, m, k, bm, bn, kt, a_count, b_count, a_odd, b_odd, empty,
+                                   parity, wait, t);
+            else
+                gather_stage<false>(as, bs, a, lda, b, ldb, m, k, bm, bn, kt, a_count, b_count, a_odd, b_odd, empty,
+                                    parity, wait, t);
+            fence_proxy_async();
+            mbar_arrive(full0 + 8 * slab);
+        }
+    }
 }
 
 /* ---- The persistent kernel -------------------------------------------------------- */
@@ -850,14 +987,14 @@ __device__ __forceinline__ void load_stage(const CUtensorMap *map_a, const CUten
     }
 }
 /* A consumer warp (lane 0) releases stage `slab`: one arrival on this
- * CTA's empty barrier and, in a cluster, one on the peer's barrier at the
- * same offset, since the peer's producer multicasts into this CTA's stage
- * too. The local arrival first: the remote one's release (cluster scope)
- * orders it before itself. */
-__device__ __forceinline__ void release_stage(uint32_t empty0, int slab, unsigned peer)
+ * CTA's empty barrier and, in a cluster (C = 2), one on the peer's barrier
+ * at the same offset, since the peer's producer multicasts into this CTA's
+ * stage too. The local arrival first: the remote one's release (cluster
+ * scope) orders it before itself. */
+template <int C> __device__ __forceinline__ void release_stage(uint32_t empty0, int slab, unsigned peer)
 {
     mbar_arrive(empty0 + 8 * slab);
-    if constexpr (kCluster > 1) mbar_arrive_remote(empty0 + 8 * slab, peer);
+    if constexpr (C > 1) mbar_arrive_remote(empty0 + 8 * slab, peer);
 }
 
 /* ---- The ring's invariant (checked by CPU simulations, see the header) ----
@@ -871,7 +1008,7 @@ __device__ __forceinline__ void release_stage(uint32_t empty0, int slab, unsigne
  *            have landed here: its producer's arrive.expect_tx, then A and
  *            this CTA's panels from its own copies, the peer's panels from
  *            the peer's multicasts; a consumer waits on parity u & 1;
- *   empty[s] (this CTA's, count kEmptyCount = 16) completes its phase u
+ *   empty[s] (this CTA's, count kEmpty = 16) completes its phase u
  *            when the 8 consumer warps of this CTA and the 8 of the peer
  *            have released use u (each warp arrives on the empty[s] of both
  *            CTAs); the producer, before queuing use u >= 1 into stage s of
@@ -904,13 +1041,49 @@ __device__ __forceinline__ void release_stage(uint32_t empty0, int slab, unsigne
  * the last k-tile of a tile included (after its wgmma.wait_group 0), and
  * both roles count `it` on across tiles: restarting it at 0 per tile, or
  * not releasing a tile's last k-tile, breaks the parity (the simulations
- * catch both). */
-__global__ void __launch_bounds__(kWsThreads, 1)
-gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                     unsigned m, unsigned n, unsigned k, float alpha, float beta, __nv_bfloat16 *__restrict__ c,
-                     size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
+ * catch both).
+ *
+ * Gather mode (kTma = false: no cluster, C = 1): the same sequence, the
+ * same stages and the same consumers; the 128 producer threads write each
+ * stage themselves, with st.shared, each its own 24 chunks of it. Then:
+ *   full[s]  (count 128) completes its phase u when every producer thread
+ *            has written its chunks of use u, fenced them (below) and
+ *            arrived: 128 arrivals, because no thread can speak for the
+ *            stores of another (there are no transaction bytes to count, as
+ *            the TMA's); a consumer waits on parity u & 1, as in TMA mode;
+ *   empty[s] (count 8) completes its phase u when the 8 consumer warps
+ *            released use u; EVERY producer thread, before it writes use
+ *            u >= 1, waits on parity (u - 1) & 1 (each writes a part of
+ *            the stage, so each must know that nobody still reads it).
+ * Never 2 phases apart, by the argument above for one CTA: a producer
+ * thread arrives for use u + 1 only after empty[s] phase u, which needs
+ * every consumer warp's wait on full[s] phase u, which needs all 128
+ * arrivals for use u. So an arrival for use u + 1 never lands in phase u
+ * (however late another thread's arrival for use u is), and no thread
+ * writes use u + 1 into the stage while a warp still reads use u (the
+ * release follows that warp's wgmma.wait_group, which retires its reads).
+ * The fence is on the writer's side: fence.proxy.async orders a thread's
+ * own generic-proxy writes before its later accesses through the async
+ * proxy, and the wgmma's reads are made by the consumers, ordered after the
+ * producer's arrive (release) by their wait (acquire); the fence between
+ * each thread's stores and its arrive makes those stores, not only the
+ * barrier's phase, visible to the async proxy that wgmma reads through.
+ * A consumer-side fence after the wait would not do: it orders only the
+ * consumer thread's own generic accesses. */
+template <bool kTma>
+__device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                const unsigned short *a, size_t lda, const unsigned short *b,
+                                                size_t ldb, unsigned m, unsigned n, unsigned k, float alpha,
+                                                float beta, __nv_bfloat16 *c, size_t ldc, unsigned tiles_m,
+                                                unsigned tiles_n, bool c_vec)
 {
-#if GKB5_SM90A
+    /* Gather mode runs without clusters: each CTA loads its own A and B. */
+    constexpr int kC = kTma ? kCluster : 1;
+    constexpr unsigned kEmpty = kC * kConsumerWarps; /* releases per stage use: 16 in a pair, 8 alone */
+    constexpr unsigned kFull = kTma ? 1u : (unsigned)kProducerThreads; /* arrivals per stage use */
+    constexpr int kPRegs = kTma ? kProducerRegs : kGatherProducerRegs;
+    constexpr int kCRegs = kTma ? kConsumerRegs : kGatherConsumerRegs;
+
     extern __shared__ __align__(128) unsigned char smem[];
     /* Slabs from the first 1024-byte boundary, then the barriers (as variant
      * 3): the same offsets in both CTAs of a cluster (same kernel, same
@@ -924,80 +1097,95 @@ gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wg = warp >> 2; /* 0: the producer; 1, 2: the consumers */
-    const unsigned ktiles = (k + kBK - 1) / kBK; /* >= 1: the launcher sends k = 0 to the cp.async kernel */
-    /* Clusters are kCluster consecutive blocks along x: cluster blockIdx.x /
-     * kCluster, this CTA's rank in it blockIdx.x % kCluster (read from
-     * %cluster_ctarank), its peer the other rank. Without clusters: rank and
-     * peer 0, one CTA per "cluster", one tile per "pair". */
-    const unsigned rank = kCluster > 1 ? cluster_ctarank() : 0u;
-    const unsigned peer = rank ^ (unsigned)(kCluster - 1);
-    const unsigned cluster = blockIdx.x / kCluster, clusters = gridDim.x / kCluster;
-    const unsigned pairs = (tiles_m + kCluster - 1) / kCluster * tiles_n; /* <= tiles <= 2^31 - 1 */
+    /* >= 1 in TMA mode (the launcher sends k = 0 to gather mode, where no
+     * k-tile is loaded and the epilogue scales C by beta). */
+    const unsigned ktiles = (k + kBK - 1) / kBK;
+    /* Clusters are kC consecutive blocks along x: cluster blockIdx.x / kC,
+     * this CTA's rank in it blockIdx.x % kC (read from %cluster_ctarank),
+     * its peer the other rank. Without clusters: rank and peer 0, one CTA
+     * per "cluster", one tile per "pair". */
+    const unsigned rank = kC > 1 ? cluster_ctarank() : 0u;
+    const unsigned peer = rank ^ (unsigned)(kC - 1);
+    const unsigned cluster = blockIdx.x / kC, clusters = gridDim.x / kC;
+    const unsigned pairs = (tiles_m + kC - 1) / kC * tiles_n; /* <= tiles <= 2^31 - 1 */
 
     if (tid == 0) {
         for (int s = 0; s < kStages; ++s) {
-            mbar_init(full0 + 8 * s, 1);            /* the producer's arrive.expect_tx, then the bytes */
-            mbar_init(empty0 + 8 * s, kEmptyCount); /* one arrival per consumer warp of each CTA */
+            mbar_init(full0 + 8 * s, kFull);   /* TMA: one arrive.expect_tx, then the bytes; gather: 128 arrivals */
+            mbar_init(empty0 + 8 * s, kEmpty); /* one arrival per consumer warp of each CTA */
         }
         fence_mbarrier_init();
-        prefetch_tensormap(&map_a);
-        prefetch_tensormap(&map_b);
+        if constexpr (kTma) {
+            prefetch_tensormap(map_a);
+            prefetch_tensormap(map_b);
+        }
     }
     /* The barriers are initialized before any thread waits on them and, in
      * a cluster, before the peer's producer multicasts into this CTA or the
      * peer's consumers arrive on its empty barriers: a cluster-wide barrier
      * (a barrier of this CTA's threads too). Without clusters a block-wide
      * one. Then the roles split; they meet again only at the end. */
-    if constexpr (kCluster > 1)
+    if constexpr (kC > 1)
         cluster_sync();
     else
         __syncthreads();
 
     if (wg == 0) {
-        /* ---- Producer warpgroup: one thread walks this CTA's tiles (its
-         * rank's tile of each pair p = cluster, cluster + clusters, ...) and
-         * their k-tiles in one sequence. It never waits for an epilogue: when the
-         * consumers release a tile's last stages, it is already waiting to
-         * fill them with the next tile's first k-tiles. */
-        setmaxnreg_dec<kProducerRegs>();
-        if (tid == 0) {
-            unsigned it = 0; /* the ring position: never reset between tiles */
-            for (unsigned p = cluster; p < pairs; p += clusters) {
-                unsigned bm, bn;
-                pair_origin(p, rank, tiles_m, tiles_n, &bm, &bn);
-                /* Panels inside n: the same count in both CTAs (same bn). */
-                const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + 63) / 64);
-                for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
-                    const int slab = (int)(it % kStages);
-                    /* Use it / kStages of the stage: its previous use is
-                     * released by all consumer warps, this CTA's and (in a
-                     * cluster) the peer's, into both of which this thread
-                     * multicasts (phase it / kStages - 1 of the empty
-                     * barrier). The first kStages uses find the stages empty. */
-                    if (it >= (unsigned)kStages) {
-                        if constexpr (kCluster > 1)
-                            mbar_wait_cluster(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                        else
-                            mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
+        setmaxnreg_dec<kPRegs>();
+        if constexpr (kTma) {
+            /* ---- Producer warpgroup, TMA mode: one thread walks this CTA's
+             * tiles (its rank's tile of each pair p = cluster, cluster +
+             * clusters, ...) and their k-tiles in one sequence. It never waits
+             * for an epilogue: when the consumers release a tile's last
+             * stages, it is already waiting to fill them with the next tile's
+             * first k-tiles. */
+            if (tid == 0) {
+                unsigned it = 0; /* the ring position: never reset between tiles */
+                for (unsigned p = cluster; p < pairs; p += clusters) {
+                    unsigned bm, bn;
+                    pair_origin<kC>(p, rank, tiles_m, tiles_n, &bm, &bn);
+                    /* Panels inside n: the same count in both CTAs (same bn). */
+                    const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + 63) / 64);
+                    for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
+                        const int slab = (int)(it % kStages);
+                        /* Use it / kStages of the stage: its previous use is
+                         * released by all consumer warps, this CTA's and (in a
+                         * cluster) the peer's, into both of which this thread
+                         * multicasts (phase it / kStages - 1 of the empty
+                         * barrier). The first kStages uses find the stages empty. */
+                        if (it >= (unsigned)kStages) {
+                            if constexpr (kC > 1)
+                                mbar_wait_cluster(empty0 + 8 * slab, (it / kStages - 1) & 1u);
+                            else
+                                mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
+                        }
+                        load_stage(map_a, map_b, as0, bs0, full0, slab, kt, bm, bn, panels, rank);
                     }
-                    load_stage(&map_a, &map_b, as0, bs0, full0, slab, kt, bm, bn, panels, rank);
                 }
             }
+            /* The other 127 producer threads, and thread 0 once it has queued
+             * the last k-tile of its last tile, are done: the TMA completes the
+             * copies on its own. They do not return: in a cluster they meet the
+             * final cluster barrier below (.aligned: the whole warp, thread 0
+             * included). */
+        } else {
+            /* ---- Producer warpgroup, gather mode: all 128 threads copy,
+             * walking the consumers' tiles (one tile per "pair"). */
+            gather_producer(as0, bs0, full0, empty0, a, lda, b, ldb, m, n, k, tiles_m, tiles_n, cluster, clusters,
+                            pairs, tid);
+            /* Every store of this thread is fenced and arrived on: nothing of
+             * it is left in flight when it exits, and nothing waits for its
+             * exit (no cluster barrier in gather mode). */
         }
-        /* The other 127 producer threads, and thread 0 once it has queued the
-         * last k-tile of its last tile, are done: the TMA completes the
-         * copies on its own. They do not return: in a cluster they meet the
-         * final cluster barrier below (.aligned: the whole warp, thread 0
-         * included). */
     } else {
         /* ---- Consumer warpgroups: rows 64 cw .. 64 cw + 63 of each tile. */
-        setmaxnreg_inc<kConsumerRegs>();
+        setmaxnreg_inc<kCRegs>();
         const int cw = wg - 1;
         float d[kAcc];
         unsigned it = 0; /* the same sequence as the producer's (and as the peer's) */
         for (unsigned p = cluster; p < pairs; p += clusters) {
             unsigned bm, bn;
-            pair_origin(p, rank, tiles_m, tiles_n, &bm, &bn);
+            pair_origin<kC>(p, rank, tiles_m, tiles_n, &bm, &bn);
             /* A fresh tile: zero the accumulators. The epilogue of the previous
              * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
              * acc_fence below orders these writes before the next wgmma. */
@@ -1006,10 +1194,11 @@ gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
 
             for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                 const int slab = (int)(it % kStages);
-                /* Wait for k-tile it: the TMA has written all its bytes, the
-                 * peer's multicast panels included (visible to this thread and
-                 * to its wgmma, which read through the async proxy as the TMA
-                 * writes: no proxy fence). */
+                /* Wait for k-tile it. TMA mode: the TMA has written all its
+                 * bytes, the peer's multicast panels included (visible to this
+                 * thread and to its wgmma, which read through the async proxy
+                 * as the TMA writes: no proxy fence). Gather mode: every
+                 * producer thread has stored and fenced its chunks. */
                 mbar_wait(full0 + 8 * slab, (it / kStages) & 1u);
                 __syncwarp(); /* the wgmma below are .sync.aligned: the warp's lanes converge */
                 acc_fence(d);
@@ -1025,15 +1214,16 @@ gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                 /* ... which releases k-tile it-1's stage to both producers
                  * (within this tile: the previous tile's last stage was
                  * released before its epilogue). */
-                if (kt > 0 && lane == 0) release_stage(empty0, (int)((it - 1) % kStages), peer);
+                if (kt > 0 && lane == 0) release_stage<kC>(empty0, (int)((it - 1) % kStages), peer);
             }
             wgmma_wait<0>(); /* every wgmma done: the accumulators are final ... */
             acc_fence(d);
             /* ... and the tile's last stage is free: released now, before the
              * epilogue, so that the producers refill it with the next tile's
-             * k-tiles while this warp stores. (`it` is past the last k-tile.) */
+             * k-tiles while this warp stores. (`it` is past the last k-tile.
+             * k = 0, gather mode only: no k-tile, nothing to release.) */
             __syncwarp(); /* every lane's wait_group 0 is done before lane 0 speaks for the warp */
-            if (lane == 0) release_stage(empty0, (int)((it - 1) % kStages), peer);
+            if ((kTma || ktiles > 0) && lane == 0) release_stage<kC>(empty0, (int)((it - 1) % kStages), peer);
 
             /* The epilogue from registers, as variant 4's, while the next
              * tile's first k-tiles land. A tile below m (rank 1's tile of the
@@ -1052,19 +1242,46 @@ gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
      * barrier.cluster.arrive.release, which orders them before it: the peer,
      * past its wait.acquire, has them all. Every thread of both CTAs, the
      * producer warpgroup's included, meets here. */
-    if constexpr (kCluster > 1) {
+    if constexpr (kC > 1) {
         __syncwarp(); /* the producer warp's thread 0 rejoins its lanes: the barrier is .aligned */
         cluster_sync();
     }
+}
+
+/* TMA mode: the tensor maps of A and B (host-made, see make_map). */
+__global__ void __launch_bounds__(kWsThreads, 1)
+gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                     unsigned m, unsigned n, unsigned k, float alpha, float beta, __nv_bfloat16 *__restrict__ c,
+                     size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
+{
+#if GKB5_SM90A
+    persistent_body<true>(&map_a, &map_b, nullptr, 0, nullptr, 0, m, n, k, alpha, beta, c, ldc, tiles_m, tiles_n,
+                          c_vec);
 #else
-    /* Not compiled for sm_90a: as gemm_bf16_cp_async's stub. */
+    /* Not compiled for sm_90a: no wgmma here. This image is never launched:
+     * the launcher sees this 1 KB static array through cudaFuncGetAttributes
+     * (sharedSizeBytes != 0) and returns cudaErrorNotSupported. The volatile
+     * store (never executed: m >= 1) keeps the array in the image. */
     __shared__ int not_sm90a[256];
     if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
 #endif
 }
 
-typedef void (*Kernel)(unsigned, unsigned, unsigned, float, const unsigned short *, size_t, const unsigned short *,
-                       size_t, float, __nv_bfloat16 *, size_t, unsigned, unsigned, bool);
+/* Gather mode: A and B by address and leading dimension, launched without
+ * clusters. */
+__global__ void __launch_bounds__(kWsThreads, 1)
+gemm_bf16_persistent_gather(const unsigned short *__restrict__ a, size_t lda, const unsigned short *__restrict__ b,
+                            size_t ldb, unsigned m, unsigned n, unsigned k, float alpha, float beta,
+                            __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
+{
+#if GKB5_SM90A
+    persistent_body<false>(nullptr, nullptr, a, lda, b, ldb, m, n, k, alpha, beta, c, ldc, tiles_m, tiles_n, c_vec);
+#else
+    /* Not compiled for sm_90a: as gemm_bf16_persistent's stub. */
+    __shared__ int not_sm90a[256];
+    if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
+#endif
+}
 
 /* Is this kernel's image the real one (built for sm_90a)? The stubs hold
  * static shared memory; the real kernels have none. */
@@ -1078,21 +1295,39 @@ template <typename K> cudaError_t check_sm90a_image(K kernel)
     return fa.sharedSizeBytes != 0 ? cudaErrorNotSupported : cudaSuccess;
 }
 
-/* Variant 2's launch, for what the TMA cannot address (and k = 0). */
-cudaError_t run_cp_async(size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda, const void *b,
-                         size_t ldb, float beta, void *c, size_t ldc, size_t tiles_m, size_t tiles_n, bool c_vec,
-                         cudaStream_t stream)
+/* Persistent grid without clusters: as many CTAs of `kernel` as can be
+ * resident at once (1 per SM: 197,696 bytes of shared memory each, asked of
+ * the occupancy calculator with the kernel's own attributes), never more
+ * than there are tiles; each walks tiles blockIdx.x, + gridDim.x, ... */
+template <typename K> cudaError_t resident_grid(K kernel, int dev, size_t tiles, size_t *grid)
 {
-    const bool a_vec = ((uintptr_t)a & 15u) == 0 && lda % 8 == 0;
-    const bool b_vec = ((uintptr_t)b & 15u) == 0 && ldb % 8 == 0;
-    const Kernel kernel = a_vec ? (b_vec ? gemm_bf16_cp_async<true, true> : gemm_bf16_cp_async<true, false>)
-                                : (b_vec ? gemm_bf16_cp_async<false, true> : gemm_bf16_cp_async<false, false>);
-    cudaError_t err = check_sm90a_image(kernel);
+    int sms = 0, per_sm = 0;
+    cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWsThreads, kTmaSmemBytes);
     if (err != cudaSuccess) return err;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
+    if (per_sm < 1) return cudaErrorInvalidConfiguration; /* cannot happen on a 9.0 GPU (227 KB per block) */
+    const size_t resident = (size_t)sms * (size_t)per_sm;
+    *grid = tiles < resident ? tiles : resident;
+    return cudaSuccess;
+}
+
+/* Gather mode, for rows the TMA cannot address (and k = 0): the persistent
+ * kernel whose producer warpgroup copies A and B itself. */
+cudaError_t run_gather(int dev, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda, const void *b,
+                       size_t ldb, float beta, void *c, size_t ldc, size_t tiles_m, size_t tiles_n, bool c_vec,
+                       cudaStream_t stream)
+{
+    cudaError_t err = check_sm90a_image(gemm_bf16_persistent_gather);
     if (err != cudaSuccess) return err;
-    kernel<<<(unsigned)(tiles_m * tiles_n), kThreads, kSmemBytes, stream>>>(
-        (unsigned)m, (unsigned)n, (unsigned)k, alpha, (const unsigned short *)a, lda, (const unsigned short *)b, ldb,
+    err = cudaFuncSetAttribute(gemm_bf16_persistent_gather, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int)kTmaSmemBytes);
+    if (err != cudaSuccess) return err;
+    size_t grid = 0;
+    err = resident_grid(gemm_bf16_persistent_gather, dev, tiles_m * tiles_n, &grid);
+    if (err != cudaSuccess) return err;
+    gemm_bf16_persistent_gather<<<(unsigned)grid, kWsThreads, kTmaSmemBytes, stream>>>(
+        (const unsigned short *)a, lda, (const unsigned short *)b, ldb, (unsigned)m, (unsigned)n, (unsigned)k, alpha,
         beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
     return cudaGetLastError();
 }
@@ -1158,9 +1393,9 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
     const bool c_vec = ((uintptr_t)c & 3u) == 0 && ldc % 2 == 0;
 
     /* Rows that the TMA cannot address (and k = 0, which loads nothing)
-     * take the cp.async path of variant 2. */
+     * take gather mode: the producer warpgroup copies them itself. */
     if (k == 0 || !tma_addressable(a, lda) || !tma_addressable(b, ldb))
-        return run_cp_async(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tiles_m, tiles_n, c_vec, stream);
+        return run_gather(dev, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tiles_m, tiles_n, c_vec, stream);
 
     err = check_sm90a_image(gemm_bf16_persistent);
     if (err != cudaSuccess) return err;
@@ -1176,18 +1411,11 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
                                (int)kTmaSmemBytes);
     if (err != cudaSuccess) return err;
     if constexpr (kCluster == 1) {
-        /* Persistent: as many CTAs as can be resident at once (1 per SM:
-         * 197,696 bytes of shared memory each), never more than there are
-         * tiles; each walks tiles blockIdx.x, + gridDim.x, ... */
-        int sms = 0, per_sm = 0;
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (err == cudaSuccess)
-            err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_bf16_persistent, kWsThreads,
-                                                                kTmaSmemBytes);
+        /* Persistent: as many CTAs as can be resident at once, never more
+         * than there are tiles. */
+        size_t grid = 0;
+        err = resident_grid(gemm_bf16_persistent, dev, tiles_m * tiles_n, &grid);
         if (err != cudaSuccess) return err;
-        if (per_sm < 1) return cudaErrorInvalidConfiguration; /* cannot happen on a 9.0 GPU (227 KB per block) */
-        const size_t resident = (size_t)sms * (size_t)per_sm;
-        const size_t grid = tiles_m * tiles_n < resident ? tiles_m * tiles_n : resident;
         gemm_bf16_persistent<<<(unsigned)grid, kWsThreads, kTmaSmemBytes, stream>>>(
             map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc,
             (unsigned)tiles_m, (unsigned)tiles_n, c_vec);

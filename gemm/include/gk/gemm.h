@@ -114,7 +114,8 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * warpgroup issues the TMA, two consumer warpgroups the wgmma), 5
  * persistent tiles (one CTA per SM walks the output tiles in a grouped
  * order for L2, its pipeline running on across tiles so that the next
- * tile loads while the current one is stored): 5 rungs, and
+ * tile loads while the current one is stored; CTAs in clusters of 2 share
+ * B's tiles through TMA multicast): 5 rungs, and
  * gk_gemm_bf16_best_variant() gives 5.
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
@@ -128,8 +129,10 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  *     take a slower copy path (each kernel file says which). The TMA
  *     variants (3, 4, 5) load with the TMA only when A and B both start on
  *     a 16-byte boundary with row strides (2 lda, 2 ldb bytes) multiples of
- *     16; otherwise, and for k = 0, they run variant 2's cp.async path
- *     (the same element-wise gather in all three).
+ *     16; otherwise, and for k = 0, variants 3 and 4 run variant 2's
+ *     cp.async path (its element-wise gather), and variant 5 runs its
+ *     persistent kernel in gather mode (its producer warpgroup copies A and
+ *     B with 2- and 4-byte loads).
  *   - Precision: each product of two bf16 numbers is exact in fp32 (8 + 8
  *     significant bits), the sums are fp32 on the tensor cores, alpha and
  *     beta are applied in fp32, and the result is rounded once to bf16
