@@ -227,8 +227,8 @@
  * stand-ins for __ldg, __byte_perm and st.shared, every stage of every tile
  * of 2,520 shapes (m 1 .. 257, k 1 .. 130, n 1 .. 520, lda and ldb padded
  * by 0 to 3, A and B starting 0 or 2 bytes past a 256-byte boundary), by
- * both the kWhole and the general path, batches of 24 and 12 (batch 6, the default, only by the GPU tests): every
- * slab byte right (zeros included), every 16-byte chunk written once,
+ * both the kWhole and the general path, batches of 24 and 12 (batch 6,
+ * the default, only by the GPU tests): every slab byte right (zeros included), every 16-byte chunk written once,
  * every load inside the matrix, every 4-byte load aligned, no store before
  * the empty wait. A wrong byte selector, parity, count test, row bound or B
  * destination makes it fail. On the GPU it passes the tests (offsets of
