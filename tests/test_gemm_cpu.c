@@ -78,6 +78,7 @@ static void test_table(void)
               gk_gemm_find_variant((int)count + 1) == NULL,
           "out of range");
     CHECK(gk_gemm_best_variant() == (int)count, "the best is the last rung: %d", gk_gemm_best_variant());
+    CHECK(gk_gemm_find_variant(gk_gemm_best_variant())->precision == GK_GEMM_TF32, "the best is a TF32 variant");
     const gk_gemm_variant *bf = gk_gemm_find_variant(gk_gemm_best_fp32_variant());
     CHECK(bf != NULL && bf->precision == GK_GEMM_FP32, "the best fp32 variant is fp32");
     for (size_t i = 0; bf && i < count; ++i)
