@@ -107,14 +107,21 @@
  *
  * ---- Registers (ptxas -v, CUDA 13.0, sm_90a) ------------------------------------------
  * gemm_tf32_persistent<true>  (TMA):      168 registers at launch (the cap of
- *                                         __launch_bounds__(384, 1))
- * gemm_tf32_persistent<false> (cp.async): 168 registers at launch
+ *                                         __launch_bounds__(384, 1)), 1 barrier
+ * gemm_tf32_persistent<false> (cp.async): 168 registers at launch, 2 barriers
+ *                                         (the consumers' named barrier)
  * gemm_tf32_scale_c (k = 0):              16 registers
- * All: 0 bytes of stack, no spills, no "wgmma serialized" warning. After
- * setmaxnreg the producer code of both instantiations uses R0 .. R31 in
- * the SASS (within its 40); the consumer code R0 .. R199 (within 232): 128
- * accumulators, 3 x 16 fragment registers (ptxas gave the loop's two sets
- * and the odd tail's set registers of their own), addresses.
+ * All: 0 bytes of stack, no spills, no "wgmma serialized" warning. In the
+ * SASS (cuobjdump), after setmaxnreg the producer code uses R0 .. R17 (TMA)
+ * and R0 .. R29 (cp.async), within its 40; the consumer code R0 .. R199
+ * and R0 .. R205, within 232: 128 accumulators, 3 x 16 fragment registers
+ * (ptxas gave the loop's two sets and the odd tail's set registers of
+ * their own), addresses. The split 40 / 232 keeps 128 x 40 + 256 x 232 =
+ * 64,512 = 384 x 168, the CTA's registers at launch (setmaxnreg only moves
+ * registers within the CTA). A cp.async instantiation with two producer
+ * warpgroups (512 threads) was tried: ptxas cannot compile the m64n256k8
+ * wgmma under the 128-register launch cap of 512 threads ("Insufficient
+ * registers (128) ... 158 or higher").
  *
  * ---- Precision ------------------------------------------------------------------------
  * The tensor core reads only the top 19 bits of each fp32 it is given
@@ -187,10 +194,17 @@
  * multiply-adds per SM and clock at 132 SMs and 1.83 GHz), and its shared-
  * memory traffic is 1024 wavefronts of 128 bytes, one per clock, if the
  * wgmma's descriptor reads and the TMA's writes share the LDS's 128 bytes
- * per clock (not verified here): no slack for either. Measured (gemm/README.md
- * has the table): about 57% of the H200's dense TF32 peak at 4096^3, where
- * BF16 variant 5, whose count is the same 1024 wavefronts per 1024 clocks,
- * reaches 72% of its own peak. Then the epilogue's scalar stores (not
+ * per clock (not verified here): no slack for either. Measured (H200, CUDA
+ * 13.0, 2026-11-23 17:00 UTC, the table in gemm/README.md): 0.4884 ms at
+ * 4096^3, 281.43 TFLOP/s, 52.6% of the bench's dense TF32 peak (535.3
+ * TFLOP/s), against cuBLAS TF32's 0.3639 ms (0.745x); 3.8264 ms at 8192^3
+ * (0.804x); 0.4614 ms on 4097 x 3001 x 2049, the cp.async path (0.917x);
+ * variant 11 takes 0.8036, 6.5071 and 0.4672 ms. BF16 variant 5, whose
+ * count is the same 1024 wavefronts per 1024 clocks, reaches 64.9% of its
+ * own peak at 4096^3, so the count alone does not explain the gap. Tried
+ * and measured slower: grouping 16 tile rows instead of 8 (GK12_GROUP_M=16:
+ * 0.5189 against 0.4907 ms at 4096^3, 4.3783 against 3.9797 at 8192^3, same
+ * session). Then the epilogue's scalar stores (not
  * overlapped with this CTA's own wgmma) and the last round of tiles; for
  * the cp.async path, the 96 copies per producer thread and k-tile and the
  * consumers' rounding of A (8 KB more shared-memory reads and writes per
