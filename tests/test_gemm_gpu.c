@@ -64,6 +64,10 @@ static const shape medium_shapes[] = {
     {1000, 7, 129, 0, 0},   {7, 1000, 1000, 0, 0},  {127, 1000, 129, 0, 0}, {1000, 127, 1, 0, 0}, {256, 512, 64, 0, 0},
     {129, 129, 129, 0, 0},  {4097, 33, 65, 0, 0},   {33, 4097, 17, 0, 0},   {1000, 1000, 1000, 0, 0},
     {4097, 3001, 2049, 1, 0}, {2048, 2048, 2048, 1, 0},
+    /* Rows the TMA can address (lda = 200, ldb = 100 floats: 800 and 400
+     * bytes) with n not a multiple of 8: variant 12's last 8-column B box
+     * lies partly outside the matrix (the TMA zero-fills it). */
+    {300, 100, 200, 0, 0},
     /* Every product positive: a one-sided rounding error (an operand
      * truncated to TF32 instead of rounded, say) then adds up over k. A
      * truncated operand in [0, 1) is off by 2^-11 ln 2 of its value on
