@@ -29,7 +29,7 @@
  * cases do not depend on it): in a dtype=f32 run the BF16 cases show as n/a,
  * and the fp32 ones in a dtype=bf16 run. The bench numbers a BF16 variant
  * after the fp32 table (bench id = gk_gemm_variant_count() + its table id:
- * 12 for BF16 variant 1), since the runner's ids are one sequence per
+ * 13 for BF16 variant 1), since the runner's ids are one sequence per
  * module; the case's name is the BF16 table's name of the variant.
  */
 #include <math.h>

@@ -186,7 +186,9 @@
  *   past column n (up to 7 floats past the matrix's end in its last row),
  *   and cuTensorMapEncodeTiled's documentation describes each stride as
  *   containing the previous one, which 32 after 4 ldb does not; not done.
- * - Cluster multicast, a ping-pong schedule, a TMA store of C: as bf16_05.
+ * - Cluster multicast of A (BF16 variant 5 multicasts B across 2-CTA
+ *   clusters and measured no gain at 4096^3, 1.1% at 8192^3), a ping-pong
+ *   schedule, a TMA store of C: not done.
  *
  * What bounds it: shared memory, by the count above. A k-tile's 1,048,576
  * multiply-adds take the SM about 1024 clocks at the TF32 rate (NVIDIA's
