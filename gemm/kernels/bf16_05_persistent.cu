@@ -624,7 +624,8 @@ __device__ __forceinline__ void cluster_sync()
 /* One arrival on the mbarrier at this CTA's shared-memory offset bar, in the
  * shared memory of cluster CTA `cta`: mapa turns the local offset into that
  * CTA's shared::cluster address. The arrive has the default semantics
- * (release at CTA scope): the warp's only accesses to the stage were its
+ * (release at CTA scope), and the producer's wait is mbar_wait's (acquire at
+ * CTA scope): the warp's only accesses to the stage were its
  * wgmma's reads, through the async proxy, retired by wgmma.wait_group
  * before this arrival; the peer's producer overwrites the stage only with
  * the TMA, after its wait on the empty barrier that this arrival
@@ -645,24 +646,6 @@ __device__ __forceinline__ void mbar_arrive_remote(uint32_t bar, unsigned cta)
                  "}\n" ::"r"(bar),
                  "r"(cta)
                  : "memory");
-#endif
-}
-/* The producer's wait on an empty barrier that the peer CTA's consumers
- * arrive on too (see mbar_arrive_remote: default semantics, as mbar_wait). */
-__device__ __forceinline__ void mbar_wait_cluster(uint32_t bar, uint32_t parity)
-{
-#if GKB5_SM90A
-    uint32_t done = 0;
-    do {
-        asm volatile("{\n"
-                     ".reg .pred p;\n"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     "selp.u32 %0, 1, 0, p;\n"
-                     "}\n"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
-    } while (done == 0);
 #endif
 }
 
@@ -1153,12 +1136,7 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
                          * cluster) the peer's, into both of which this thread
                          * multicasts (phase it / kStages - 1 of the empty
                          * barrier). The first kStages uses find the stages empty. */
-                        if (it >= (unsigned)kStages) {
-                            if constexpr (kC > 1)
-                                mbar_wait_cluster(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                            else
-                                mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                        }
+                        if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
                         load_stage(map_a, map_b, as0, bs0, full0, slab, kt, bm, bn, panels, rank);
                     }
                 }
