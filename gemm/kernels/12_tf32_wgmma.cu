@@ -250,9 +250,11 @@
  * Instructions" (wgmma.mma_async, .tf32 restrictions; "Register Fragments"
  * figures wgmma-64N8-A and wgmma-64N8-D; "Matrix Descriptor Format";
  * wgmma.fence / commit_group / wait_group), cp.async.bulk.tensor, mbarrier
- * (phases, try_wait.parity, expect_tx), setmaxnreg, cp.async, cvt (.rna
+ * (phases, try_wait.parity, expect_tx), setmaxnreg, cp.async and
+ * cp.async.mbarrier.arrive (.noinc), bar.sync (named barriers), cvt (.rna
  * .tf32.f32), fence.proxy.async; CUDA C++ Programming Guide ("Tensor Memory
- * Access"); CUDA Driver API (cuTensorMapEncodeTiled's requirements); NVIDIA
+ * Access"); CUDA Driver API (cuTensorMapEncodeTiled's requirements, the
+ * TFLOAT32 element type); NVIDIA
  * CUTLASS documentation (warp-specialized persistent kernels, tile
  * schedulers) and cute/atom/mma_traits_sm90_gmma.hpp (the fragment layouts).
  *
