@@ -4,11 +4,24 @@
 # histogram: the launch helpers and the global-atomic fallback; conv: the
 # launch helpers and the by-value mask of variants 2-5 with its host copy;
 # gemm_bf16: the copy path of variant 2 that variants 3 and 4 carry, and its
-# epilogue, which variant 5 carries too).
+# epilogue, which variant 5 carries too; gemm_sm90a: the PTX wrappers for
+# wgmma, the mbarriers, the TMA and setmaxnreg that BF16 variants 2-5 and
+# variant 12 each carry, compared with each file's own guard macro,
+# GKBn_SM90A or GK12_SM90A, read as one name).
 # This test keeps the copies identical: a fix made in one file must be made
 # in all.
-#   cmake -DKERNEL_DIR=... -DMODULE=reduce|gemm|histogram|conv -P kernel_copies_agree.cmake
-if(MODULE STREQUAL "gemm_bf16")
+#   cmake -DKERNEL_DIR=... -DMODULE=reduce|gemm|histogram|conv|gemm_bf16|gemm_sm90a -P kernel_copies_agree.cmake
+if(MODULE STREQUAL "gemm_sm90a")
+  file(GLOB files "${KERNEL_DIR}/bf16_[0-9][0-9]_*.cu" "${KERNEL_DIR}/[0-9][0-9]_*.cu")
+  set(kept "")
+  foreach(f IN LISTS files)
+    file(READ "${f}" text)
+    if(text MATCHES "__CUDA_ARCH_FEAT_SM90_ALL")
+      list(APPEND kept "${f}")
+    endif()
+  endforeach()
+  set(files ${kept})
+elseif(MODULE STREQUAL "gemm_bf16")
   # Variant 1 (mma.sync) has its own copy code; 2-5 share variant 2's.
   file(GLOB files "${KERNEL_DIR}/bf16_[0-9][0-9]_*.cu")
   list(FILTER files EXCLUDE REGEX "/bf16_01_[^/]*$")
@@ -32,6 +45,15 @@ elseif(MODULE STREQUAL "conv")
     "constexpr unsigned kMaskMax = 4096[^\n]*\ntemplate <unsigned C> struct Mask {${body}"
     "cudaError_t fetch_mask\\(const float \\*mask, size_t width, float \\*host, unsigned capacity, cudaStream_t stream\\)\n{${body}"
     "cudaError_t smem_per_block_optin\\(int \\*bytes\\)\n{${body}")
+elseif(MODULE STREQUAL "gemm_sm90a")
+  set(blocks)
+  foreach(fn fence_proxy_async wgmma_fence wgmma_commit mbar_init fence_mbarrier_init mbar_arrive
+             mbar_arrive_expect_tx mbar_try_wait mbar_wait prefetch_tensormap tma_load_2d)
+    list(APPEND blocks "__device__ __forceinline__ (void|bool) ${fn}\\([^)]*\\)\n{${body}")
+  endforeach()
+  foreach(fn wgmma_wait cp_async_wait setmaxnreg_dec setmaxnreg_inc)
+    list(APPEND blocks "template <int N> __device__ __forceinline__ void ${fn}\\(\\)\n{${body}")
+  endforeach()
 elseif(MODULE STREQUAL "gemm_bf16")
   # The BF16 table: the copy path that variants 3 and 4 carry from variant 2
   # (their fallback for rows the TMA cannot address; variant 5 has a gather
@@ -61,6 +83,9 @@ foreach(re IN LISTS blocks)
   set(count 0)
   foreach(f IN LISTS files)
     file(READ "${f}" text)
+    if(MODULE STREQUAL "gemm_sm90a")
+      string(REGEX REPLACE "GK(B[0-9]|12)_SM90A" "GK_SM90A" text "${text}")
+    endif()
     string(REGEX MATCH "${re}" block "${text}")
     if(block STREQUAL "")
       continue()
