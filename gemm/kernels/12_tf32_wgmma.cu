@@ -129,7 +129,7 @@
  * truncate, a one-sided error of up to 2^-10 of each operand whose sum over
  * k grows like k when the products share a sign. So both operands are
  * rounded to nearest first. TMA path: both tensor maps have the element type
- * CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 (GK12_TMA_DTYPE), and the TMA rounds each
+ * CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, and the TMA rounds each
  * fp32 to TF32 on its way to shared memory, to nearest even. Measured on
  * the H200 (CUDA 13.0, driver 580, 2026-11-23) by a probe that loaded fp32
  * patterns 1 + x 2^-23 through both element types: FLOAT32 leaves the bits
@@ -282,11 +282,6 @@
 #define GK12_GROUP_M 8
 #endif
 
-/* The tensor maps' element type (see "Precision" above): TFLOAT32 rounds
- * to TF32 on the way to shared memory. */
-#ifndef GK12_TMA_DTYPE
-#define GK12_TMA_DTYPE CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
-#endif
 
 namespace {
 
@@ -1143,11 +1138,11 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run(size_t m, size_t n, size_t k, f
         err = get_encode_tiled(&encode);
         if (err != cudaSuccess) return err;
         /* A: m rows of k, one box of 32 k x 256 rows per stage, 128-byte swizzle. */
-        err = make_map(encode, &map_a, GK12_TMA_DTYPE, a, m, k, lda, kBK, kBM, CU_TENSOR_MAP_SWIZZLE_128B);
+        err = make_map(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, a, m, k, lda, kBK, kBM, CU_TENSOR_MAP_SWIZZLE_128B);
         /* B: k rows of n, boxes of 8 columns x 32 k-rows, no swizzle,
          * rounded to TF32 by the TMA as A is. */
         if (err == cudaSuccess)
-            err = make_map(encode, &map_b, GK12_TMA_DTYPE, b, k, n, ldb, 8, kBK,
+            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, b, k, n, ldb, 8, kBK,
                            CU_TENSOR_MAP_SWIZZLE_NONE);
         if (err != cudaSuccess) return err;
     }
