@@ -1,5 +1,6 @@
-/* Variant 11: TF32 tensor cores, warp-level mma.sync, a 3-stage cp.async
- * pipeline and swizzled shared memory.
+/* Variant 11: TF32 tensor cores, warp-level mma.sync, swizzled shared memory,
+ * fed by the TMA through an mbarrier pipeline on Hopper (sm_90) and by a
+ * cp.async pipeline elsewhere.
  *
  * The idea: variants 1-10 multiply with FFMA, one fused multiply-add per
  * thread and instruction, 32 per warp instruction. A tensor core multiplies
@@ -8,17 +9,18 @@
  * computes D(16x8) = A(16x8) * B(8x8) + C, 16*8*8 = 1024 multiply-adds, 32
  * times the work of one warp FFMA, accumulating in fp32. Its inputs are TF32:
  * fp32 with the mantissa cut to 10 explicit bits. The block tiling, warp
- * tiling and cp.async double buffering of variants 5-9 stay; what changes is
- * the innermost product: a warp no longer runs 8x8 FFMAs per thread but owns
- * a 64x64 patch of C made of 4 x 8 mma tiles. This is the Ampere way (sm_80);
- * Hopper's wgmma (operands straight from shared memory, fed by the TMA) is a
- * later module.
+ * tiling and multistage pipeline of variants 5-9 stay; what changes is the
+ * innermost product: a warp no longer runs 8x8 FFMAs per thread but owns a
+ * 64x64 patch of C made of 4 x 8 mma tiles. mma.sync is the Ampere way
+ * (sm_80); variant 12 moves to Hopper's warpgroup-wide wgmma.
  *
  * What that changes, counted per warp and 8-deep k-step of a 64x64 warp
  * tile: 64*64*8 = 32768 multiply-adds were 1024 FFMA instructions (plus the
- * shared loads feeding them); here they are 32 HMMA, 16 LDS.64 and 64
- * conversion instructions (below). Arithmetic stops being the instruction
- * stream's bulk; feeding the tensor cores from shared memory becomes the job.
+ * shared loads feeding them); here they are 32 HMMA and 16 LDS.64. Arithmetic
+ * stops being the instruction stream's bulk; feeding the tensor cores from
+ * shared memory becomes the job, and so does everything else a warp issues
+ * or waits for: the operands' rounding to TF32 and the pipeline's barriers
+ * (the last two sections say what each cost, measured).
  *
  * ---- Fragments: who holds what (PTX ISA, mma.m16n8k8 .tf32) --------------
  * Lane l is split into g = l / 4 (0..7) and t = l % 4 (0..3). For one mma:
@@ -43,14 +45,15 @@
  *   8s + 2t and t+4 is 8s + 2t + 1. Any order works if A and B use the same.
  * - n (the mma's 16 rows = columns of C): mma row r of n-tile i is warp
  *   column 16i + 2(r % 8) + r / 8, so rows g and g+8 are columns 2g, 2g+1.
- * - m (the mma's 8 columns = rows of C): mma column c of m-tile j is warp row
- *   8j + c.
+ * - m (the mma's 8 columns = rows of C): mma column c of m-tile j is warp
+ *   row 8j + rho(c), rho(c) = 2(c % 4) + c / 4 (c = 0..7 -> rows 0, 2, 4, 6,
+ *   1, 3, 5, 7): the order the swizzle below needs.
  * Then, per lane and k-step:
  *   mma A = B^T:  a0,a1 = B[8s+2t][16i+2g .. +1],  a2,a3 = B[8s+2t+1][16i+2g .. +1]
  *                 two LDS.64, straight into the quad (n-tile i, 4 per warp)
- *   mma B = A^T:  b0,b1 = A[8j+g][8s+2t .. +1]
+ *   mma B = A^T:  b0,b1 = A[8j+rho(g)][8s+2t .. +1]
  *                 one LDS.64, straight into the pair (m-tile j, 8 per warp)
- *   D = C^T:      d0,d2 = C[8j+2t][16i+2g .. +1],  d1,d3 = C[8j+2t+1][16i+2g .. +1]
+ *   D = C^T:      d0,d2 = C[8j+rho(2t)][16i+2g .. +1],  d1,d3 = C[8j+rho(2t+1)][16i+2g .. +1]
  *                 two float2 per lane and tile in the epilogue.
  * No register moves, no ldmatrix.
  *
@@ -67,52 +70,95 @@
  *   adds (an FFMA kernel with an 8x8 thread tile reads 16 floats per 64
  *   multiply-adds: one per 4).
  *
- * ---- Why shared memory is the next limit, and the swizzle ------------------
+ * ---- Shared memory: 128-byte panels and their swizzle ----------------------
  * An SM's shared memory serves one 128-byte wavefront per clock. Per k-tile
- * the block reads 8 warps x 4 k-steps x 32 wavefronts = 1024 and the
- * cp.async copies write (BM + BN) * BK * 4 / 128 = 384 more, for 1024 mma:
- * 1.375 wavefronts per mma. That is only affordable if every access costs
- * its minimum, so each one is made conflict-free (a 64-bit load is served
- * 16 lanes = 128 B at a time, a 16-byte cp.async write 8 lanes at a time):
- * A slab [BM][BK]: 16-byte chunk q of row r is stored at chunk q ^ 2(r % 4).
- *   A half-warp's b-pair loads cover rows 8j + g (4 rows, g = 0..3 or 4..7)
- *   x 8-byte pieces 8s + 2t (t = 0..3: chunks 2s, 2s+1, both halves). Rows are
- *   BK * 4 = 128 B apart, so unswizzled the 4 rows hit the same 8 banks:
- *   4-way conflict. The XOR moves the 4 rows' chunk pairs to 4 disjoint
- *   places: 32 distinct banks, 1 wavefront per half-warp.
- * B slab [BK][BN]: chunk q of row p is stored at q ^ 2((p / 2) % 4). A half-
- *   warp's quad loads cover rows 8s + 2t (+1) (4 rows, 2 * BN * 4 B apart:
- *   same banks) x columns 16i + 2g (g = 0..3: 2 chunks, both halves):
- *   unswizzled 4-way, swizzled 1 wavefront.
- * Both XORs stay inside an aligned group of 8 chunks (128 B), so the
- * cp.async writes (8 lanes = 8 consecutive chunks of one row) remain
- * conflict-free. static_asserts below recount all of this for whatever
- * configuration is compiled.
+ * the block reads 8 warps x 4 k-steps x 32 wavefronts = 1024 and the loads
+ * write (BM + BN) * BK * 4 / 128 = 384 more, for 1024 mma: 1.375 wavefronts
+ * per mma. That is only affordable if every access costs its minimum (a
+ * 64-bit load is served 16 lanes = 128 B at a time), so the layout is
+ * chosen for the fragment loads and for the TMA at once:
+ * - Both slabs are stored as panels 32 floats (128 B) wide: the A slab
+ *   [BM][BK] is BK/32 panels of BM rows, the B slab [BK][BN] is BN/32 = 8
+ *   panels of BK rows. Inside a panel, 16-byte chunk q of row r is stored at
+ *   chunk q ^ (r % 8). That is the TMA's 128-byte swizzle mode (CUDA C++
+ *   Programming Guide, "Tensor Memory Access"; in address bits: bits 4-6
+ *   XORed with bits 7-9), which the TMA applies by itself when a panel
+ *   starts on a 1024-byte boundary; the cp.async path computes the same
+ *   places, so both paths share every fragment load.
+ * - The A loads (b0,b1): a half-warp reads rows 8j + rho(g) for g = 0..3
+ *   (rows 0, 2, 4, 6 of the m-tile) or 4..7 (1, 3, 5, 7), times 8-byte
+ *   pieces 8s + 2t (t = 0..3: chunks 2s and 2s+1, both halves). Rows are
+ *   128 B apart, so unswizzled all 4 rows hit the same 8 banks: 4-way. With
+ *   the XOR, chunk 2s + b of row r goes to (2s + b) ^ r: for the even rows
+ *   r = 2g that is 2(s ^ g) + b, for the odd rows 2(s ^ g) + (b ^ 1): 8
+ *   distinct chunks, 32 banks, 1 wavefront per half-warp. (With rows
+ *   8j + g instead of rho, rows 0 and 1 would send chunks 2s+1 and 2s to
+ *   the same place: 2-way.)
+ * - The B loads (a0,a1 and a2,a3): a half-warp reads rows 8s + 2t + hh
+ *   (t = 0..3) times columns 16i + 2g (g = 0..3: chunks 4(i%2) and
+ *   4(i%2) + 1 of a panel, both halves). The rows' swizzles 2t + hh differ
+ *   in bits 1-2 and the two chunks in bit 0: 8 distinct chunks again.
+ * - The cp.async path's 16-byte writes: 8 lanes write the 8 chunks of one
+ *   128-byte row, which the XOR permutes within the row: 1 wavefront.
+ * static_asserts below recount all of this for whatever configuration is
+ * compiled.
  *
- * ---- Pipeline and registers ------------------------------------------------
- * STAGES = 3 slabs of (BM + BN) * BK * 4 B = 48 KB: 144 KB of dynamic shared
- * memory. cp.async.cg copies 16-byte chunks global -> shared without passing
- * through registers; while the warps compute on slab s, slabs s+1 and s+2
- * are in flight: 96 KB requested and not yet consumed per SM. One barrier
- * per k-tile (4 k-steps = 128 mma per warp) with GK11_CONVERT=0, two with
- * GK11_CONVERT=1 (below); one (two) more before the loop. The fragments are double-
- * buffered in registers: k-step s+1 (across the k-tile boundary too) is read
- * while the mma of k-step s run.
+ * ---- Two pipelines: the TMA path and the cp.async path ----------------------
+ * The launcher picks one per call; both run the same warps, fragments and
+ * epilogue.
+ * TMA path (compute capability 9.0+, both operands' rows 16-byte aligned,
+ * k > 0): STAGES = 4 slabs of (BM + BN) * BK * 4 B = 48 KB, 192 KB of
+ * dynamic shared memory (plus 1 KB of alignment slack and 8 mbarriers).
+ * Per k-tile, thread 0 issues one 2D tensor copy (cp.async.bulk.tensor) of
+ * A (32 k-columns x 128 rows) and 8 of B (32 columns x 32 k-rows each):
+ * whole swizzled panels, zero-filled where they leave the matrix, their
+ * bytes counted on the stage's "full" mbarrier (arrive.expect_tx). Each
+ * tensor map's element type is TFLOAT32, so the TMA rounds every element to
+ * TF32 (to nearest, ties to even) on its way into shared memory: the warps
+ * read operands ready for the tensor core and convert nothing. A warp waits
+ * on "full" before a k-tile's first fragment loads; every thread arrives on
+ * the stage's "empty" mbarrier (count 256) once it has issued its last
+ * loads of the k-tile, and thread 0 waits on "empty" before it refills
+ * that stage. There is no block-wide barrier in the loop: a warp that runs
+ * ahead is held back only by data that has not landed, or (warp 0 alone,
+ * when it is about to refill a stage) by a warp still reading the k-tile
+ * before its own, whose stage that is.
+ * An interior trip of the main loop (one k-tile), counted in the SASS
+ * (cuobjdump, CUDA 13.0): 346 instructions, of which 104 are thread 0's
+ * copy branch; a warp that skips it issues 128 HMMA, 64 LDS.64 and 50
+ * others (addresses, the two mbarrier operations, the loop).
+ * cp.async path (compute capability 8.x, rows the TMA cannot address, or
+ * k = 0): STAGES = 3 slabs, 144 KB (plus the slack), which an A100 (163 KB
+ * per block) holds. Every thread copies 16-byte chunks (or single floats:
+ * "Limits" below) with cp.async.cg into the swizzled places; one commit
+ * group per k-tile; before a k-tile's first fragment loads a thread waits
+ * for its own copies (cp.async.wait_group) and then, at a __syncthreads,
+ * for everyone's, which also tells that every warp has finished reading the
+ * slab that is refilled next. The operands reach registers as fp32 and are
+ * rounded there (cvt.rna.tf32.f32: to nearest, ties away from zero), 2 SASS
+ * instructions per element (a compare against infinity and a predicated
+ * integer add of half a TF32 unit; the HMMA ignores the 13 low bits, so
+ * ptxas drops the mask): NT*4 + MT*2 = 32 elements per lane and k-step, 64
+ * instructions next to 32 HMMA. Each A element is rounded by the 4 n-warps
+ * that read it, each B element by the 2 m-warps.
+ * Both paths: the fragments are double-buffered in registers (k-step s+1,
+ * across the k-tile boundary too, is read while the mma of k-step s run).
  * Registers: NT*MT*4 = 128 fp32 accumulators per thread, 2 x (16 + 16) = 64
- * fragment registers, plus addresses: ptxas -v must report <= 255 and no
- * spills. Occupancy: 256 threads x up to 255 registers and 144 KB of 227 KB
- * shared memory allow 1 block = 8 warps per SM, two per scheduler; latency
- * is hidden by the 32 independent mma per k-step and the 2 k-tiles in
- * flight, not by more warps.
+ * fragment registers, plus addresses: ptxas -v (sm_90, CUDA 13.0) reports
+ * 216 for the TMA kernel and 248-255 for the four cp.async ones, no spills.
+ * Occupancy: 256 threads and up to 255 registers, 193 KB or 145 KB of
+ * shared memory: 1 block = 8 warps per SM, two per scheduler; latency is
+ * hidden by the 32 independent mma per k-step and the stages in flight,
+ * not by more warps.
  *
  * ---- Precision (what the tolerance assumes) --------------------------------
- * Each operand is rounded fp32 -> TF32 with cvt.rna.tf32.f32 (round to
- * nearest, ties away from zero) as it moves from shared memory to registers.
- * TF32 = 1 sign, 8 exponent (fp32's range), 10 explicit mantissa bits: unit
+ * Each operand is rounded fp32 -> TF32 to nearest (ties to even by the TMA,
+ * away from zero by cvt.rna: they differ only on exact ties). TF32 = 1
+ * sign, 8 exponent (fp32's range), 10 explicit mantissa bits: unit
  * roundoff u = 2^-11, each product a*b off by a relative 2u + u^2 at most,
- * sums in fp32 inside the tensor core. The tests and the bench hold every
- * element of C to gk_gemm_tolerance (../gemm_ref.h derives it, gemm_ref.c
- * computes it) for TF32:
+ * sums in fp32 inside the tensor core. The tests and the bench hold every element of C to
+ * gk_gemm_tolerance (../gemm_ref.h derives it, gemm_ref.c computes it) for
+ * TF32:
  *   tol = lambda * (u_p * rms + u32 * sqrt(k + 2) * mag) + u32 * |ref| + (k + 2) * u64 * mag
  * with u_p = 2 * 2^-11 (both operands rounded to TF32), u32 = 2^-24,
  * u64 = 2^-53, lambda = 10, ref the exact (float64) value,
@@ -125,52 +171,18 @@
  * cuBLAS instead of the exact value. For random data rms is about
  * mag / sqrt(k), so the TF32 term grows like sqrt(k), as the real error does.
  * u_p is 2^13 times the u32 that the FFMA variants' product term uses: a far
- * looser tolerance than theirs. The conversion compiles to 2 SASS
- * instructions per element (a compare against infinity and a predicated
- * integer add of half a TF32 unit; the HMMA ignores the 13 low bits, so
- * ptxas drops the mask): 64 per lane and k-step next to 32 HMMA.
- *
- * ---- GK11_CONVERT: where the rounding happens ------------------------------
- * 0 (default): per fragment element in registers, as above. A lane converts
- *   NT*4 + MT*2 = 32 elements per k-step, 128 per k-tile: 256 SASS (FSETP +
- *   IADD) per k-tile, the largest non-HMMA cost of the loop. Every element
- *   of a slab is converted by each warp that reads it (4 n-warps read each A
- *   element, 2 m-warps each B element): 128 * 256 = 32768 conversions per
- *   k-tile for 12288 elements.
- * 1: once per element, in shared memory. Right after the barrier that makes
- *   k-tile kt+1's slab complete (the wait + barrier in k-tile kt's last
- *   k-step), the block rounds that slab in place: thread tid reads float4
- *   chunks tid, tid + 256, ... of the A slab (4) and of the B slab (8), 12
- *   LDS.128 + 48 cvt.rna + 12 STS.128 per thread = (128*32 + 32*256) / 256
- *   = 48 elements instead of 128. Consecutive threads take consecutive
- *   16-byte chunks, so each 8 threads cover one 128-byte wavefront of memory
- *   as it lies (the swizzle is untouched): conflict-free, but the stage's
- *   48 KB are read and written once more: 2 x 384 wavefronts per k-tile next
- *   to the 1408 of the loop (1.375 -> 2.125 per mma; +55% shared traffic).
- *   A second barrier then makes every thread's rounded values visible before
- *   anyone loads k-tile kt+1's fragments, which the mma use unconverted.
- *   Stored through memory, cvt.rna costs 3 SASS (ptxas keeps the mask: the
- *   stored value must be a TF32 number): 144 per k-tile instead of 256.
- *   The trade: the extra barrier, and k-tile kt+1's first fragment loads
- *   now wait for the pass and that barrier instead of being issued during
- *   the last k-step's mma. What hides it: that last k-step's 32 mma need
- *   only registers loaded a k-step earlier, so they sit between the two
- *   barriers in one basic block with the pass, and ptxas interleaves them
- *   (HMMA, LDS.128, cvt, STS.128 alternate in the SASS): the tensor pipe
- *   has the last k-step's work while the pass runs. Converting a stage
- *   further ahead (k-tile kt+2 during kt) would hide the pass completely but
- *   needs its copies waited for a k-tile earlier: one stage less of copy
- *   latency hiding, with 3 stages too dear. The conversion is the same
- *   cvt.rna, so results are bit-identical to GK11_CONVERT=0: zero-filled
- *   elements stay 0, Inf stays Inf, NaN stays NaN. Measured 9-16% slower
- *   than 0 on the H200 all the same: see "How the default was chosen".
+ * looser tolerance than theirs. Rounding to nearest is what keeps the
+ * errors mean-zero: truncation (what the tensor core does to fp32 bits it
+ * is handed unrounded) errs toward zero every time, and on positive data
+ * the error grows like k, not sqrt(k); a test shape with positive inputs
+ * and k = 8192 is there to catch it.
  *
  * What bounds it: the issue rate of mma.sync on Hopper's tensor cores
  * (which run it well below wgmma's rate), then shared-memory bandwidth
- * (1.375 wavefronts per mma) and the issue slots of the 16 LDS.64 and 64
- * conversion instructions per 32 HMMA; at 4096^3 the 3.2 GB of L2 -> SM
- * traffic comes next, which the 128 x 256 tile (128 x 128: 4.3 GB) and the
- * block swizzle keep down.
+ * (1.375 wavefronts per mma) and, on the cp.async path, the 64 conversions
+ * beside every 32 HMMA; at 4096^3 the 3.2 GB of L2 -> SM traffic comes
+ * next, which the 128 x 256 tile (128 x 128: 4.3 GB) and the block swizzle
+ * keep down.
  *
  * L2 block swizzle: the 1-D grid is walked in groups of GROUP_M = 8 tile
  * rows, column by column inside a group (block b of a group -> tile row
@@ -180,17 +192,27 @@
  * Limits and fallbacks:
  * - sm_80+ (cp.async, mma .tf32). Compiled for an older GPU the kernel is
  *   empty, and the launcher returns cudaErrorNotSupported below compute
- *   capability 8.0 without launching. 144 KB of shared memory (set with
- *   cudaFuncSetAttribute) fits sm_80 (163 KB) and sm_90 (227 KB).
- * - Fast path per operand, chosen by the launcher: A (B) is copied in 16-byte
- *   cp.async.cg chunks when a (b) is 16-byte aligned and lda (ldb) % 4 == 0;
- *   otherwise every float is copied by a 4-byte cp.async.ca (4x the copy
+ *   capability 8.0 without launching. Shared memory is raised with
+ *   cudaFuncSetAttribute: 145 KB fits sm_80 (163 KB), 193 KB sm_90 (227 KB).
+ * - The TMA path needs compute capability 9.0+, a build that holds its
+ *   sm_90 code (a build for older GPUs only leaves a stub, which the
+ *   launcher recognizes by the static shared variable it declares, and
+ *   takes the cp.async path), a and b 16-byte aligned with lda and ldb
+ *   multiples of 4 (the TMA's 16-byte row strides), k > 0, and m, n, k at
+ *   most 2^31 - 289 (the TMA's coordinates are signed 32-bit and reach a
+ *   dimension plus a box). Its tensor
+ *   maps are encoded on the host at every call (cuTensorMapEncodeTiled
+ *   through cudaGetDriverEntryPointByVersion: nothing links libcuda).
+ * - cp.async path, per operand: A (B) is copied in 16-byte cp.async.cg
+ *   chunks when a (b) is 16-byte aligned and lda (ldb) % 4 == 0; otherwise
+ *   every float is copied by a 4-byte cp.async.ca (4x the copy
  *   instructions; same layout, same compute).
- * - Edges: a chunk or float outside the matrix is copied with src-size 0
+ * - Edges: the TMA zero-fills what lies outside the matrix. On the cp.async
+ *   path a chunk or float outside the matrix is copied with src-size 0
  *   (cp.async then reads nothing and writes zeros, the source address being
- *   the matrix start), so a partial k-tile adds exact zeros. A chunk that
- *   straddles column k or n (when that is not a multiple of 4) is copied
- *   float by float, so no copy names a byte outside A or B.
+ *   the matrix start), and a chunk that straddles column k or n (when that
+ *   is not a multiple of 4) is copied float by float, so no copy names a
+ *   byte outside A or B. Either way a partial k-tile adds exact zeros.
  *   C is written as float2 when c is 8-byte aligned, ldc is even and both
  *   columns exist, one guarded float at a time otherwise; rows past m are
  *   skipped. beta == 0 never reads C. k == 0 skips the k-loop; the epilogue
@@ -198,19 +220,17 @@
  * - 1-D grid of ceil(m/BM) * ceil(n/BN) blocks (at most 2^31 - 1).
  *
  * Tuning macros (compile-time; static_asserts check them): GK11_BM, GK11_BN,
- * GK11_BK (32 or 64), GK11_WARPS_M, GK11_WARPS_N, GK11_STAGES, GK11_GROUP_M,
- * GK11_MIN_BLOCKS (__launch_bounds__ minimum blocks per SM), GK11_CONVERT (0: TF32
- * rounding per fragment in registers; 1: once per element in shared memory,
- * see above). Warp tile =
- * (BM/WARPS_M) x (BN/WARPS_N), rows a multiple of 8, columns of 16.
+ * GK11_BK (32 or 64), GK11_WARPS_M, GK11_WARPS_N, GK11_STAGES (cp.async
+ * path), GK11_TMA_STAGES (TMA path), GK11_GROUP_M, GK11_MIN_BLOCKS
+ * (__launch_bounds__ minimum blocks per SM). Warp tile =
+ * (BM/WARPS_M) x (BN/WARPS_N), rows a multiple of 8, columns of 32.
  * Worth trying (same source, -D flags):
- *   default: BM=128 BN=256 BK=32 WARPS 2x4 STAGES=3 (warp 64x64, 144 KB, 1 block/SM)
- *   -DGK11_STAGES=4                                  (192 KB: sm_90 only)
+ *   default: BM=128 BN=256 BK=32 WARPS 2x4, 4 TMA stages, 3 cp.async stages
+ *   -DGK11_BK=64 -DGK11_STAGES=2 -DGK11_TMA_STAGES=2
+ *                                   (192 KB on both paths: sm_90 only; faster there)
+ *   -DGK11_TMA_STAGES=3               (144 KB)
  *   -DGK11_BM=256 -DGK11_BN=128 -DGK11_WARPS_M=4 -DGK11_WARPS_N=2
- *                                   (256x128, 8 warps of 64x64, 144 KB)
- *   -DGK11_BN=128 -DGK11_WARPS_N=2 -DGK11_MIN_BLOCKS=2
- *                                   (128x128, 4 warps of 64x64, 96 KB, 2 blocks/SM)
- *   -DGK11_CONVERT=1                 (any of the above: rounding in shared memory)
+ *                                   (256x128, 8 warps of 64x64)
  *
  * ---- How the default was chosen ---------------------------------------------
  * Measured, not guessed: gemm/tuning/variant11-h200.csv holds the runs
@@ -221,71 +241,57 @@
  * and above 0.5 is the issue's target. cuBLAS's own time varies by several %
  * from process to process (0.341-0.377 ms at 4096^3), so the ratios are
  * noisier than the kernel's own times, which are quoted too.
- * - The default, BK=32 STAGES=3 (128x256 tile, 144 KB), "default" in run 2
- *   and "cvt0" in run 3: 0.801 / 0.800 ms at 4096^3 (172 TFLOP/s; 0.448x /
- *   0.432x), 6.40 / 6.45 ms at 8192^3 (0.463x / 0.479x), 0.473 / 0.466 ms at
- *   4097x3001x2049 (0.896x / 0.911x).
- * - -DGK11_BK=64 -DGK11_STAGES=2 ("bk64s2", "cvt0bk64"): 3-4% faster on the
- *   squares (0.769 / 0.775 ms: 0.443x / 0.471x; 6.19 ms: 0.483x / 0.501x),
- *   1% slower on the odd shape (0.885x / 0.898x). Not the default: it needs
- *   2 x (128x64 + 64x256) x 4 = 196,608 bytes of shared memory per block,
- *   more than an A100 (compute capability 8.0, the oldest the variant table
- *   lists for variant 11) can give a block (163 KB).
- * - -DGK11_STAGES=4 ("s4"; 192 KB, sm_90 only): within 1% of the default
- *   (0.456x, 0.466x, 0.901x).
- * - 128x128 with 2 blocks/SM ("b128"): 5%, 7% and 20% slower (0.412x,
- *   0.437x, 0.744x). Same 64x64 warp tiles, so the same cost per mma, but a
- *   third more L2 -> SM traffic (4.3 GB instead of 3.2 at 4096^3).
- * - 256x128 ("b256x128"): as fast on the squares (0.445x, 0.463x), 50%
- *   slower on the odd shape (0.599x). Counted, not profiled: its 17 x 24 =
- *   408 tiles make 3 rounds of the H200's 132 SMs (one block each) and 12
- *   tiles more, a fourth round; 128x256's 33 x 12 = 396 are exactly 3.
- * - -DGK11_CONVERT=1 (run 3): SLOWER. cvt1 (BK=32 STAGES=3): 0.893 / 7.06 /
- *   0.526 ms, 0.390x / 0.431x / 0.807x, 9.5-13% slower than cvt0's 0.432x /
- *   0.479x / 0.911x; cvt1bk64: 11-16% slower than cvt0bk64 (0.418x, 0.440x,
- *   0.814x); cvt1s4 (4 stages) within 0.4% of cvt1 (0.389x, 0.433x,
- *   0.809x). It saves 112 of 256 conversion SASS per lane and k-tile but
- *   adds 2 x 384 shared-memory wavefronts to the loop's 1408 (1.375 -> 2.125
- *   per mma) and a barrier the next k-tile's first fragment loads wait for:
- *   by the wavefront counting above, the shared-memory pass costs more than
- *   the conversions it saves.
- * The issue's target is NOT met by mma.sync here: 0.43-0.45x at 4096^3 for
- * the default (0.5x would need 0.69-0.72 ms; it takes 0.80), 0.47x at best
- * for any configuration tried; only BK=64 STAGES=2 reached 0.50x, once
- * (0.501x in run 3), and at 8192^3.
- * Every knob above changes the block tile or the pipeline; none changes
- * what an mma costs, which the 64x64 warp tile and mma.sync's register
- * operands fix (see the counts above): 1 shared-memory wavefront of fragment
- * loads per mma plus 0.375 of copies, and 16 LDS.64 and 64 conversions
- * beside every 32 HMMA, i.e. 2.5 more instructions per HMMA from a scheduler
- * that issues one a clock. At the tensor cores' full rate (one m16n8k8 per
- * clock per SM, one per 4 clocks per scheduler) that would be 1.375 of the 1
- * wavefront an SM serves per clock, and 3.5 of every 4 issue slots: the
- * wavefronts alone cap mma.sync at 1/1.375 = 73% of that rate. These counts
- * do not by themselves put the ceiling below 0.5x: cuBLAS measures 355-404
- * TFLOP/s on the squares, 72-82% of the H200's 495 TFLOP/s dense TF32, so
- * 0.5x is 36-41% of that peak, and this kernel runs at 34-36% (170-178
- * TFLOP/s). What they do say is that the register path leaves no slack to
- * trade: both of its costs come with every mma, and moving work from one to
- * the other (GK11_CONVERT=1) lost 9-16%.
- * The rest of the gap is mma.sync on Hopper itself, the first bound under
- * "What bounds it", which no run here isolates. wgmma (a later issue)
- * removes the register-fragment path: it reads both operands from shared
- * memory itself, once per warpgroup of 4 warps instead of once per warp, so
- * the LDS.64 and per-fragment conversions leave the instruction stream.
+ * The file first had the cp.async path alone (runs 2-4). Its best
+ * configuration took 0.80 ms at 4096^3 (172 TFLOP/s, 0.43-0.46x), and no
+ * tile or stage count moved it by more than 4%: -DGK11_BK=64
+ * -DGK11_STAGES=2 0.76-0.78 ms, 4 stages within 1%, 128x128 with 2 blocks
+ * per SM 5-20% slower (a third more L2 traffic), 256x128 as fast on the
+ * squares and 50% slower on 4097x3001x2049 (its 17 x 24 = 408 tiles make
+ * 3 rounds of the H200's 132 SMs and 12 tiles more; 128x256's 396 make
+ * exactly 3). Rounding once per element in shared memory instead of in
+ * registers (a pass over each landed slab, a second barrier per k-tile:
+ * 48 instead of 128 conversions per thread and k-tile, but 2 x 384 more
+ * wavefronts) was 9-16% slower. So the next question was what the loop's
+ * costs are, priced one at a time (run 4, 4096^3 / 8192^3):
+ * - The rounding. The same kernel with the conversion removed (a
+ *   measurement only: the tensor core then truncates) took 0.711 / 5.78 ms
+ *   instead of 0.798 / 6.35: the 64 conversions per 32 HMMA cost 11%.
+ * - The TMA path takes them out for free: the TMA rounds. With the
+ *   cp.async path's __syncthreads per k-tile kept (run 5) it took 0.667 /
+ *   5.23 ms (4 stages; 3 stages 0.673 / 5.25).
+ * - The barrier. Replacing that __syncthreads by the full/empty mbarriers
+ *   above (run 6, the default) took 0.590 / 4.83 ms: 233 / 228 TFLOP/s,
+ *   0.589x / 0.632x cuBLAS TF32 in that run: 12% less time than with the
+ *   barrier, 26% less than the cp.async path. With one barrier per
+ *   k-tile every warp waited for the slowest at every k-tile; now a warp
+ *   waits only for data that has not landed.
+ * - 3 TMA stages instead of 4: the same speed (0.589 / 4.81 ms).
+ * - -DGK11_BK=64 -DGK11_STAGES=2 -DGK11_TMA_STAGES=2: 0.542 / 4.39 ms
+ *   (0.635x / 0.696x), and 0.432 ms instead of 0.464 on 4097x3001x2049
+ *   (lda = 2049: the cp.async path). Not the default, because BK is one
+ *   macro for both paths: the cp.async path's 2 stages of 64 need 192 KB,
+ *   more than an A100 gives a block.
+ * The issue's target (0.5x cuBLAS TF32 at 4096^3) is met by the default on
+ * the TMA path; the cp.async path alone (A100, or rows the TMA cannot
+ * address) stays at 0.43-0.47x on the squares.
  *
- * Sources: PTX ISA (cp.async, mma.m16n8k8 .tf32 fragment layouts,
- * cvt.rna.tf32.f32); NVIDIA CUTLASS documentation "Efficient GEMM in CUDA"
- * (block / warp / instruction tiling, multistage pipelines, swizzled shared
- * memory); Simon Boehm, "How to Optimize a CUDA Matmul Kernel for cuBLAS-like
- * Performance" (2022), for the ladder this ends; the CUDA C++ Programming
- * Guide (asynchronous copies, shared-memory banks).
+ * Sources: PTX ISA (cp.async, cp.async.bulk.tensor, mbarrier, mma.m16n8k8
+ * .tf32 fragment layouts, cvt.rna.tf32.f32); CUDA C++ Programming Guide
+ * (asynchronous copies, "Tensor Memory Access" and its swizzle modes,
+ * shared-memory banks); CUDA Driver API (cuTensorMapEncodeTiled, the
+ * TFLOAT32 element type); NVIDIA CUTLASS documentation "Efficient GEMM in
+ * CUDA" (block / warp / instruction tiling, multistage pipelines, swizzled
+ * shared memory); Simon Boehm, "How to Optimize a CUDA Matmul Kernel for
+ * cuBLAS-like Performance" (2022), for the ladder this ends.
  *
  * Build alone: nvcc -arch=sm_90 -c 11_tf32_mma.cu
  */
+#include <cuda.h>         /* CUtensorMap and its enums: types only, nothing from libcuda is linked */
+#include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled */
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The tuning knobs (see the header); the defaults are the first configuration. */
 #ifndef GK11_BM
@@ -304,7 +310,10 @@
 #define GK11_WARPS_N 4
 #endif
 #ifndef GK11_STAGES
-#define GK11_STAGES 3
+#define GK11_STAGES 3 /* the cp.async path (any GPU from sm_80 on) */
+#endif
+#ifndef GK11_TMA_STAGES
+#define GK11_TMA_STAGES 4 /* the TMA path (sm_90) */
 #endif
 #ifndef GK11_GROUP_M
 #define GK11_GROUP_M 8
@@ -312,68 +321,69 @@
 #ifndef GK11_MIN_BLOCKS
 #define GK11_MIN_BLOCKS 1
 #endif
-#ifndef GK11_CONVERT
-#define GK11_CONVERT 0 /* 0: cvt.rna per fragment element in registers; 1: once per element in shared memory */
-#endif
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 /* Below sm_80 the kernel body is compiled out, leaving its helpers unused. */
 #pragma nv_diag_suppress 177
+#endif
+/* The TMA and the transaction-counting mbarrier exist from sm_90 on. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GK11_TMA 1
+#else
+#define GK11_TMA 0
 #endif
 
 namespace {
 
 constexpr int kBM = GK11_BM, kBN = GK11_BN, kBK = GK11_BK;
 constexpr int kWarpsM = GK11_WARPS_M, kWarpsN = GK11_WARPS_N;
-constexpr int kStages = GK11_STAGES;
+constexpr int kStagesCopy = GK11_STAGES, kStagesTma = GK11_TMA_STAGES;
 constexpr unsigned kGroupM = GK11_GROUP_M;
 constexpr int kThreads = kWarpsM * kWarpsN * 32;
 constexpr int kWM = kBM / kWarpsM, kWN = kBN / kWarpsN; /* warp tile: rows (m) x columns (n) */
 constexpr int kNT = kWN / 16;                           /* n16 tiles per warp (the mma's 16 rows run over n) */
 constexpr int kMT = kWM / 8;                            /* m8 tiles per warp (the mma's 8 columns run over m) */
 constexpr int kKSteps = kBK / 8;                        /* mma k-steps per k-tile */
+constexpr int kPanel = 32;                              /* floats per row of a panel: 128 bytes */
 constexpr int kAStage = kBM * kBK, kBStage = kBK * kBN; /* floats per slab */
-constexpr size_t kSmemBytes = (size_t)kStages * (kAStage + kBStage) * sizeof(float);
+constexpr size_t kStageBytes = (size_t)(kAStage + kBStage) * sizeof(float);
+constexpr size_t kAlign = 1024; /* the TMA's 128-byte swizzle repeats every 1024 bytes */
+/* Dynamic shared memory: slack to align the slabs to 1024 bytes, the slabs,
+ * and (TMA path) two 8-byte mbarriers per stage, full and empty. */
+constexpr size_t smem_bytes(int stages) { return kAlign + (size_t)stages * kStageBytes + (size_t)stages * 16; }
 
 static_assert(kBM % kWarpsM == 0 && kWM % 8 == 0, "warp tile rows: a multiple of 8 (m8 tiles)");
-static_assert(kBN % kWarpsN == 0 && kWN % 16 == 0, "warp tile columns: a multiple of 16 (n16 tiles)");
-static_assert(kBN % 32 == 0, "B rows a whole number of 128-byte lines (the swizzle's bank arithmetic)");
-static_assert(kBK == 32 || kBK == 64, "BK: 32 or 64 (A rows of at least 8 chunks for the swizzle)");
+static_assert(kBN % kWarpsN == 0 && kWN % kPanel == 0, "warp tile columns: whole 32-column panels of B");
+static_assert(kBK % kPanel == 0, "BK: whole 32-column panels of A (32 or 64)");
+static_assert(kBM <= 256 && kBK <= 256, "a TMA box is at most 256 rows");
 static_assert(kKSteps % 2 == 0, "fragment double buffer: k-step 0 of every k-tile uses buffer 0");
-static_assert(kStages >= 2 && kStages <= 8, "2..8 pipeline stages");
+static_assert(kStagesCopy >= 2 && kStagesCopy <= 8 && kStagesTma >= 2 && kStagesTma <= 8, "2..8 pipeline stages");
 static_assert(kThreads >= 32 && kThreads <= 1024, "block size");
-static_assert(kSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
+static_assert(smem_bytes(kStagesTma) <= 227u * 1024u, "TMA path: dynamic shared memory above sm_90's 227 KB");
+static_assert(smem_bytes(kStagesCopy) <= 227u * 1024u, "cp.async path: above sm_90's 227 KB per block");
 static_assert(kGroupM >= 1 && kGroupM <= 64, "GROUP_M");
-static_assert(GK11_CONVERT == 0 || GK11_CONVERT == 1, "GK11_CONVERT: 0 (registers) or 1 (shared memory)");
-constexpr bool kConvertSmem = GK11_CONVERT == 1;
-/* GK11_CONVERT=1's pass over a slab: 16-byte chunks, thread tid takes chunks
- * tid, tid + kThreads, ... of the A slab and then of the B slab. */
-constexpr int kCvtA = (kAStage / 4 + kThreads - 1) / kThreads; /* A chunks per thread: 4 by default */
-constexpr int kCvtB = (kBStage / 4 + kThreads - 1) / kThreads; /* B chunks per thread: 8 by default */
-static_assert(kAStage % 4 == 0 && kBStage % 4 == 0, "slabs of whole 16-byte chunks");
 
 /* ---- Shared-memory layout: where float (row, col) of a slab lives --------
- * The 16-byte chunk col/4 of a row is stored at chunk (col/4) ^ swizzle(row);
- * the XOR only touches chunk bits 1-2, so a chunk stays whole, stays in its
- * aligned group of 8 chunks (128 B), and the pattern repeats every 4 (A) or
- * 8 (B) rows. */
-__host__ __device__ constexpr int a_swizzle(int r) { return (r & 3) << 1; }
-__host__ __device__ constexpr int b_swizzle(int p) { return ((p >> 1) & 3) << 1; }
-__host__ __device__ constexpr int a_index(int r, int c)
-{
-    return r * kBK + (((c >> 2) ^ a_swizzle(r)) << 2) + (c & 3);
-}
-__host__ __device__ constexpr int b_index(int p, int c)
-{
-    return p * kBN + (((c >> 2) ^ b_swizzle(p)) << 2) + (c & 3);
-}
+ * A slab (BM x BK) and a B slab (BK x BN) are stored as panels 32 floats
+ * (128 bytes) wide: column c is in panel c / 32. Inside a panel, row r is 128
+ * bytes, and its 16-byte chunk q is stored at chunk q ^ (r % 8): exactly the
+ * TMA's 128-byte swizzle, which XORs address bits 4-6 with bits 7-9, once a
+ * panel starts on a 1024-byte boundary. The cp.async path writes the same
+ * layout itself, so both paths share every fragment load. */
+__host__ __device__ constexpr int swz(int r, int c) { return ((((c & 31) >> 2) ^ (r & 7)) << 2) + (c & 3); }
+__host__ __device__ constexpr int a_index(int r, int c) { return (c / kPanel) * (kBM * kPanel) + r * kPanel + swz(r, c); }
+__host__ __device__ constexpr int b_index(int p, int c) { return (c / kPanel) * (kBK * kPanel) + p * kPanel + swz(p, c); }
 
 /* ---- Fragment and accumulator coordinates (see "Which operand is which") --
- * Lane (g, t) = (lane / 4, lane % 4). */
-/* The float2 {b0, b1} of m-tile j, k-step s: A slab row 8j + g, columns 8s + 2t, +1. */
+ * Lane (g, t) = (lane / 4, lane % 4). The mma's column c of m-tile j (0..7)
+ * is warp row 8j + rho(c), rho(c) = 2 (c % 4) + c / 4: a half-warp (g = 0..3
+ * or 4..7) reads rows 0, 2, 4, 6 or 1, 3, 5, 7 of the m-tile, whose swizzles
+ * differ in chunk bits 1-2 (see the header). */
+__host__ __device__ constexpr int rho(int c) { return 2 * (c & 3) + (c >> 2); }
+/* The float2 {b0, b1} of m-tile j, k-step s: A slab row 8j + rho(g), columns 8s + 2t, +1. */
 __host__ __device__ constexpr int a_frag_offset(int lane, int warp_m, int j, int s)
 {
-    return a_index(warp_m * kWM + 8 * j + (lane >> 2), 8 * s + 2 * (lane & 3));
+    return a_index(warp_m * kWM + 8 * j + rho(lane >> 2), 8 * s + 2 * (lane & 3));
 }
 /* The float2 {a[2hh], a[2hh+1]} of n-tile i, k-step s: B slab row 8s + 2t + hh,
  * columns 16i + 2g, +1. */
@@ -381,10 +391,11 @@ __host__ __device__ constexpr int b_frag_offset(int lane, int warp_n, int i, int
 {
     return b_index(8 * s + 2 * (lane & 3) + hh, warp_n * kWN + 16 * i + 2 * (lane >> 2));
 }
-/* acc[i][j][e + 2f] is C(c_row(.., j, e), c_col(.., i, f)) of the block tile. */
+/* acc[i][j][e + 2f] is C(c_row(.., j, e), c_col(.., i, f)) of the block tile:
+ * d[e + 2f] is the mma's D(row g + 8f, column 2t + e). */
 __host__ __device__ constexpr int c_row(int lane, int warp_m, int j, int e)
 {
-    return warp_m * kWM + 8 * j + 2 * (lane & 3) + e;
+    return warp_m * kWM + 8 * j + rho(2 * (lane & 3) + e);
 }
 __host__ __device__ constexpr int c_col(int lane, int warp_n, int i, int f)
 {
@@ -393,22 +404,23 @@ __host__ __device__ constexpr int c_col(int lane, int warp_n, int i, int f)
 
 /* ---- Compile-time proofs for the configuration being built -------------
  * (1) The fragment offsets split into a per-lane part and a compile-time
- * part: m-tile j adds 8j rows (A's swizzle repeats every 4 rows); n-tile i
- * adds 32 floats per pair of tiles (the XOR stays within 8 chunks); k-step s
- * and half hh add 8s + hh rows (B's swizzle depends on row / 2 % 4 = t).
- * So a lane keeps kKSteps A offsets and 2 B offsets in registers. */
+ * part: m-tile j adds 8j rows (the swizzle repeats every 8 rows); n-tile i
+ * adds one panel per pair of tiles; k-step s adds 8s rows (the swizzle of
+ * row 8s + 2t + hh depends on 2t + hh only). So a lane keeps kKSteps A
+ * offsets and 4 B offsets (n-tile parity x half hh) in registers. */
 __host__ __device__ constexpr bool offsets_split()
 {
     for (int lane = 0; lane < 32; ++lane)
         for (int w = 0; w < (kWarpsM > kWarpsN ? kWarpsM : kWarpsN); ++w)
             for (int s = 0; s < kKSteps; ++s) {
                 for (int j = 0; j < kMT; ++j)
-                    if (w < kWarpsM && a_frag_offset(lane, w, j, s) != a_frag_offset(lane, w, 0, s) + 8 * j * kBK)
+                    if (w < kWarpsM && a_frag_offset(lane, w, j, s) != a_frag_offset(lane, w, 0, s) + 8 * j * kPanel)
                         return false;
                 for (int i = 0; i < kNT; ++i)
                     for (int hh = 0; hh < 2; ++hh)
                         if (w < kWarpsN && b_frag_offset(lane, w, i, s, hh) !=
-                                               b_frag_offset(lane, w, i & 1, 0, 0) + 32 * (i >> 1) + (8 * s + hh) * kBN)
+                                               b_frag_offset(lane, w, i & 1, 0, hh) + (i >> 1) * kBK * kPanel +
+                                                   8 * s * kPanel)
                             return false;
             }
     return true;
@@ -472,11 +484,27 @@ __host__ __device__ constexpr bool copy_writes_conflict_free()
     }
     return true;
 }
+/* (4) The layout is a permutation of the slab: every element has its own
+ * place (so the TMA's boxes, laid panel after panel, fill it exactly). */
+__host__ __device__ constexpr bool layout_is_permutation()
+{
+    for (int base = 0; base < kAStage; base += kPanel) { /* every 128-byte row of A: 32 distinct places */
+        bool used[kPanel] = {};
+        const int r = (base / kPanel) % kBM, p = base / (kBM * kPanel);
+        for (int c = 0; c < kPanel; ++c) {
+            const int d = a_index(r, p * kPanel + c) - base;
+            if (d < 0 || d >= kPanel || used[d]) return false;
+            used[d] = true;
+        }
+    }
+    return true;
+}
 static_assert(offsets_split(), "fragment offsets: per-lane part + compile-time part");
 static_assert(fragment_loads_conflict_free(), "fragment loads: one wavefront per half-warp");
 static_assert(copy_writes_conflict_free(), "cp.async writes: one wavefront per 8 chunks");
+static_assert(layout_is_permutation(), "the swizzle permutes chunks inside each 128-byte row");
 
-/* ---- PTX wrappers (sm_80+; empty elsewhere, and never called there) ----- */
+/* ---- PTX wrappers (sm_80+ / sm_90+; empty elsewhere, and never called there) */
 __device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
 /* 16-byte async copy; reads only src_bytes (0..16) bytes and zero-fills the rest. */
@@ -526,7 +554,82 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], 
 #endif
 }
 
-/* ---- Global -> shared copies of one k-tile (issued, not waited) ----------
+/* mbarrier (sm_90 forms): a 64-bit object in shared memory whose phase
+ * completes when its arrivals (count set at init) and its transaction bytes
+ * (added by arrive.expect_tx, subtracted by each byte the TMA delivers)
+ * both reach zero. A waiter names the parity of the phase it waits for. */
+__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
+{
+#if GK11_TMA
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+#endif
+}
+/* The initializations (generic-proxy writes) are made visible to the async
+ * proxy, through which the TMA completes its transactions on the barriers. */
+__device__ __forceinline__ void fence_mbarrier_init()
+{
+#if GK11_TMA
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+/* One arrival (release semantics: this thread's earlier memory accesses
+ * are ordered before it for whoever acquires the phase). */
+__device__ __forceinline__ void mbar_arrive(uint32_t bar)
+{
+#if GK11_TMA
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
+{
+#if GK11_TMA
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+#endif
+}
+__device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity)
+{
+    uint32_t done = 1;
+#if GK11_TMA
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+#endif
+    return done != 0;
+}
+/* try_wait suspends the thread for a while (a hardware time limit) before
+ * it returns false; the loop asks again. */
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
+{
+    while (!mbar_try_wait(bar, parity)) {
+    }
+}
+/* Fetch the tensor map (a 128-byte kernel parameter) into the TMA unit's cache. */
+__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap *map)
+{
+#if GK11_TMA
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+#endif
+}
+/* The TMA copies the box of the tensor map at element coordinates (x: the
+ * contiguous dimension, y: the rows) into shared memory at dst, swizzled as
+ * the map says, zeros where the box leaves the matrix, and completes
+ * its bytes on the mbarrier bar. One thread issues it; nothing else to wait for. */
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
+{
+#if GK11_TMA
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
+                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
+                 : "memory");
+#endif
+}
+
+/* ---- cp.async path: global -> shared copies of one k-tile (issued, not waited)
  * A slab is BM rows x BK floats, a B slab BK rows x BN floats, copied in units
  * of kW floats (kW = 4: one 16-byte cp.async.cg; kW = 1: one 4-byte
  * cp.async.ca). Thread tid copies units tid, tid + kThreads, ...: consecutive
@@ -534,16 +637,16 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], 
  * lines. As kThreads is a multiple of the units per row, a thread keeps one
  * column and steps down kRowStep rows per unit: its global offset grows by
  * kRowStep * ld (one 64-bit add), and its shared offset repeats the first
- * kRepeat units' (the swizzle's period in units) shifted by whole periods,
- * a compile-time constant. Nothing per unit stays in registers across the
- * k-loop. */
+ * kRepeat units' (the swizzle's period, 8 rows, in units) shifted by whole
+ * periods, a compile-time constant. Nothing per unit stays in registers
+ * across the k-loop. */
 __host__ __device__ constexpr int gcd(int x, int y) { return y == 0 ? x : gcd(y, x % y); }
-template <int kW, int kRows, int kCols, int kPeriod> struct Copy {
+template <int kW, int kRows, int kCols> struct Copy {
     static constexpr int kUnitsPerRow = kCols / kW;
     static_assert(kUnitsPerRow <= kThreads, "a row of a slab must not need more units than threads");
     static constexpr int kRowStep = kThreads / kUnitsPerRow;
-    static constexpr int kUnits = kRows / kRowStep;                  /* units per thread */
-    static constexpr int kRepeat = kPeriod / gcd(kRowStep, kPeriod); /* units until the swizzle repeats */
+    static constexpr int kUnits = kRows / kRowStep;             /* units per thread */
+    static constexpr int kRepeat = 8 / gcd(kRowStep, 8);         /* units until the swizzle repeats */
     static_assert(kThreads % kUnitsPerRow == 0 && kRows % kRowStep == 0, "whole rows of units per pass");
     static_assert(kUnits % kRepeat == 0, "whole swizzle periods per thread");
 };
@@ -555,25 +658,25 @@ template <int kW, int kRows, int kCols, int kPeriod> struct Copy {
  * A 16-byte chunk that straddles the last column (k for A, n for B; only
  * when that is not a multiple of 4) goes float by float instead, so that no
  * copy ever names a byte past the matrix, even one it would not read.
- * __host__ __device__ so that a CPU emulation can run the very same code. */
-template <bool kVec, class Unit>
-__host__ __device__ __forceinline__ void a_tile_units(unsigned m, unsigned k, size_t lda, unsigned bm, unsigned kt,
-                                                      int tid, Unit &&unit)
+ * kRows x kCols is the slab, index(row, col) its layout. */
+template <bool kVec, int kRows, int kCols, class Index, class Unit>
+__host__ __device__ __forceinline__ void tile_units(unsigned rows_left_total, unsigned first_col, unsigned cols,
+                                                    size_t first_off, size_t ld, int tid, Index &&index, Unit &&unit)
 {
-    typedef Copy<kVec ? 4 : 1, kBM, kBK, 4> C; /* A's swizzle repeats every 4 rows */
+    typedef Copy<kVec ? 4 : 1, kRows, kCols> C;
     const int r0 = tid / C::kUnitsPerRow, c = (tid % C::kUnitsPerRow) * (kVec ? 4 : 1);
-    const unsigned col = kt * kBK + c;
-    /* bytes of this thread's units inside A's columns: all, the 4-12 before
-     * column k (a straddling chunk, kVec only), or none; the same for all
-     * its units (one column) */
-    const int bytes = col >= k ? 0 : kVec ? (int)(k - col < 4 ? k - col : 4) * 4 : 4;
-    const int rows_left = (int)(m - bm) - r0; /* unit u is inside A iff u * kRowStep < rows_left */
+    const unsigned col = first_col + c;
+    /* bytes of this thread's units inside the matrix's columns: all, the 4-12
+     * before the last column (a straddling chunk, kVec only), or none; the
+     * same for all its units (one column) */
+    const int bytes = col >= cols ? 0 : kVec ? (int)(cols - col < 4 ? cols - col : 4) * 4 : 4;
+    const int rows_left = (int)rows_left_total - r0; /* unit u is inside iff u * kRowStep < rows_left */
     int dst[C::kRepeat];
 #pragma unroll
-    for (int q = 0; q < C::kRepeat; ++q) dst[q] = a_index(r0 + q * C::kRowStep, c);
-    size_t off = (size_t)(bm + r0) * lda + col; /* an offset, not a pointer: added to a only when inside A */
-    const size_t step = (size_t)C::kRowStep * lda;
-    if (kVec && bytes > 0 && bytes < 16) { /* this thread's chunks straddle column k: float by float */
+    for (int q = 0; q < C::kRepeat; ++q) dst[q] = index(r0 + q * C::kRowStep, c);
+    size_t off = first_off + (size_t)r0 * ld + c; /* an offset, not a pointer: used only inside the matrix */
+    const size_t step = (size_t)C::kRowStep * ld;
+    if (kVec && bytes > 0 && bytes < 16) { /* this thread's chunks straddle the last column: float by float */
 #pragma unroll 1
         for (int p = 0; p < C::kUnits / C::kRepeat; ++p)
 #pragma unroll
@@ -581,7 +684,7 @@ __host__ __device__ __forceinline__ void a_tile_units(unsigned m, unsigned k, si
                 const bool in = (p * C::kRepeat + q) * C::kRowStep < rows_left;
 #pragma unroll
                 for (int e = 0; e < 4; ++e)
-                    unit(dst[q] + p * C::kRepeat * C::kRowStep * kBK + e, off + e, in && 4 * e < bytes ? 4 : 0, 1);
+                    unit(dst[q] + p * C::kRepeat * C::kRowStep * kPanel + e, off + e, in && 4 * e < bytes ? 4 : 0, 1);
                 off += step;
             }
         return;
@@ -594,114 +697,63 @@ __host__ __device__ __forceinline__ void a_tile_units(unsigned m, unsigned k, si
 #pragma unroll
         for (int q = 0; q < C::kRepeat; ++q) {
             const int u = p * C::kRepeat + q;
-            unit(dst[q] + p * C::kRepeat * C::kRowStep * kBK, off, u * C::kRowStep < rows_left ? bytes : 0,
+            unit(dst[q] + p * C::kRepeat * C::kRowStep * kPanel, off, u * C::kRowStep < rows_left ? bytes : 0,
                  kVec ? 4 : 1);
             off += step;
         }
 }
-template <bool kVec, class Unit>
-__host__ __device__ __forceinline__ void b_tile_units(unsigned n, unsigned k, size_t ldb, unsigned bn, unsigned kt,
-                                                      int tid, Unit &&unit)
-{
-    typedef Copy<kVec ? 4 : 1, kBK, kBN, 8> C; /* B's swizzle repeats every 8 rows */
-    const int p0 = tid / C::kUnitsPerRow, c = (tid % C::kUnitsPerRow) * (kVec ? 4 : 1);
-    const unsigned col = bn + c;
-    const int bytes = col >= n ? 0 : kVec ? (int)(n - col < 4 ? n - col : 4) * 4 : 4;
-    const int rows_left = (int)(k - kt * kBK) - p0; /* the k rows of this k-tile inside B */
-    int dst[C::kRepeat];
-#pragma unroll
-    for (int q = 0; q < C::kRepeat; ++q) dst[q] = b_index(p0 + q * C::kRowStep, c);
-    size_t off = (size_t)(kt * kBK + p0) * ldb + col;
-    const size_t step = (size_t)C::kRowStep * ldb;
-    if (kVec && bytes > 0 && bytes < 16) { /* this thread's chunks straddle column n: float by float */
-#pragma unroll 1
-        for (int p = 0; p < C::kUnits / C::kRepeat; ++p)
-#pragma unroll
-            for (int q = 0; q < C::kRepeat; ++q) {
-                const bool in = (p * C::kRepeat + q) * C::kRowStep < rows_left;
-#pragma unroll
-                for (int e = 0; e < 4; ++e)
-                    unit(dst[q] + p * C::kRepeat * C::kRowStep * kBN + e, off + e, in && 4 * e < bytes ? 4 : 0, 1);
-                off += step;
-            }
-        return;
-    }
-#pragma unroll(kVec ? C::kUnits / C::kRepeat : 1)
-    for (int p = 0; p < C::kUnits / C::kRepeat; ++p)
-#pragma unroll
-        for (int q = 0; q < C::kRepeat; ++q) {
-            const int u = p * C::kRepeat + q;
-            unit(dst[q] + p * C::kRepeat * C::kRowStep * kBN, off, u * C::kRowStep < rows_left ? bytes : 0,
-                 kVec ? 4 : 1);
-            off += step;
-        }
-}
+/* A thread's units always stay in one panel (a column), so stepping rows
+ * adds kPanel floats per row, as tile_units assumes. */
+static_assert(kThreads % (kBK / 4) == 0 && kThreads % (kBN / 4) == 0 && kThreads % kBK == 0 && kThreads % kBN == 0,
+              "a thread copies one column of units");
 
 /* Issue one k-tile's copies of A (of B) into a slab. src-size 0 reads
- * nothing and writes zeros; the source address is then a itself, so no
- * address outside A is ever formed. */
+ * nothing and writes zeros; the source address is then the matrix start,
+ * so no address outside the matrix is ever formed. */
 template <bool kVec>
 __device__ __forceinline__ void load_a_tile(float *as, const float *a, size_t lda, unsigned m, unsigned k,
                                             unsigned bm, unsigned kt, int tid)
 {
     const uint32_t as_u32 = smem_u32(as);
-    a_tile_units<kVec>(m, k, lda, bm, kt, tid, [&](int d, size_t off, int nb, int w) {
-        if (kVec && w == 4) cp_async16(as_u32 + 4u * d, nb ? a + off : a, nb);
-        else cp_async4(as_u32 + 4u * d, nb ? a + off : a, nb);
-    });
+    tile_units<kVec, kBM, kBK>(m - bm, kt * kBK, k, (size_t)bm * lda + (size_t)kt * kBK, lda, tid,
+                               [](int r, int c) { return a_index(r, c); }, [&](int d, size_t off, int nb, int w) {
+                                   if (kVec && w == 4) cp_async16(as_u32 + 4u * d, nb ? a + off : a, nb);
+                                   else cp_async4(as_u32 + 4u * d, nb ? a + off : a, nb);
+                               });
 }
 template <bool kVec>
 __device__ __forceinline__ void load_b_tile(float *bs, const float *b, size_t ldb, unsigned n, unsigned k,
                                             unsigned bn, unsigned kt, int tid)
 {
     const uint32_t bs_u32 = smem_u32(bs);
-    b_tile_units<kVec>(n, k, ldb, bn, kt, tid, [&](int d, size_t off, int nb, int w) {
-        if (kVec && w == 4) cp_async16(bs_u32 + 4u * d, nb ? b + off : b, nb);
-        else cp_async4(bs_u32 + 4u * d, nb ? b + off : b, nb);
-    });
+    tile_units<kVec, kBK, kBN>(k - kt * kBK, bn, n, (size_t)kt * kBK * ldb + bn, ldb, tid,
+                               [](int p, int c) { return b_index(p, c); }, [&](int d, size_t off, int nb, int w) {
+                                   if (kVec && w == 4) cp_async16(bs_u32 + 4u * d, nb ? b + off : b, nb);
+                                   else cp_async4(bs_u32 + 4u * d, nb ? b + off : b, nb);
+                               });
 }
 
-/* ---- GK11_CONVERT=1: round a landed slab to TF32 in place ---------------
- * Thread tid takes float4 chunks tid, tid + kThreads, ... of the stage's A
- * slab, then the same of its B slab (the two are not adjacent in shared
- * memory). The pass works on memory as it lies, so the swizzle is untouched;
- * per 8 consecutive threads its 16-byte loads and stores cover 8 consecutive
- * chunks = one 128-byte wavefront: conflict-free. Each element of the stage
- * is covered exactly once (chunk u -> floats 4u .. 4u+3, u < slab / 4).
- * __host__ __device__ for the CPU emulation: chunk(in_a, float offset). */
-template <class Chunk>
-__host__ __device__ __forceinline__ void cvt_chunks(int tid, Chunk &&chunk)
+/* ---- TMA path: one k-tile is BK/32 boxes of A (32 k-columns x BM rows) and
+ * BN/32 boxes of B (32 n-columns x BK rows), each landing as one panel. The
+ * tensor maps' element type is TFLOAT32: the TMA rounds every element to
+ * TF32 (to nearest, ties to even) on its way to shared memory, and writes
+ * zeros where a box leaves the matrix (the last k-tile, the edge tiles).
+ * Issued by thread 0; the stage's mbarrier counts the bytes. */
+constexpr uint32_t kTmaBytes = (uint32_t)kStageBytes; /* whole boxes, zero-filled parts included */
+__device__ __forceinline__ void load_tile_tma(const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t as,
+                                              uint32_t bs, uint32_t bar, unsigned bm, unsigned bn, unsigned kt)
 {
+    mbar_arrive_expect_tx(bar, kTmaBytes);
 #pragma unroll
-    for (int q = 0; q < kCvtA; ++q) {
-        const int u = tid + q * kThreads;
-        if ((kAStage / 4) % kThreads == 0 || u < kAStage / 4) chunk(true, 4 * u);
-    }
+    for (int p = 0; p < kBK / kPanel; ++p)
+        tma_load_2d(as + 4u * p * kBM * kPanel, map_a, (int)(kt * kBK + p * kPanel), (int)bm, bar);
 #pragma unroll
-    for (int q = 0; q < kCvtB; ++q) {
-        const int u = tid + q * kThreads;
-        if ((kBStage / 4) % kThreads == 0 || u < kBStage / 4) chunk(false, 4 * u);
-    }
-}
-__device__ __forceinline__ void convert_stage(float *as, float *bs, int tid)
-{
-    cvt_chunks(tid, [&](bool in_a, int off) {
-        float4 *p = reinterpret_cast<float4 *>((in_a ? as : bs) + off);
-        float4 v = *p;
-        /* cvt.rna.tf32.f32 as in mma_step: the same bits reach the HMMA. Its
-         * result is only ever read by the HMMA, which ignores the low 13 bits
-         * (ptxas may leave them unmasked), so the stored value need not be a
-         * clean TF32 float. Zero stays zero, Inf stays Inf, NaN stays NaN. */
-        v.x = __uint_as_float(to_tf32(v.x));
-        v.y = __uint_as_float(to_tf32(v.y));
-        v.z = __uint_as_float(to_tf32(v.z));
-        v.w = __uint_as_float(to_tf32(v.w));
-        *p = v;
-    });
+    for (int p = 0; p < kBN / kPanel; ++p)
+        tma_load_2d(bs + 4u * p * kBK * kPanel, map_b, (int)(bn + p * kPanel), (int)(kt * kBK), bar);
 }
 
 /* ---- Fragments ------------------------------------------------------------- */
-/* One k-step's operands as read from shared memory (still fp32). */
+/* One k-step's operands as read from shared memory. */
 struct Frags {
     float x[kNT][4]; /* mma A operands (from the B slab), one quad per n-tile */
     float y[kMT][2]; /* mma B operands (from the A slab), one pair per m-tile */
@@ -710,23 +762,26 @@ struct Frags {
  * these few suffice): A by k-step, B by n-tile parity. */
 struct LaneOffsets {
     int a[kKSteps]; /* a_frag_offset(lane, wm, 0, s) */
-    int b[2];       /* b_frag_offset(lane, wn, 0 or 1, 0, 0) */
+    int b[2][2];    /* b_frag_offset(lane, wn, 0 or 1, 0, hh) */
 };
 __host__ __device__ __forceinline__ LaneOffsets lane_offsets(int lane, int wm, int wn)
 {
     LaneOffsets lo = {};
 #pragma unroll
     for (int s = 0; s < kKSteps; ++s) lo.a[s] = a_frag_offset(lane, wm, 0, s);
-    lo.b[0] = b_frag_offset(lane, wn, 0, 0, 0);
-    lo.b[1] = b_frag_offset(lane, wn, 1, 0, 0);
+#pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+        lo.b[0][hh] = b_frag_offset(lane, wn, 0, 0, hh);
+        lo.b[1][hh] = b_frag_offset(lane, wn, 1, 0, hh);
+    }
     return lo;
 }
 /* = b_frag_offset(lane, wn, i, s, hh) and a_frag_offset(lane, wm, j, s) */
 __host__ __device__ __forceinline__ int x_offset(const LaneOffsets &lo, int i, int s, int hh)
 {
-    return lo.b[i & 1] + 32 * (i >> 1) + (8 * s + hh) * kBN;
+    return lo.b[i & 1][hh] + (i >> 1) * kBK * kPanel + 8 * s * kPanel;
 }
-__host__ __device__ __forceinline__ int y_offset(const LaneOffsets &lo, int j, int s) { return lo.a[s] + 8 * j * kBK; }
+__host__ __device__ __forceinline__ int y_offset(const LaneOffsets &lo, int j, int s) { return lo.a[s] + 8 * j * kPanel; }
 
 __device__ __forceinline__ void load_frags(Frags &f, const float *as, const float *bs, const LaneOffsets &lo,
                                            int s)
@@ -749,19 +804,19 @@ __device__ __forceinline__ void load_frags(Frags &f, const float *as, const floa
     }
 }
 
-/* Round one k-step's operands to TF32 (GK11_CONVERT=0; with 1 the slab
- * already holds them rounded) and issue its NT x MT mma. */
-__device__ __forceinline__ void mma_step(float (&acc)[kNT][kMT][4], const Frags &f)
+/* Issue one k-step's NT x MT mma. kRound (the cp.async path): round the
+ * operands to TF32 first; the TMA path's slabs already hold TF32 values. */
+template <bool kRound> __device__ __forceinline__ void mma_step(float (&acc)[kNT][kMT][4], const Frags &f)
 {
     uint32_t x[kNT][4], y[kMT][2];
 #pragma unroll
     for (int i = 0; i < kNT; ++i)
 #pragma unroll
-        for (int r = 0; r < 4; ++r) x[i][r] = kConvertSmem ? __float_as_uint(f.x[i][r]) : to_tf32(f.x[i][r]);
+        for (int r = 0; r < 4; ++r) x[i][r] = kRound ? to_tf32(f.x[i][r]) : __float_as_uint(f.x[i][r]);
 #pragma unroll
     for (int j = 0; j < kMT; ++j) {
-        y[j][0] = kConvertSmem ? __float_as_uint(f.y[j][0]) : to_tf32(f.y[j][0]);
-        y[j][1] = kConvertSmem ? __float_as_uint(f.y[j][1]) : to_tf32(f.y[j][1]);
+        y[j][0] = kRound ? to_tf32(f.y[j][0]) : __float_as_uint(f.y[j][0]);
+        y[j][1] = kRound ? to_tf32(f.y[j][1]) : __float_as_uint(f.y[j][1]);
     }
 #pragma unroll
     for (int i = 0; i < kNT; ++i)
@@ -775,16 +830,26 @@ __device__ __forceinline__ void store_one(float *p, float alpha, float v, float 
     *p = beta == 0.0f ? alpha * v : alpha * v + beta * *p;
 }
 
-template <bool kAVec, bool kBVec>
+/* kTma: the TMA path (sm_90; both operands TMA-addressable, k > 0);
+ * otherwise the cp.async path, 16-byte copies of A (B) when kAVec (kBVec). */
+template <bool kTma, bool kAVec, bool kBVec>
 __global__ void __launch_bounds__(kThreads, GK11_MIN_BLOCKS)
-gemm_tf32_mma(unsigned m, unsigned n, unsigned k, float alpha, const float *__restrict__ a, size_t lda,
+gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, unsigned m,
+              unsigned n, unsigned k, float alpha, const float *__restrict__ a, size_t lda,
               const float *__restrict__ b, size_t ldb, float beta, float *__restrict__ c, size_t ldc,
               unsigned tiles_m, unsigned tiles_n, bool c_vec)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    extern __shared__ __align__(128) float smem[];
-    float *const as = smem;                     /* kStages A slabs of BM x BK */
-    float *const bs = smem + kStages * kAStage; /* kStages B slabs of BK x BN */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && (GK11_TMA || !kTma)
+    constexpr int kStages = kTma ? kStagesTma : kStagesCopy;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    /* Round the slabs up to a 1024-byte boundary (the TMA swizzle's period). */
+    const uint32_t raw_u32 = smem_u32(smem_raw);
+    float *const as = reinterpret_cast<float *>(smem_raw + (((raw_u32 + kAlign - 1) & ~(uint32_t)(kAlign - 1)) - raw_u32));
+    float *const bs = as + kStages * kAStage;             /* kStages B slabs of BK x BN after kStages A slabs */
+    /* TMA path: full[s] completes when slab s has landed (thread 0's
+     * arrive.expect_tx + the TMA's bytes), empty[s] when all kThreads threads
+     * have finished reading it. */
+    const uint32_t full = smem_u32(bs + kStages * kBStage), empty = full + 8u * kStages;
 
     /* L2 swizzle: groups of kGroupM tile rows, walked column by column. */
     const unsigned long long group_tiles = (unsigned long long)kGroupM * tiles_n;
@@ -807,26 +872,59 @@ gemm_tf32_mma(unsigned m, unsigned n, unsigned k, float alpha, const float *__re
             for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
 
     const unsigned ktiles = (k + kBK - 1) / kBK; /* k < 2^31: no overflow */
-    if (ktiles > 0) {
-        /* Prologue: k-tiles 0 .. kStages-2 into slabs 0 .. kStages-2, one
-         * commit group each (empty groups past ktiles keep the count exact). */
-#pragma unroll
-        for (int s = 0; s < kStages - 1; ++s) {
-            if ((unsigned)s < ktiles) {
-                load_a_tile<kAVec>(as + s * kAStage, a, lda, m, k, bm, s, tid);
-                load_b_tile<kBVec>(bs + s * kBStage, b, ldb, n, k, bn, s, tid);
+    /* Issue k-tile kt's loads into slab `slab`: the TMA path from thread 0,
+     * the cp.async path from every thread (one commit group per call, empty
+     * when kt is past the last k-tile, so the wait counts stay exact). */
+    auto issue = [&](unsigned kt, int slab) {
+        if (kTma) {
+            if (tid == 0 && kt < ktiles) {
+                /* The slab's previous k-tile, kt - kStages, is read by all (its
+                 * (kt / kStages - 1)-th use of empty[slab]). */
+                if (kt >= (unsigned)kStages) mbar_wait(empty + 8u * slab, (kt / kStages - 1) & 1u);
+                load_tile_tma(&map_a, &map_b, smem_u32(as + slab * kAStage), smem_u32(bs + slab * kBStage),
+                              full + 8u * slab, bm, bn, kt);
+            }
+        } else {
+            if (kt < ktiles) {
+                load_a_tile<kAVec>(as + slab * kAStage, a, lda, m, k, bm, kt, tid);
+                load_b_tile<kBVec>(bs + slab * kBStage, b, ldb, n, k, bn, kt, tid);
             }
             cp_async_commit();
         }
+    };
+    /* Wait until k-tile kt (in slab `slab`, its (kt / kStages)-th fill) has
+     * landed. The TMA path waits for its mbarrier; the cp.async path for
+     * this thread's copies, then at a barrier for everyone's, which also
+     * tells that every warp has finished its reads of the k-tile before
+     * (see the loop). */
+    auto land = [&](unsigned kt, int slab) {
+        if (kTma) {
+            if (kt < ktiles) mbar_wait(full + 8u * slab, (kt / kStages) & 1u);
+        } else {
+            cp_async_wait<kStages - 2>();
+            __syncthreads();
+        }
+    };
+
+    if (ktiles > 0) {
+        if (kTma) {
+            if (tid == 0) {
+                prefetch_tensormap(&map_a);
+                prefetch_tensormap(&map_b);
+                for (int s = 0; s < kStages; ++s) {
+                    mbar_init(full + 8u * s, 1);         /* thread 0's arrive.expect_tx */
+                    mbar_init(empty + 8u * s, kThreads); /* every thread, once done with the slab */
+                }
+                fence_mbarrier_init();
+            }
+            __syncthreads(); /* the barriers are initialized before anyone waits on them */
+        }
+        /* Prologue: k-tiles 0 .. kStages-2 into slabs 0 .. kStages-2. */
+#pragma unroll
+        for (int s = 0; s < kStages - 1; ++s) issue((unsigned)s, s);
 
         const LaneOffsets lo = lane_offsets(lane, wm, wn);
-
-        cp_async_wait<kStages - 2>(); /* this thread's copies of k-tile 0 have landed */
-        __syncthreads();              /* ... and every thread's: slab 0 is complete */
-        if (kConvertSmem) {
-            convert_stage(as, bs, tid); /* slab 0, complete and not yet read by anyone */
-            __syncthreads();            /* every thread's conversions are visible before any fragment load */
-        }
+        land(0, 0); /* slab 0 is complete */
 
         Frags frag[2];
         load_frags(frag[0], as, bs, lo, 0);
@@ -836,63 +934,36 @@ gemm_tf32_mma(unsigned m, unsigned n, unsigned k, float alpha, const float *__re
 #pragma unroll
             for (int s = 0; s < kKSteps; ++s) {
                 if (s == kKSteps - 1) {
-                    /* The next k-step is k-step 0 of k-tile kt + 1, whose copies
-                     * were committed kStages - 2 groups before the newest. */
-                    cp_async_wait<kStages - 2>();
-                    /* Everyone's copies of k-tile kt+1 are visible, and every
-                     * warp has read its last fragments of k-tile kt (k-step
-                     * kKSteps-1's were loaded one step earlier): from here on
-                     * slab read_slab may be refilled. */
-                    __syncthreads();
+                    /* The next k-step is k-step 0 of k-tile kt + 1. This
+                     * thread has issued its last reads of k-tile kt (k-step
+                     * kKSteps-1's fragments were loaded one step earlier):
+                     * the TMA path says so on empty[read_slab]; the cp.async
+                     * path's barrier in land() says so for every thread. From
+                     * then on slab read_slab may be refilled. */
+                    if (kTma) mbar_arrive(empty + 8u * read_slab);
                     read_slab = read_slab + 1 == kStages ? 0 : read_slab + 1;
-                    if (kConvertSmem) {
-                        /* GK11_CONVERT=1: round k-tile kt+1's slab in place. It
-                         * is complete (the wait + barrier above) and nobody
-                         * reads it before the barrier below; the only other
-                         * shared traffic until then is k-tile kt+2's cp.async
-                         * into another slab. This k-step's mma need only the
-                         * registers loaded one k-step earlier, so they are
-                         * issued in the same basic block and ptxas may
-                         * interleave them with the pass. After the last
-                         * k-tile the slab holds nothing anybody uses (no copy
-                         * is in flight then, all later groups being empty):
-                         * converting it is harmless, and keeps the branch-free
-                         * block. */
-                        convert_stage(as + read_slab * kAStage, bs + read_slab * kBStage, tid);
-                        mma_step(acc, frag[s & 1]);
-                        /* Every thread's conversions of k-tile kt+1 are
-                         * visible before anyone loads its fragments (the
-                         * second barrier of the k-tile). */
-                        __syncthreads();
-                        load_frags(frag[(s + 1) & 1], as + read_slab * kAStage, bs + read_slab * kBStage, lo, 0);
-                        continue; /* s == kKSteps-1 > 0: no refill in this k-step */
-                    }
+                    land(kt + 1, read_slab);
                 }
                 /* The next k-step's fragments into the other buffer while this
                  * k-step's mma run (after the last k-tile this reads a slab
-                 * nobody uses: harmless, in bounds). */
+                 * nobody uses: harmless, in bounds, no copy in flight). */
                 load_frags(frag[(s + 1) & 1], as + read_slab * kAStage, bs + read_slab * kBStage, lo,
                            (s + 1) % kKSteps);
                 if (s == 0) {
-                    /* Refill the slab k-tile kt-1 used (free since the barrier
-                     * in k-tile kt-1's last k-step) with k-tile kt + kStages - 1. */
-                    const unsigned next = kt + kStages - 1;
-                    if (next < ktiles) {
-                        load_a_tile<kAVec>(as + write_slab * kAStage, a, lda, m, k, bm, next, tid);
-                        load_b_tile<kBVec>(bs + write_slab * kBStage, b, ldb, n, k, bn, next, tid);
-                    }
-                    cp_async_commit(); /* one group per k-tile, even empty: the wait count stays exact */
+                    /* Refill the slab k-tile kt-1 used (free once every thread
+                     * is past k-tile kt-1's last k-step) with k-tile kt + kStages - 1. */
+                    issue(kt + kStages - 1, write_slab);
                     write_slab = write_slab + 1 == kStages ? 0 : write_slab + 1;
                 }
-                mma_step(acc, frag[s & 1]);
+                mma_step<!kTma>(acc, frag[s & 1]);
             }
         }
     }
 
-    /* Epilogue straight from registers: acc[i][j][e + 2f] is C(row 8j + 2t + e,
-     * column 16i + 2g + f) of the warp tile, so for each of its 2*MT rows a
-     * lane writes NT float2 (f = 0, 1 side by side). No shared memory, no
-     * barrier. */
+    /* Epilogue straight from registers: acc[i][j][e + 2f] is C(row 8j +
+     * rho(2t + e), column 16i + 2g + f) of the warp tile, so for each of its
+     * 2*MT rows a lane writes NT float2 (f = 0, 1 side by side). No shared
+     * memory, no barrier. */
 #pragma unroll
     for (int j = 0; j < kMT; ++j)
 #pragma unroll
@@ -920,11 +991,69 @@ gemm_tf32_mma(unsigned m, unsigned n, unsigned k, float alpha, const float *__re
                 }
             }
         }
+#elif defined(__CUDA_ARCH__)
+    /* The TMA instantiation compiled for a GPU below sm_90: a stub, marked by
+     * a static shared variable that the launcher sees (and then takes the
+     * cp.async path instead). Never launched. */
+    __shared__ int stub_marker;
+    if (threadIdx.x == 0x7fffffff) stub_marker = 0;
 #endif
 }
 
-typedef void (*Kernel)(unsigned, unsigned, unsigned, float, const float *, size_t, const float *, size_t, float,
-                       float *, size_t, unsigned, unsigned, bool);
+typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, unsigned, unsigned, unsigned, float, const float *,
+                       size_t, const float *, size_t, float, float *, size_t, unsigned, unsigned, bool);
+
+/* The TMA addresses rows whose start is 16-byte aligned: the base address
+ * and the row stride in bytes (below 2^40) multiples of 16. */
+bool tma_addressable(const void *p, size_t ld)
+{
+    return ((uintptr_t)p & 15u) == 0 && (ld * 4) % 16 == 0 && ld * 4 < ((size_t)1 << 40);
+}
+
+/* cuTensorMapEncodeTiled is a driver function: reached through the runtime's
+ * entry-point query, so that nothing links libcuda. */
+cudaError_t get_encode_tiled(PFN_cuTensorMapEncodeTiled_v12000 *fn)
+{
+    void *f = nullptr;
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q);
+#else
+    cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &f, cudaEnableDefault, &q);
+#endif
+    if (err != cudaSuccess) return err;
+    if (q != cudaDriverEntryPointSuccess || f == nullptr) return cudaErrorNotSupported;
+    *fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+    return cudaSuccess;
+}
+
+/* The tensor map of a row-major rows x cols fp32 matrix (leading dimension
+ * ld) read as TF32: boxes of 32 columns (128 bytes) x box_rows, 128-byte
+ * swizzle, zeros outside the matrix (OOB fill "none" means zeros). */
+cudaError_t make_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const void *p, size_t rows,
+                     size_t cols, size_t ld, unsigned box_rows)
+{
+    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    const cuuint64_t strides[1] = {(cuuint64_t)ld * 4}; /* bytes from one row to the next */
+    const cuuint32_t box[2] = {(cuuint32_t)kPanel, box_rows};
+    const cuuint32_t elem_strides[2] = {1, 1};
+    const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 2, const_cast<void *>(p), dims, strides, box,
+                              elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/* Whether this build holds a real TMA kernel for the current GPU (not the
+ * stub that a build for older GPUs leaves: it has a static shared variable). */
+bool tma_image(Kernel kernel)
+{
+    cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
+        (void)cudaGetLastError(); /* no image for this GPU: take the cp.async path */
+        return false;
+    }
+    return fa.sharedSizeBytes == 0;
+}
 
 } // namespace
 
@@ -932,7 +1061,7 @@ extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, flo
                                               size_t lda, const float *b, size_t ldb, float beta, float *c,
                                               size_t ldc, cudaStream_t stream)
 {
-    /* cp.async and mma .tf32 exist from compute capability 8.0 on. */
+    /* cp.async and mma .tf32 exist from compute capability 8.0 on, the TMA from 9.0. */
     int dev = 0, major = 0;
     cudaError_t err = cudaGetDevice(&dev);
     if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
@@ -942,18 +1071,42 @@ extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, flo
     const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
     if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
 
+    /* The TMA path: compute capability 9.0 or above, both operands' rows
+     * TMA-addressable, k > 0 (a tensor map has no empty dimension), and box
+     * coordinates (up to a dimension + BN) that fit the TMA's signed 32-bit
+     * coordinates. Everything else takes the cp.async path. */
+    const size_t coord_max = (size_t)0x7fffffff - (kBM > kBN ? kBM : kBN) - kBK;
+    bool tma = major >= 9 && k > 0 && m <= coord_max && n <= coord_max && k <= coord_max &&
+               tma_addressable(a, lda) && tma_addressable(b, ldb);
+    if (tma) tma = tma_image(gemm_tf32_mma<true, true, true>);
+
     /* 16-byte copies need every row start 16-byte aligned: the base and ld;
      * float2 stores need 8-byte aligned row starts of C. */
     const bool a_vec = ((uintptr_t)a & 15u) == 0 && lda % 4 == 0;
     const bool b_vec = ((uintptr_t)b & 15u) == 0 && ldb % 4 == 0;
     const bool c_vec = ((uintptr_t)c & 7u) == 0 && ldc % 2 == 0;
-    const Kernel kernel = a_vec ? (b_vec ? gemm_tf32_mma<true, true> : gemm_tf32_mma<true, false>)
-                                : (b_vec ? gemm_tf32_mma<false, true> : gemm_tf32_mma<false, false>);
+    const Kernel kernel = tma     ? gemm_tf32_mma<true, true, true>
+                          : a_vec ? (b_vec ? gemm_tf32_mma<false, true, true> : gemm_tf32_mma<false, true, false>)
+                                  : (b_vec ? gemm_tf32_mma<false, false, true> : gemm_tf32_mma<false, false, false>);
+    const size_t smem = smem_bytes(tma ? kStagesTma : kStagesCopy);
 
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
+    CUtensorMap map_a, map_b;
+    memset(&map_a, 0, sizeof(map_a)); /* the cp.async path never reads them */
+    memset(&map_b, 0, sizeof(map_b));
+    if (tma) {
+        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+        err = get_encode_tiled(&encode);
+        /* A: m rows of k, boxes of 32 k-columns x BM rows; B: k rows of n,
+         * boxes of 32 n-columns x BK rows. */
+        if (err == cudaSuccess) err = make_map(encode, &map_a, a, m, k, lda, kBM);
+        if (err == cudaSuccess) err = make_map(encode, &map_b, b, k, n, ldb, kBK);
+        if (err != cudaSuccess) return err;
+    }
+
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (err != cudaSuccess) return err;
-    kernel<<<(unsigned)(tiles_m * tiles_n), kThreads, kSmemBytes, stream>>>(
-        (unsigned)m, (unsigned)n, (unsigned)k, alpha, a, lda, b, ldb, beta, c, ldc, (unsigned)tiles_m,
-        (unsigned)tiles_n, c_vec);
+    kernel<<<(unsigned)(tiles_m * tiles_n), kThreads, smem, stream>>>(
+        map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k, alpha, a, lda, b, ldb, beta, c, ldc,
+        (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
     return cudaGetLastError();
 }
