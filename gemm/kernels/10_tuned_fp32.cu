@@ -1,8 +1,9 @@
 /* Variant 10: tuned fp32 SGEMM. A three-stage cp.async pipeline of 16-deep
- * k-slices of a 128 x 256 block tile, 8 x 16 results per thread,
- * conflict-free float4 fragment loads from paired lanes, register double
- * buffering, and an inner loop that is nearly all FFMA: the top of the FFMA
- * ladder (variant 11 moves to tensor cores).
+ * k-slices of a 128 x 256 block tile, synchronized by mbarriers instead of
+ * block-wide barriers, 8 x 16 results per thread, conflict-free float4
+ * fragment loads from paired lanes, register double buffering, and an inner
+ * loop that is nearly all FFMA: the top of the FFMA ladder (variant 11
+ * moves to tensor cores).
  *
  * The idea. A GEMM on CUDA cores is fast when every issue slot of every SM
  * scheduler carries an FFMA. An sm_90 SM has 4 schedulers, each issuing one
@@ -31,35 +32,34 @@
  * use 4 x 6 x 4 = 96 clocks of it (75%); with 8 x 8 tiles, 4 x 4 x 4 = 64
  * clocks per 64 FFMA clocks: no slack at all. Registers: 128 accumulators
  * + 2 x 24 fragment registers = 176 before addresses; ptxas -v (sm_90,
- * CUDA 13.0): 243 to 255 per thread for the four instantiations
- * gemm_tuned<kVecB, kVecC> (<0,0> 254, <0,1> 255, <1,0> 243, and 255 for
+ * CUDA 13.0): 245 to 255 per thread for the four instantiations
+ * gemm_tuned<kVecB, kVecC> (<0,0> 250, <0,1> 255, <1,0> 245, and 251 for
  * the all-aligned <1,1>), no spills, no stack frame.
  * __launch_bounds__(256, 1): 256 threads x at most 256 allocated registers
  * = 65,536, the whole register file of an SM, so an SM holds 1 block = 8
  * warps, 2 per scheduler: as many warps as variant 9's 2 blocks of 4. Few,
  * and enough: a warp's 128 FFMAs per k are independent (128 accumulators),
  * so one warp alone can issue an FFMA every clock. The price of one block
- * per SM: all 8 warps meet the same barrier, so a barrier that waits stops
- * the whole SM; with BK = 16 it comes once per 2048 FFMAs of a thread, and
- * each is followed by 128 FFMAs already in registers (point 2).
+ * per SM: a block-wide barrier would stop the whole SM whenever it waits,
+ * which is why this variant has none in its loop (point 8).
  *
  * What changed, and why each is faster:
  *
  * 1. Three pipeline stages instead of two. A stage holds one k-slice, A as
  *    As[BK][BM + 4] and B as Bs[BK][BN]: (16 x 132 + 16 x 256) x 4 = 24,832
- *    bytes; 3 stages = 74,496 bytes per block, the only block on its SM
- *    (the 228 KB of an SM would hold 3: registers, not shared memory, limit
- *    occupancy). Slice t + 2 is requested while slice t is multiplied, and
- *    the wait before slice t + 1 is cp.async.wait_group 1 (variant 9:
- *    wait_group 0, everything). So 2 slices, 49,664 bytes, are in flight
+ *    bytes; 3 stages = 74,496 bytes per block (and 48 bytes of mbarriers),
+ *    the only block on its SM (the 228 KB of an SM would hold 3:
+ *    registers, not shared memory, limit occupancy). Slice t + 2 is
+ *    requested while slice t is multiplied, and the wait before slice
+ *    t + 1 leaves slice t + 2's copies in flight (variant 9 waits for
+ *    everything). So 2 slices, 49,664 bytes, are in flight
  *    per block, which is per SM (variant 9: 8 KB per block, 16 KB per SM),
  *    and a copy has 2 slices of compute to land instead of 1. A block needs
  *    at least 128 x 256 x 16 / 128 = 4096 clocks per slice (it has all of
- *    the SM's 128 FMAs per clock), so a copy is issued at least 8192 clocks,
- *    about 4 us at 2 GHz, before its data is used: L2 and DRAM latency
- *    (typically well under 1 us), including the slow copies of a busy
- *    moment, are covered. One barrier per slice, 1 per 2048 FFMAs of a
- *    thread (16 k x 128).
+ *    the SM's 128 FMAs per clock), so a copy, issued 4 k into slice t
+ *    (point 8), comes at least 1.75 slices = 7168 clocks, about 3.6 us at
+ *    2 GHz, before its data is used: L2 and DRAM latency (typically well
+ *    under 1 us), including the slow copies of a busy moment, are covered.
  *
  * 2. A transposed in shared memory, fragments double-buffered in
  *    registers. Variant 9 keeps A as it lies in memory and reads it along
@@ -69,9 +69,9 @@
  *    fragment for one k is 8 + 16 floats, and two sets (48 registers) are
  *    enough to load k + 1 while the 128 FFMAs of k issue; the shared-load
  *    latency (tens of clocks) hides under them. At the last k of a slice
- *    the order is: wait for the next slice's copies, barrier, load k = 0 of
- *    the next slice, then the FFMAs of the last k, so every barrier is
- *    followed by 128 FFMAs of work already in registers. The price: a
+ *    the order is: wait for the next slice's copies, load k = 0 of the
+ *    next slice, then the FFMAs of the last k, so every wait is followed
+ *    by 128 FFMAs of work already in registers. The price: a
  *    cp.async copies bytes as they are, so A is copied 4 bytes at a time,
  *    element (row, k) to As[k][row] (8 copies per thread per slice instead
  *    of 2 sixteen-byte ones); with 2048 FFMAs per slice that is small.
@@ -98,12 +98,13 @@
  *    partial slice of k (uniform branches pick the checked or the
  *    unchecked copy code; variant 9 checks every copy of every slice).
  *    cuobjdump -sass of the all-aligned kernel (CUDA 13.0): an interior
- *    trip of the main loop (one slice: unchecked copies, barrier taken) is
- *    2223 instructions, of which 2048 FFMA (92%), 96 LDS.128, 12 LDGSTS
- *    (cp.async), 1 barrier, 3 predicated-off LDS placeholders and 63
- *    others (address and loop arithmetic, branches, commit, wait). (The
- *    128 x 128 x 8 configuration, counted the same way: 1024 FFMA of
- *    1150, 89%.)
+ *    trip of the main loop (one slice: unchecked copies) is 2243
+ *    instructions, of which 2048 FFMA (91.3%), 96 LDS.128, 12 LDGSTS
+ *    (cp.async), 4 mbarrier operations (point 8), 3 predicated-off LDS
+ *    placeholders and 80 others (address, parity and loop arithmetic,
+ *    branches). (With a __syncthreads per slice instead of the mbarriers:
+ *    2223, 92%. The 128 x 128 x 8 configuration of that version: 1024
+ *    FFMA of 1150, 89%.)
  *
  * 5. Block swizzle. The 1-D grid is walked in groups of GK10_SWIZZLE = 8
  *    tile rows: inside a group, down a column of tiles, then the next
@@ -123,6 +124,30 @@
  *    shared memory, twice the unrolled loop code, and up to 255 wasted
  *    columns in the last tile column instead of 127.
  *
+ * 8. No block-wide barrier in the loop: mbarriers instead. A pipeline that
+ *    every thread both fills and reads needs two facts before a stage is
+ *    reused: the copies into it have landed (for everyone's copies, not
+ *    just this thread's), and nobody still reads what it held before.
+ *    Variant 9 gets both from one __syncthreads per slice (and so did this
+ *    file before run 3 below), and with one block of 8 warps per SM that
+ *    barrier makes every warp wait, once per slice, for the slowest. Here
+ *    each fact has its own mbarrier per stage (PTX ISA: mbarrier), 256
+ *    arrivals per phase:
+ *    - full[s]: after issuing its copies into stage s, a thread executes
+ *      cp.async.mbarrier.arrive.noinc, an arrival that happens when its
+ *      copies have landed; before reading slice t + 1 a thread waits for
+ *      full (its parity, (t + 1) / 3 mod 2, names the fill).
+ *    - empty[s]: a thread arrives once it has loaded its last fragments of
+ *      the slice in s; before copying a later slice into s it waits for
+ *      empty, i.e. for every thread to be done with the slice s held.
+ *    A warp thus waits only for data that has not landed, and for warps
+ *    still reading the slice whose stage it refills. And the refill is
+ *    issued GK10_REFILL_AT = 4 k into slice t, not at its start: a thread
+ *    then waits only for a thread more than 4 k (512 of its FFMAs) behind
+ *    it, while the copy still has 1.75 slices to land. Per slice a thread
+ *    executes 4 mbarrier operations (two waits, two arrivals) where it had
+ *    a wait_group, a commit and a __syncthreads.
+ *
  * Global memory (L2) traffic: a block reads (BM + BN) x BK = 6144 floats
  * per slice for BM x BN x BK = 524,288 FMAs, 85.3 FMAs per float loaded
  * (BM * BN / (BM + BN) = 32768 / 384), 3/128 (0.023) byte per FLOP: a
@@ -140,24 +165,24 @@
  * thread per slice in all, chosen by the launcher at run time. Otherwise
  * the same kernel (template flag kVecB = false) copies B 4 bytes at a
  * time, 16 per thread per slice, 24 in all: the fallback, which differs
- * only in those 12 extra copies per 2048 FFMAs (an interior trip of 2257
- * instructions, 2048 of them FFMA: 91%) and in scalar stores of C when
+ * in those 12 extra copies per 2048 FFMAs and their addresses (an interior
+ * trip of 2281 instructions, 2048 of them FFMA: 89.8%) and in scalar stores of C when
  * C's rows are not 16-byte aligned. Copies outside A or B (edge tiles, the
  * partial last slice) are zero-filled by cp.async's source-size operand,
  * so the extra products are exactly 0; the source address is then the
  * matrix base, valid and not read.
  *
- * Bound: FFMA issue. With 2048 of 2223 instructions per interior slice
- * being FFMA, the kernel cannot exceed about 92% of the FP32 peak even
- * with no stalls; what is left to lose is stalls at the barrier, register
- * bank conflicts inside the FFMA stream, and the clock the GPU holds under
- * this load.
+ * Bound: FFMA issue. With 2048 of 2243 instructions per interior slice
+ * being FFMA, the kernel cannot exceed about 91% of the FP32 peak even
+ * with no stalls; what is left to lose is stalls at the mbarrier waits,
+ * register bank conflicts inside the FFMA stream, and the clock the GPU
+ * holds under this load.
  *
  * Limits. Compute capability 8.0 or later (cp.async); the launcher returns
- * cudaErrorNotSupported below. 256 threads per block (default), 74,496
- * bytes of dynamic shared memory (above the 48 KB a launch gets without
- * asking: the launcher raises the limit), grid = ceil(m/128) x ceil(n/256)
- * blocks (1-D). Any m, n, k (k = 0 writes beta * C), any lda, ldb, ldc,
+ * cudaErrorNotSupported below. 256 threads per block (default), 74,544
+ * bytes of dynamic shared memory (3 stages and 6 mbarriers; above the 48
+ * KB a launch gets without asking: the launcher raises the limit), grid =
+ * ceil(m/128) x ceil(n/256) blocks (1-D). Any m, n, k (k = 0 writes beta * C), any lda, ldb, ldc,
  * pointers 4-byte aligned. Fast path: B rows 16-byte aligned; float4 loads
  * and stores of C when c % 16 == 0 and ldc % 4 == 0, else one float at a
  * time. Edge tiles: zero-filled copies and guarded stores; beta == 0 never
@@ -187,6 +212,14 @@
  * (0.900 / 0.910 / 0.827: a fourth stage bought nothing); and, for shapes
  * like 4097 x 3001 x 2049, -DGK10_BN=128 -DGK10_BK=8 (the previous tile
  * with 3 stages: 0.930 there). Reproduce with scripts/tune_gemm.sh.
+ * Run 3 (scripts/tune_gemm.sh through gk_bench, cold L2, median, the same
+ * H200, a later session) replaced the __syncthreads of that default by the
+ * mbarriers of point 8. The barrier version measured 3.006 / 23.78 / 1.341
+ * ms (0.893 / 0.905 / 0.822); the mbarriers with the refill at k = 0,
+ * 2.923 / 23.01 / 1.286 (0.919 / 0.935 / 0.857); at k = 8, 2.883 / 22.69
+ * / 1.237 (0.931 / 0.948 / 0.891), with a fourth stage 2.880 / 22.67 /
+ * 1.233; at k = 4, the default, 2.831 / 22.17 / 1.226 ms (0.948 / 0.971 /
+ * 0.899): 6%, 7% and 9% faster than the barrier.
  *
  * Tuning macros (compile-time; the static_asserts below check them):
  *   GK10_BM, GK10_BN   block tile (default 128, 256), multiples of 32 / 4
@@ -198,8 +231,10 @@
  *   GK10_MIN_BLOCKS    __launch_bounds__ blocks per SM (2 when threads x
  *                      TM x TN <= 16384, else 1; 1 for the default)
  *   GK10_SWIZZLE       tile rows per swizzle group (8; 1 = row-major order)
+ *   GK10_REFILL_AT     the k of a slice at which the refill is issued (4; 0 .. BK-1)
  * Configurations worth comparing (each compiles without spills for sm_90;
- * ratios to cuBLAS as above):
+ * ratios to cuBLAS as above; shared memory counted in stages, to which the
+ * mbarriers add 16 bytes per stage):
  *   default                       128x256x16, 256 thr (2x4 warps of 64x64), 8x16,
  *                                 3 stages, 1 block/SM, 74,496 B smem,
  *                                 85 FMAs per float loaded
@@ -207,7 +242,7 @@
  *                                 the previous default: 128x128x8, 128 thr, 4 stages,
  *                                 2 blocks/SM, 33,280 B smem, 64 FMAs per float
  *   -DGK10_BK=8                   128x256x8, 3 stages, 37,248 B smem: twice the
- *                                 barriers per FFMA, half the loop code
+ *                                 mbarrier waits per FFMA, half the loop code
  *   -DGK10_BK=8 -DGK10_STAGES=5   128x256x8, 5 stages, 62,080 B smem
  *   -DGK10_STAGES=4               a fourth 24,832 B stage: 99,328 B smem
  *   -DGK10_BN=128 -DGK10_BK=8     128x128x8, 128 thr, 3 stages, 2 blocks/SM,
@@ -225,7 +260,8 @@
  * Simon Boehm, "How to Optimize a CUDA Matmul Kernel for cuBLAS-like
  * Performance" (2022) for the warp-tiling step this builds on; Kirk & Hwu,
  * "Programming Massively Parallel Processors", tiling chapters; PTX ISA,
- * cp.async (cp-size, src-size zero fill, commit_group / wait_group); CUDA
+ * cp.async (cp-size, src-size zero fill), cp.async.mbarrier.arrive and
+ * mbarrier (init, arrive, try_wait / test_wait .parity); CUDA
  * C++ Programming Guide (shared-memory banks, __launch_bounds__, carveout);
  * the NVIDIA developer forum thread "Unexpected shared memory bank
  * conflict" (2019) on 128-bit shared loads. Written from these
@@ -278,6 +314,9 @@ namespace {
  * The default, 256 threads x 128 accumulators = 32768, gets 1. */
 #define GK10_MIN_BLOCKS ((GK10_THREADS) * (GK10_TM) * (GK10_TN) > 16384 ? 1 : 2)
 #endif
+#ifndef GK10_REFILL_AT
+#define GK10_REFILL_AT 4 /* the k of a slice at which a thread issues its copies of a later slice */
+#endif
 #ifndef GK10_SWIZZLE
 #define GK10_SWIZZLE 8 /* tile rows per group of the block swizzle; 1 = plain row-major order */
 #endif
@@ -295,7 +334,9 @@ constexpr int kAStride = kBM + kAPad;  /* floats from one k-row of the A stage t
 constexpr int kBStride = kBN;          /* floats from one k-row of the B stage to the next */
 constexpr int kStageFloats = kBK * kAStride + kBK * kBStride;
 constexpr unsigned kStageBytes = kStageFloats * 4u;
-constexpr size_t kSmemBytes = (size_t)kStages * kStageBytes;
+constexpr int kRefillAt = GK10_REFILL_AT;
+/* the stages, then two 8-byte mbarriers per stage (full, empty) */
+constexpr size_t kSmemBytes = (size_t)kStages * kStageBytes + 16u * kStages;
 
 /* The A loader: each warp copies 4 rows x 8 consecutive k (one 32-byte
  * sector per row), so the block copies kThreads / 8 rows per pass. */
@@ -325,11 +366,12 @@ static_assert((kBK * kBN) % kThreads == 0 && kBScalarLoads >= 1, "B loader (4-by
 static_assert(kStages >= 2, "a pipeline needs at least two stages");
 static_assert(kSmemBytes <= 227u * 1024u, "more shared memory per block than sm_90 allows (227 KB)");
 static_assert(kSwizzle >= 1, "GK10_SWIZZLE counts tile rows per group (1 = no swizzle)");
+static_assert(kRefillAt >= 0 && kRefillAt < kBK, "GK10_REFILL_AT: a k of the slice, 0 .. BK-1");
 
 /* ---- cp.async (PTX ISA, "Data Movement: cp.async"), sm_80 and later. A
  * copy goes from global memory straight into shared memory without passing
- * through registers, and the thread does not wait for it: it waits later,
- * per group, with cp.async.wait_group. Below sm_80 these are empty (the
+ * through registers, and the thread does not wait for it: an mbarrier
+ * hears later when its copies have landed (below). Below sm_80 these are empty (the
  * launcher refuses those devices, so the kernel never runs there). */
 __device__ __forceinline__ void cp_async4(uint32_t dst, const float *src)
 {
@@ -364,19 +406,65 @@ __device__ __forceinline__ void cp_async16(uint32_t dst, const float *src, uint3
                  : "memory");
 #endif
 }
-/* Close the group of copies this thread issued since the last commit. */
-__device__ __forceinline__ void cp_async_commit()
+/* ---- mbarrier (PTX ISA, "Parallel Synchronization and Communication
+ * Instructions: mbarrier"), sm_80 and later: a 64-bit object in shared
+ * memory whose current phase completes when it has received the number of
+ * arrivals it was initialized with; the next phase then begins. A waiter
+ * names the parity of the phase it waits for (0, 1, 0, ...). */
+__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
 #endif
 }
-/* Wait until at most `Pending` of this thread's groups are still in flight. */
-template <int Pending> __device__ __forceinline__ void cp_async_wait()
+/* One arrival, with release semantics: this thread's earlier shared-memory
+ * reads are ordered before it for whoever waits on the phase. */
+__device__ __forceinline__ void mbar_arrive(uint32_t bar)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 #endif
+}
+/* One arrival that happens when all of this thread's earlier cp.async
+ * copies have completed (.noinc: the arrival is one of the count the
+ * barrier was initialized with, not an extra one). The thread goes on at once. */
+__device__ __forceinline__ void cp_async_mbar_arrive(uint32_t bar)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
+/* Whether the phase of the given parity has completed (acquire semantics).
+ * sm_90's try_wait suspends the thread for a while before it answers no;
+ * sm_80's test_wait answers at once. */
+__device__ __forceinline__ bool mbar_test(uint32_t bar, uint32_t parity)
+{
+    uint32_t done = 1;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+#endif
+    return done != 0;
+}
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
+{
+    while (!mbar_test(bar, parity)) {
+    }
 }
 
 /* ---- Global -> shared copies of one k-slice (a stage) --------------------
@@ -630,64 +718,74 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         for (int j = 0; j < kTN; ++j) acc[i][j] = 0.0f;
     float fa[2][kTM], fb[2][kTN]; /* fragments for this k and the next */
 
-    /* ---- Prologue: slices 0 .. kStages-2 in flight, one group each (empty
-     * groups when k is short, so that the group count below stays exact). */
-#pragma unroll
-    for (int s = 0; s < kStages - 1; ++s) {
-        if ((unsigned)s < ktiles) {
-            if (edge || (unsigned)s >= kfull)
-                ld.template load<true>(s, s * kStageBytes);
-            else
-                ld.template load<false>(s, s * kStageBytes);
+    /* ---- The pipeline's mbarriers (after the stages): full[s] completes
+     * when every thread's copies into stage s have landed (each thread's
+     * cp.async.mbarrier.arrive.noinc arrives once its copies are done);
+     * empty[s] when every thread has finished reading stage s. Count:
+     * kThreads arrivals per phase, one phase per slice the stage holds. */
+    const uint32_t full = smem_base + kStages * kStageBytes, empty = full + 8u * kStages;
+    if (tid == 0)
+        for (int s = 0; s < kStages; ++s) {
+            mbar_init(full + 8u * s, kThreads);
+            mbar_init(empty + 8u * s, kThreads);
         }
-        cp_async_commit();
-    }
+    __syncthreads(); /* initialized before anyone arrives or waits */
+
+    /* Issue this thread's copies of slice tl into stage `stage`: first wait
+     * until every thread has finished reading the slice the stage held
+     * before (tl - kStages, the (tl / kStages - 1)-th phase of empty), then
+     * copy, then arrange for full to hear when the copies have landed. */
+    auto refill = [&](unsigned tl, unsigned stage) {
+        if (tl >= ktiles) return;
+        if (tl >= (unsigned)kStages) mbar_wait(empty + 8u * stage, (tl / kStages - 1) & 1u);
+        if (edge || tl >= kfull)
+            ld.template load<true>(tl, stage * kStageBytes);
+        else
+            ld.template load<false>(tl, stage * kStageBytes);
+        cp_async_mbar_arrive(full + 8u * stage);
+    };
+
+    /* ---- Prologue: slices 0 .. kStages-2 in flight. */
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) refill((unsigned)s, (unsigned)s);
     unsigned rstage = 0, wstage = kStages - 1; /* stage read now; stage written next */
     if (ktiles > 0) {
-        cp_async_wait<kStages - 2>(); /* this thread's copies of slice 0 have landed */
-        __syncthreads();              /* ... and everyone else's: slice 0 is complete in shared memory */
+        mbar_wait(full, 0); /* slice 0 is complete in shared memory */
         load_fragments(fa[0], fb[0], a_frag, b_frag);
     }
 
-    /* ---- Main loop: one slice per trip, one barrier per trip. */
+    /* ---- Main loop: one slice per trip, no block-wide barrier. */
 #pragma unroll 1
     for (unsigned t = 0; t < ktiles; ++t) {
-        /* Refill: slice t + kStages - 1 goes into the stage slice t - 1 used;
-         * every thread finished reading that stage before the barrier at the
-         * end of the previous trip. */
-        const unsigned tl = t + kStages - 1;
-        if (tl < ktiles) {
-            if (edge || tl >= kfull)
-                ld.template load<true>(tl, wstage * kStageBytes);
-            else
-                ld.template load<false>(tl, wstage * kStageBytes);
-        }
-        cp_async_commit(); /* always one group per trip, empty or not */
-        wstage = wstage + 1 == kStages ? 0 : wstage + 1;
-
         const float *as = a_frag + rstage * kStageFloats;
         const float *bs = b_frag + rstage * kStageFloats;
 #pragma unroll
         for (int kk = 0; kk < kBK; ++kk) {
+            if (kk == kRefillAt) {
+                /* Refill: slice t + kStages - 1 goes into the stage slice t - 1
+                 * used. Issued kRefillAt k into the slice, not at its start:
+                 * by then a thread that waits here waits only for a thread
+                 * more than kRefillAt k behind it. */
+                refill(t + kStages - 1, wstage);
+                wstage = wstage + 1 == kStages ? 0 : wstage + 1;
+            }
             /* Fetch the fragments of the next k before the FFMAs of this k:
              * the loads are in flight while the FFMAs issue. */
             if (kk < kBK - 1) {
                 load_fragments(fa[(kk + 1) & 1], fb[(kk + 1) & 1], as + (kk + 1) * kAStride, bs + (kk + 1) * kBStride);
-            } else if (t + 1 < ktiles) {
+            } else {
                 /* Last k of the slice: its fragments are already in registers,
-                 * so this thread is done with the stage. Groups committed so
-                 * far: (kStages - 1) + (t + 1); allowing kStages - 2 to be
-                 * pending means slices 0 .. t+1 have landed. */
-                cp_async_wait<kStages - 2>();
-                __syncthreads(); /* slice t+1 is complete for all threads, and no thread still reads
-                                    slice t's stage, which the next trip refills */
-                rstage = rstage + 1 == kStages ? 0 : rstage + 1;
-                load_fragments(fa[0], fb[0], a_frag + rstage * kStageFloats, b_frag + rstage * kStageFloats);
+                 * so this thread is done with the stage. */
+                mbar_arrive(empty + 8u * rstage);
+                if (t + 1 < ktiles) {
+                    rstage = rstage + 1 == kStages ? 0 : rstage + 1;
+                    mbar_wait(full + 8u * rstage, ((t + 1) / kStages) & 1u); /* slice t+1 has landed */
+                    load_fragments(fa[0], fb[0], a_frag + rstage * kStageFloats, b_frag + rstage * kStageFloats);
+                }
             }
             outer_product(acc, fa[kk & 1], fb[kk & 1]);
         }
     }
-    cp_async_wait<0>(); /* only empty groups can remain; leave nothing in flight */
 
     /* ---- Epilogue: C = alpha * acc + beta * C, guarded at the edges. The
      * branch on beta is uniform; with beta == 0 C is never read (a NaN
@@ -708,7 +806,7 @@ cudaError_t launch(unsigned m, unsigned n, unsigned k, float alpha, const float 
     void (*kernel)(unsigned, unsigned, unsigned, float, const float *, size_t, const float *, size_t, float, float *,
                    size_t, unsigned, unsigned) = gemm_tuned<kVecB, kVecC>;
     /* Dynamic shared memory above 48 KB must be asked for (the default
-     * configuration needs 74,496 bytes); the carveout hint gives shared
+     * configuration needs 74,544 bytes); the carveout hint gives shared
      * memory the largest share of the L1/shared array (this kernel reads
      * nothing twice through L1). */
     cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);

@@ -371,8 +371,14 @@ static_assert(kGroupM >= 1 && kGroupM <= 64, "GROUP_M");
  * panel starts on a 1024-byte boundary. The cp.async path writes the same
  * layout itself, so both paths share every fragment load. */
 __host__ __device__ constexpr int swz(int r, int c) { return ((((c & 31) >> 2) ^ (r & 7)) << 2) + (c & 3); }
-__host__ __device__ constexpr int a_index(int r, int c) { return (c / kPanel) * (kBM * kPanel) + r * kPanel + swz(r, c); }
-__host__ __device__ constexpr int b_index(int p, int c) { return (c / kPanel) * (kBK * kPanel) + p * kPanel + swz(p, c); }
+__host__ __device__ constexpr int a_index(int r, int c)
+{
+    return (c / kPanel) * (kBM * kPanel) + r * kPanel + swz(r, c);
+}
+__host__ __device__ constexpr int b_index(int p, int c)
+{
+    return (c / kPanel) * (kBK * kPanel) + p * kPanel + swz(p, c);
+}
 
 /* ---- Fragment and accumulator coordinates (see "Which operand is which") --
  * Lane (g, t) = (lane / 4, lane % 4). The mma's column c of m-tile j (0..7)
@@ -781,7 +787,10 @@ __host__ __device__ __forceinline__ int x_offset(const LaneOffsets &lo, int i, i
 {
     return lo.b[i & 1][hh] + (i >> 1) * kBK * kPanel + 8 * s * kPanel;
 }
-__host__ __device__ __forceinline__ int y_offset(const LaneOffsets &lo, int j, int s) { return lo.a[s] + 8 * j * kPanel; }
+__host__ __device__ __forceinline__ int y_offset(const LaneOffsets &lo, int j, int s)
+{
+    return lo.a[s] + 8 * j * kPanel;
+}
 
 __device__ __forceinline__ void load_frags(Frags &f, const float *as, const float *bs, const LaneOffsets &lo,
                                            int s)
@@ -844,7 +853,8 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
     extern __shared__ __align__(16) unsigned char smem_raw[];
     /* Round the slabs up to a 1024-byte boundary (the TMA swizzle's period). */
     const uint32_t raw_u32 = smem_u32(smem_raw);
-    float *const as = reinterpret_cast<float *>(smem_raw + (((raw_u32 + kAlign - 1) & ~(uint32_t)(kAlign - 1)) - raw_u32));
+    const uint32_t pad = ((raw_u32 + kAlign - 1) & ~(uint32_t)(kAlign - 1)) - raw_u32;
+    float *const as = reinterpret_cast<float *>(smem_raw + pad);
     float *const bs = as + kStages * kAStage;             /* kStages B slabs of BK x BN after kStages A slabs */
     /* TMA path: full[s] completes when slab s has landed (thread 0's
      * arrive.expect_tx + the TMA's bytes), empty[s] when all kThreads threads
