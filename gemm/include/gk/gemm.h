@@ -53,7 +53,10 @@
  *     GK_ERROR_UNSUPPORTED elsewhere. Its TMA path needs A and B to start on
  *     16-byte boundaries with row strides (4 lda, 4 ldb bytes) multiples of
  *     16; other rows, and k = 0, take a slower path of the same kernel file
- *     (12_tf32_wgmma.cu says which).
+ *     (12_tf32_wgmma.cu says which). Variant 11 loads through the TMA too
+ *     on a 9.0 GPU when the rows allow it, and through cp.async otherwise
+ *     (and on 8.x GPUs); the TMA rounds ties to even, cvt.rna away from
+ *     zero, so the two paths' results can differ in the last bits.
  *   - Deterministic: every variant adds in a fixed order, so the same inputs
  *     give the same bits run to run on the same GPU.
  */
