@@ -9,7 +9,8 @@
 # variant 12 each carry, compared with each file's own guard macro,
 # GKBn_SM90A or GK12_SM90A, read as one name; variant 11, built for plain
 # sm_90, carries the mbarrier and TMA ones under GK11_TMA, read as the same
-# name, and a cp.async wait of its own).
+# name, and a cp.async wait of its own; all of them, the host's lookup of
+# cuTensorMapEncodeTiled).
 # This test keeps the copies identical: a fix made in one file must be made
 # in all.
 #   cmake -DKERNEL_DIR=... -DMODULE=reduce|gemm|histogram|conv|gemm_bf16|gemm_sm90a -P kernel_copies_agree.cmake
@@ -55,6 +56,8 @@ elseif(MODULE STREQUAL "gemm_sm90a")
              mbar_arrive_expect_tx mbar_try_wait mbar_wait prefetch_tensormap tma_load_2d)
     list(APPEND blocks "__device__ __forceinline__ (void|bool) ${fn}\\([^)]*\\)\n{${body}")
   endforeach()
+  # The host's entry-point query for cuTensorMapEncodeTiled (variants 11 and 12, BF16 3-5).
+  list(APPEND blocks "cudaError_t get_encode_tiled\\(PFN_cuTensorMapEncodeTiled_v12000 \\*fn\\)\n{${body}")
   foreach(fn wgmma_wait cp_async_wait setmaxnreg_dec setmaxnreg_inc)
     list(APPEND blocks "template <int N> __device__ __forceinline__ void ${fn}\\(\\)\n{${body}")
   endforeach()
