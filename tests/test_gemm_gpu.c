@@ -68,6 +68,10 @@ static const shape medium_shapes[] = {
      * bytes) with n not a multiple of 8: variant 12's last 8-column B box
      * lies partly outside the matrix (the TMA zero-fills it). */
     {300, 100, 200, 0, 0},
+    /* As above with n = 36 (ldb 144 bytes): variant 12 loads B in 32-column
+     * panels, and its last two panels lie wholly right of column n (not
+     * loaded: their stale contents must reach no stored element). */
+    {300, 36, 200, 0, 0},
     /* Every product positive: a one-sided rounding error (an operand
      * truncated to TF32 instead of rounded, say) then adds up over k. A
      * truncated operand in [0, 1) is off by 2^-11 ln 2 of its value on

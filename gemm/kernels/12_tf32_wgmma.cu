@@ -288,28 +288,38 @@ namespace {
 constexpr int kBM = 256, kBN = 128, kBK = 32;       /* C rows (wgmma N'), C columns (2 x M'), k */
 constexpr int kConsumers = kBN / 64;                /* 2 consumer warpgroups, 64 columns of C each */
 constexpr int kConsumerWarps = kConsumers * 4;      /* 8: each releases a stage once (TMA path: the empty barrier's count) */
-constexpr int kProducerRegs = 40;                   /* setmaxnreg: a producer thread's registers after the split */
 /* The two instantiations of the kernel (kTma true: the TMA path; false:
  * the cp.async path, header), 384 threads each (1 producer + 2 consumer
- * warpgroups, setmaxnreg 40 / 232):
+ * warpgroups):
+ *                         TMA path                         cp.async path
  *   full barrier count    1 (+ the bytes)                  128 (one per producer thread, when its copies land)
- *   empty barrier count   8 (lane 0 of each consumer warp) 256 (every consumer thread) */
+ *   empty barrier count   8 (lane 0 of each consumer warp) 256 (every consumer thread)
+ *   setmaxnreg            40 / 232                         56 / 224 (the producer threads' copy state) */
 constexpr int kThreads = (1 + kConsumers) * 128;
-constexpr int kConsumerRegs = 232;
+constexpr int kLaunchRegs = (65536 / kThreads) & ~7; /* 168: __launch_bounds__(384, 1) */
 template <bool kTma> struct Mode {
     static constexpr unsigned kFullCount = kTma ? 1u : 128u;
     static constexpr unsigned kEmptyCount = kTma ? (unsigned)kConsumerWarps : (unsigned)(kConsumers * 128);
+    static constexpr int kProducerRegs = kTma ? 40 : 56;
+    static constexpr int kConsumerRegs = kTma ? 232 : 224;
+    /* setmaxnreg only moves registers within the CTA: a split must fit the
+     * CTA's registers at launch; multiples of 8 in 24 .. 256. */
+    static_assert(128 * kProducerRegs + kConsumers * 128 * kConsumerRegs <= kThreads * kLaunchRegs,
+                  "setmaxnreg: the warpgroups' registers fit the CTA's registers at launch (384 x 168)");
+    static_assert(kProducerRegs % 8 == 0 && kProducerRegs >= 24 && kProducerRegs <= kLaunchRegs &&
+                      kConsumerRegs % 8 == 0 && kConsumerRegs <= 256 && kConsumerRegs >= kLaunchRegs,
+                  "setmaxnreg takes multiples of 8 in 24 .. 256; the producer decreases, the consumers increase");
 };
-static_assert(128 * kProducerRegs + kConsumers * 128 * kConsumerRegs <= 65536,
-              "setmaxnreg: the warpgroups' registers fit the SM's 64K-register file");
-static_assert(kConsumerRegs % 8 == 0 && kConsumerRegs <= 256, "setmaxnreg takes multiples of 8 in 24 .. 256");
+template struct Mode<true>;
+template struct Mode<false>;
 constexpr int kCopyThreads = 128;                   /* cp.async path: the producer warpgroup copies */
 constexpr int kStages = 4;
 constexpr unsigned kGroupM = GK12_GROUP_M;
 constexpr int kKSteps = kBK / 8;                    /* wgmma k8-steps per k-tile: 4 */
 constexpr int kABytes = kBM * kBK * 4;              /* one A slab: 32 KB, one TMA box of 32 x 256 */
-constexpr int kGroupBytes = kBK * 8 * 4;            /* one B group (32 k-rows x 8 columns): 1 KB, one TMA box */
-constexpr int kGroups = kBN / 8;                    /* 16 */
+constexpr int kPanelCols = 32;                      /* one B panel: 32 columns = one 128-byte row of fp32 */
+constexpr int kPanelBytes = kBK * kPanelCols * 4;   /* 32 k-rows x 32 columns: 4 KB, one TMA box */
+constexpr int kPanels = kBN / kPanelCols;           /* 4 */
 constexpr int kBBytes = kBK * kBN * 4;              /* one B slab: 16 KB */
 constexpr int kAcc = kBM / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
 constexpr int kFrag = 4 * kKSteps;                  /* fragment registers per thread and k-tile: 16 */
@@ -320,10 +330,9 @@ constexpr int kBCopies = kBK * kBN / kCopyThreads;  /* 32 */
 static_assert(kBK * 4 == 128, "rows of 128 bytes: the 128-byte swizzle (and the TMA box's inner 128 bytes)");
 static_assert(kBM == 256, "the wgmma below is m64n256k8 (128 accumulators)");
 static_assert(kBM <= 256 && kBK <= 256, "a TMA box is at most 256 elements along each dimension");
-static_assert(kABytes % 1024 == 0 && kBBytes % 1024 == 0 && kGroupBytes % 1024 == 0,
-              "slabs and groups keep the 1024-byte alignment of the atoms");
+static_assert(kABytes % 1024 == 0 && kBBytes % 1024 == 0 && kPanelBytes % 1024 == 0,
+              "slabs and panels keep the 1024-byte alignment of the swizzle atoms");
 static_assert(kSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
-static_assert(kProducerRegs % 8 == 0 && kProducerRegs >= 24, "setmaxnreg takes multiples of 8 in 24 .. 256");
 static_assert(kACopies * kCopyThreads == kBM * kBK && kBCopies * kCopyThreads == kBK * kBN && kCopyThreads == 128,
               "cp.async path: the 128 producer threads cover a stage exactly (the mappings below assume 128)");
 
@@ -335,13 +344,63 @@ __host__ __device__ constexpr int a_offset(int r, int kk)
 {
     return r * 128 + (((kk >> 2) ^ (r & 7)) << 4) + (kk & 3) * 4;
 }
-/* B slab: element (kk, nn), kk < 32, nn < 128: [n/8][k][n%8]. */
-__host__ __device__ constexpr int b_offset(int kk, int nn) { return (((nn >> 3) * kBK + kk) * 8 + (nn & 7)) * 4; }
+/* B slab: element (kk, nn), kk < 32, nn < 128: 4 panels of 32 columns
+ * ([n/32][k][n%32]), each row of a panel 128 bytes with the same 128-byte
+ * swizzle: the 16-byte chunk (nn % 32) / 4 of k-row kk stored at chunk
+ * ((nn % 32) / 4) ^ (kk % 8). */
+__host__ __device__ constexpr int b_offset(int kk, int nn)
+{
+    return (nn >> 5) * kPanelBytes + kk * 128 + ((((nn >> 2) & 7) ^ (kk & 7)) << 4) + (nn & 3) * 4;
+}
+/* Which column of the warpgroup's 64 a row of its wgmma A operand holds.
+ * Row i = 16w + 8h + g (warp w, fragment half h, lane group g) takes column
+ *     32 (i / 32) + 16 ((i / 4) % 2) + 8 ((i / 16) % 2) + 4 ((i / 8) % 2) + i % 4
+ * (bits b5 b4 b3 b2 b1 b0 of i become b5 b2 b4 b3 b1 b0): a permutation of
+ * 0 .. 63 that keeps each warp's 16 rows in one 32-column panel and gives
+ * the 8 lanes of one t the chunks c and c + 4 of it (c = 2 (w % 2) + h),
+ * so that the four t's, whose k-rows differ in kk % 8, find them at four
+ * disjoint chunk pairs c ^ t, (c + 4) ^ t: a fragment load touches all 32
+ * banks once. The epilogue stores row i's results in column frag_col(i). */
+__host__ __device__ constexpr int frag_col(int i)
+{
+    return (i & 32) | (((i >> 2) & 1) << 4) | (((i >> 4) & 1) << 3) | (((i >> 3) & 1) << 2) | (i & 3);
+}
 
 static_assert(a_offset(7, 31) == 7 * 128 + ((7 ^ 7) << 4) + 12 && a_offset(9, 4) == 9 * 128 + ((1 ^ 1) << 4),
               "a_offset: the 128-byte swizzle");
-static_assert(b_offset(0, 8) == kGroupBytes && b_offset(1, 0) == 32 && b_offset(kBK - 1, kBN - 1) == kBBytes - 4,
-              "b_offset: 1 KB groups of 32 x 8");
+static_assert(b_offset(0, 32) == kPanelBytes && b_offset(1, 0) == 128 + 16 && b_offset(0, 4) == 16 &&
+                  b_offset(kBK - 1, kBN - 1) == kBBytes - 128 + ((7 ^ 7) << 4) + 12,
+              "b_offset: 4 KB panels of 32 x 32 with the 128-byte swizzle");
+static_assert(frag_col(0) == 0 && frag_col(4) == 16 && frag_col(8) == 4 && frag_col(16) == 8 && frag_col(63) == 63 &&
+                  frag_col(36) == 48,
+              "frag_col: the bit permutation b5 b4 b3 b2 b1 b0 -> b5 b2 b4 b3 b1 b0");
+/* Recount, for every warp w, fragment register (h, hi) and lane (g, t):
+ * the bank of the word read (b_offset(t + 4 hi, frag_col(16w + 8h + g)),
+ * k8-step 0; a step adds 1024 bytes) takes all 32 values, once each. */
+__host__ __device__ constexpr bool frag_loads_conflict_free()
+{
+    for (int w = 0; w < 4; ++w)
+        for (int h = 0; h < 2; ++h)
+            for (int hi = 0; hi < 2; ++hi) {
+                unsigned banks = 0;
+                for (int lane = 0; lane < 32; ++lane) {
+                    const int g = lane >> 2, t = lane & 3;
+                    const int bank = (b_offset(t + 4 * hi, frag_col(16 * w + 8 * h + g)) >> 2) & 31;
+                    banks |= 1u << bank;
+                }
+                if (banks != 0xffffffffu) return false;
+            }
+    return true;
+}
+static_assert(frag_loads_conflict_free(), "each fragment load: 32 lanes, 32 distinct banks");
+/* frag_col is a bijection onto 0 .. 63 (the epilogue stores every column once). */
+__host__ __device__ constexpr bool frag_col_bijective()
+{
+    unsigned long long seen = 0;
+    for (int i = 0; i < 64; ++i) seen |= 1ull << frag_col(i);
+    return seen == ~0ull;
+}
+static_assert(frag_col_bijective(), "frag_col: a permutation of the 64 columns");
 
 /* ---- Descriptors ------------------------------------------------------------ */
 /* The A slab as the wgmma's B operand (N' = 256 rows, K-major): 8-row atoms
@@ -627,13 +686,14 @@ __device__ __forceinline__ void tile_origin(unsigned t, unsigned tiles_m, unsign
  * zero-filled and still counts its full bytes. */
 __device__ __forceinline__ void load_stage_tma(const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t as,
                                                uint32_t bs, uint32_t full, unsigned kt, unsigned bm, unsigned bn,
-                                               int groups)
+                                               int panels)
 {
-    mbar_arrive_expect_tx(full, (uint32_t)(kABytes + groups * kGroupBytes));
+    mbar_arrive_expect_tx(full, (uint32_t)(kABytes + panels * kPanelBytes));
     /* Coordinates fit an int: bm, kt * kBK and bn + 8j (< n for a loaded
      * group) stay below 2^31 (m, n, k <= 2^31 - 1). */
     tma_load_2d(as, map_a, (int)(kt * kBK), (int)bm, full);
-    for (int j = 0; j < groups; ++j) tma_load_2d(bs + j * kGroupBytes, map_b, (int)(bn + 8 * j), (int)(kt * kBK), full);
+    for (int j = 0; j < panels; ++j)
+        tma_load_2d(bs + j * kPanelBytes, map_b, (int)(bn + kPanelCols * j), (int)(kt * kBK), full);
 }
 
 /* cp.async: producer thread p (0..127) copies its 64 A and 32 B elements
@@ -671,17 +731,24 @@ __device__ __forceinline__ void load_stage_cp_async(uint32_t as, uint32_t bs, co
         }
     }
     {
-        const int kk0 = (p >> 3) & 15, nn0 = p & 7;
+        /* Float p + 128i of the slab: panel i / 8, k-row r0 + 4 (i % 8) with
+         * r0 = p / 32, chunk slot (p / 4) % 8 holding chunk slot ^ (k-row % 8)
+         * = slot ^ (r0 + 4 (i % 2)), element p % 4. */
+        const int r0 = p >> 5, slot = (p >> 2) & 7, e = p & 3;
         const uint32_t dst = bs + 4u * (uint32_t)p;
-        const unsigned krow0 = kt * kBK + kk0, col0 = bn + nn0;
-        const bool k0 = krow0 < k, k1 = krow0 + 16 < k;
-        /* Groups j < cols_in hold a column < n (columns col0 + 8j). */
-        const int cols_in = col0 >= n ? 0 : (int)min((n - col0 + 7u) / 8u, (unsigned)(kBCopies / 2));
-        const size_t off0 = (size_t)krow0 * ldb + col0, off1 = off0 + 16 * ldb;
+        const unsigned krow0 = kt * kBK + (unsigned)r0;
+        const unsigned col_even = bn + 4u * (unsigned)(slot ^ r0) + (unsigned)e;       /* i even */
+        const unsigned col_odd = bn + 4u * (unsigned)(slot ^ (r0 + 4)) + (unsigned)e;  /* i odd */
+        /* Copies with i % 8 < rows_in hold a k-row < k (k-rows krow0 + 4 (i % 8));
+         * panels j < panels_even (panels_odd) a column < n (columns col + 32j). */
+        const int rows_in = krow0 >= k ? 0 : (int)min((k - krow0 + 3u) / 4u, 8u);
+        const int panels_even = col_even >= n ? 0 : (int)min((n - col_even + 31u) / 32u, (unsigned)kPanels);
+        const int panels_odd = col_odd >= n ? 0 : (int)min((n - col_odd + 31u) / 32u, (unsigned)kPanels);
+        const size_t off_even = (size_t)krow0 * ldb + col_even, off_odd = (size_t)krow0 * ldb + col_odd;
 #pragma unroll
         for (int i = 0; i < kBCopies; ++i) {
-            const bool ok = (i >> 1) < cols_in && ((i & 1) ? k1 : k0);
-            const size_t off = ((i & 1) ? off1 : off0) + 8 * (size_t)(i >> 1);
+            const bool ok = (i & 7) < rows_in && (i >> 3) < ((i & 1) ? panels_odd : panels_even);
+            const size_t off = ((i & 1) ? off_odd : off_even) + 4 * (size_t)(i & 7) * ldb + 32 * (size_t)(i >> 3);
             cp_async4(dst + 512u * (uint32_t)i, ok ? b + off : b, ok ? 4 : 0);
         }
     }
@@ -756,16 +823,29 @@ template <bool kTma> __device__ __forceinline__ void release_stage(uint32_t bar,
 }
 
 /* ---- One k-tile of a consumer warpgroup ---------------------------------------------- */
+/* A consumer thread's four fragment addresses (k8-step 0 of stage 0's B
+ * slab): lane = 4g + t of warp w of consumer warpgroup cw loads
+ *   a0 = A'(16w + g, t)   a1 = A'(16w + 8 + g, t)   a2 = A'(16w + g, t + 4)   a3 = A'(16w + 8 + g, t + 4)
+ * with A'(i, kk) = B(kk, 64 cw + frag_col(i)) of the k-tile. */
+struct FragAddr {
+    uint32_t a0, a1, a2, a3;
+};
+__device__ __forceinline__ FragAddr frag_addresses(uint32_t bs0, int cw, int w, int lane)
+{
+    const int g = lane >> 2, t = lane & 3, c0 = 64 * cw + frag_col(16 * w + g), c1 = 64 * cw + frag_col(16 * w + 8 + g);
+    return FragAddr{bs0 + (uint32_t)b_offset(t, c0), bs0 + (uint32_t)b_offset(t, c1),
+                    bs0 + (uint32_t)b_offset(t + 4, c0), bs0 + (uint32_t)b_offset(t + 4, c1)};
+}
 /* k-tile `it` (ring position) with fragment set `cur`; `prev` is the set
  * k-tile it-1 used, whose wgmma may still be running on entry.
  *   wait for the stage; load and round the 16 fragment values into cur;
  *   fence; 4 wgmma (k8-steps) on cur and the A slab; commit;
  *   wait_group 1: k-tile it-1's wgmma (readers of prev and of its stage)
  *   are done; fence prev and d; release k-tile it-1's stage.
- * frag_addr is this thread's a0 address in stage 0's B slab. */
+ * fa holds this thread's a0 .. a3 addresses in stage 0's B slab. */
 template <bool kTma>
 __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[kFrag], uint32_t (&prev)[kFrag],
-                                              uint32_t as0, uint32_t frag_addr, uint32_t full0, uint32_t empty0,
+                                              uint32_t as0, const FragAddr &fa, uint32_t full0, uint32_t empty0,
                                               unsigned it, bool release_prev, int lane, int q)
 {
     const int slab = (int)(it % kStages);
@@ -784,16 +864,15 @@ __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[
 
     /* Set cur was last read by k-tile it-2's wgmma, retired by the
      * wait_group 1 of k-tile it-1 (at a tile's first k-tiles, by the
-     * previous tile's wait_group 0): free to overwrite. Offsets: k8-step s is
-     * 8 k-rows = 256 bytes further; a1 the next group (+1024), a2 k + 4
-     * (+128), a3 both (+1152). */
-    const uint32_t fb = frag_addr + (uint32_t)(slab * kBBytes);
+     * previous tile's wait_group 0): free to overwrite. k8-step s is 8
+     * k-rows = 1024 bytes further (the swizzle repeats every 8 rows). */
+    const uint32_t so = (uint32_t)(slab * kBBytes);
 #pragma unroll
     for (int s = 0; s < kKSteps; ++s) {
-        cur[4 * s + 0] = lds_frag<kTma>(fb + 256 * s);
-        cur[4 * s + 1] = lds_frag<kTma>(fb + 256 * s + 1024);
-        cur[4 * s + 2] = lds_frag<kTma>(fb + 256 * s + 128);
-        cur[4 * s + 3] = lds_frag<kTma>(fb + 256 * s + 1152);
+        cur[4 * s + 0] = lds_frag<kTma>(fa.a0 + so + 1024 * s);
+        cur[4 * s + 1] = lds_frag<kTma>(fa.a1 + so + 1024 * s);
+        cur[4 * s + 2] = lds_frag<kTma>(fa.a2 + so + 1024 * s);
+        cur[4 * s + 3] = lds_frag<kTma>(fa.a3 + so + 1024 * s);
     }
     /* The fragment and accumulator registers are final before the wgmma
      * read them (wgmma.fence orders this thread's register writes before
@@ -821,17 +900,17 @@ __device__ __forceinline__ void store_one(float *p, float alpha, float v, float 
 {
     *p = beta == 0.0f ? alpha * v : alpha * v + beta * *p; /* beta = 0: C is never read */
 }
-/* A warp's 16 columns (col0 = bn + 64 cw + 16w) x the tile's 256 rows:
- * d[4j + 2h + e] is C(bm + 8j + 2t + e, col0 + g + 8h), lane = 4g + t. For
- * fixed (j, e, h) the warp's 32 stores cover 4 rows (t) x 8 consecutive
- * floats (g), 16-float aligned within the row: 4 full 32-byte sectors when
- * C's rows start 32-byte aligned (else each run straddles 2 sectors). Rows
+/* A warp's 16 columns x the tile's 256 rows: d[4j + 2h + e] is
+ * C(bm + 8j + 2t + e, col0 + frag_col(16w + 8h + g)), lane = 4g + t,
+ * col0 = bn + 64 cw. For fixed (j, e, h) the warp's 32 stores cover 4 rows
+ * (t) x two runs of 4 consecutive floats (g % 4), 16 columns apart (g / 4):
+ * 8 half-used 32-byte sectors when C's rows start 16-byte aligned. Rows
  * past m and columns past n are skipped. */
 __device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
-                                           unsigned bm, unsigned col0, int lane, float alpha, float beta)
+                                           unsigned bm, unsigned col0, int w, int lane, float alpha, float beta)
 {
     const int g = lane >> 2, t = lane & 3;
-    const unsigned c0 = col0 + g, c1 = c0 + 8;
+    const unsigned c0 = col0 + (unsigned)frag_col(16 * w + g), c1 = col0 + (unsigned)frag_col(16 * w + 8 + g);
     const bool ok0 = c0 < n, ok1 = c1 < n;
 #pragma unroll
     for (int j = 0; j < kBM / 8; ++j) {
@@ -915,7 +994,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
          * waits for an epilogue: when the consumers release a tile's last
          * stages, it is already waiting to fill them with the next tile's
          * first k-tiles. */
-        setmaxnreg_dec<kProducerRegs>();
+        setmaxnreg_dec<Mode<kTma>::kProducerRegs>();
         if (kTma) {
             /* One thread issues everything; the other 127 are done. */
             if (tid == 0) {
@@ -923,7 +1002,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                 for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
                     unsigned bm, bn;
                     tile_origin(t, tiles_m, tiles_n, &bm, &bn);
-                    const int groups = n - bn >= (unsigned)kBN ? kGroups : (int)((n - bn + 7) / 8); /* inside n */
+                    const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + kPanelCols - 1) / kPanelCols); /* inside n */
                     for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                         const int slab = (int)(it % kStages);
                         /* Use it / kStages of the stage: its previous use is
@@ -932,7 +1011,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                          * kStages uses find the stages empty. */
                         if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
                         load_stage_tma(&map_a, &map_b, as0 + slab * kABytes, bs0 + slab * kBBytes, full0 + 8 * slab,
-                                       kt, bm, bn, groups);
+                                       kt, bm, bn, panels);
                     }
                 }
             }
@@ -965,11 +1044,10 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
 
     /* ---- Consumer warpgroups: columns 64 cw .. 64 cw + 63 of each tile
      * (the wgmma's M'), all 256 rows (its N'). */
-    setmaxnreg_inc<kConsumerRegs>();
+    setmaxnreg_inc<Mode<kTma>::kConsumerRegs>();
     const int cw = wg - 1, w = warp & 3, q = tid - 128; /* q: 0 .. 255 among the consumer threads */
-    /* This thread's a0 in stage 0's B slab: column 64 cw + 16w + g (group
-     * 8 cw + 2w), k-row t. */
-    const uint32_t frag_addr = bs0 + (uint32_t)b_offset(lane & 3, 64 * cw + 16 * w + (lane >> 2));
+    /* This thread's fragment addresses in stage 0's B slab (frag_addresses). */
+    const FragAddr fa = frag_addresses(bs0, cw, w, lane);
     float d[kAcc];
     uint32_t f0[kFrag], f1[kFrag]; /* the two fragment sets: even and odd k-tiles of a tile */
 #pragma unroll
@@ -993,13 +1071,13 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
          * flight). */
         unsigned kt = 0;
         for (; kt + 1 < ktiles; kt += 2) {
-            consume_ktile<kTma>(d, f0, f1, as0, frag_addr, full0, empty0, it, kt > 0, lane, q);
+            consume_ktile<kTma>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
             ++it;
-            consume_ktile<kTma>(d, f1, f0, as0, frag_addr, full0, empty0, it, true, lane, q);
+            consume_ktile<kTma>(d, f1, f0, as0, fa, full0, empty0, it, true, lane, q);
             ++it;
         }
         if (kt < ktiles) {
-            consume_ktile<kTma>(d, f0, f1, as0, frag_addr, full0, empty0, it, kt > 0, lane, q);
+            consume_ktile<kTma>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
             ++it;
         }
         wgmma_wait<0>(); /* every wgmma done: the accumulators are final, both sets free ... */
@@ -1012,7 +1090,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
         release_stage<kTma>(empty0 + 8 * (int)((it - 1) % kStages), true, lane);
 
         /* The epilogue from registers, while the next tile's first k-tiles land. */
-        store_tile(d, c, ldc, m, n, bm, bn + 64 * cw + 16 * w, lane, alpha, beta);
+        store_tile(d, c, ldc, m, n, bm, bn + 64 * cw, w, lane, alpha, beta);
     }
 #else
     /* Not compiled for sm_90a: no wgmma here. This image is never launched:
@@ -1139,11 +1217,11 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run(size_t m, size_t n, size_t k, f
         if (err != cudaSuccess) return err;
         /* A: m rows of k, one box of 32 k x 256 rows per stage, 128-byte swizzle. */
         err = make_map(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, a, m, k, lda, kBK, kBM, CU_TENSOR_MAP_SWIZZLE_128B);
-        /* B: k rows of n, boxes of 8 columns x 32 k-rows, no swizzle,
-         * rounded to TF32 by the TMA as A is. */
+        /* B: k rows of n, boxes of 32 columns x 32 k-rows (one panel),
+         * 128-byte swizzle, rounded to TF32 by the TMA as A is. */
         if (err == cudaSuccess)
-            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, b, k, n, ldb, 8, kBK,
-                           CU_TENSOR_MAP_SWIZZLE_NONE);
+            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, b, k, n, ldb, kPanelCols, kBK,
+                           CU_TENSOR_MAP_SWIZZLE_128B);
         if (err != cudaSuccess) return err;
     }
 

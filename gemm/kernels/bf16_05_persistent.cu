@@ -295,6 +295,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The wgmma and TMA code exists only in a device compilation for sm_90a. */
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -341,7 +342,15 @@ constexpr int kPanelsPerCta = kPanels / kCluster;   /* B panels each CTA loads f
 constexpr uint16_t kClusterMask = (1u << kCluster) - 1u; /* multicast to every CTA of the cluster: 0b11 */
 constexpr int kBBytes = kBK * kBN * 2;              /* one B slab: 32 KB */
 constexpr int kAcc = kBN / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
-constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024; /* + alignment slack */
+/* The epilogue's staging buffer (TMA mode with beta = 0 and a C the TMA
+ * can address): each consumer warp stages 16 rows x 128 columns of bf16 at
+ * a time, two boxes of 16 x 64 for the TMA store. */
+constexpr int kEpiRows = 16, kEpiCols = 128, kEpiBoxCols = 64;
+constexpr int kEpiWarpBytes = kEpiRows * kEpiCols * 2;   /* 4 KB */
+constexpr int kEpiBoxBytes = kEpiRows * kEpiBoxCols * 2; /* 2 KB: 16 rows of 128 bytes, the 128-byte swizzle */
+constexpr int kEpiBytes = kConsumerWarps * kEpiWarpBytes; /* 32 KB */
+constexpr int kEpiPasses = kBN / kEpiCols;               /* 2 */
+constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + kEpiBytes + 1024; /* + alignment slack */
 constexpr size_t kTmaSmemBytes = kSmemBytes + 2 * kStages * 8; /* + a full and an empty mbarrier per stage */
 
 /* Gather mode (rows the TMA cannot address): every producer thread copies
@@ -369,6 +378,9 @@ static_assert(kBM <= 256 && kBK <= 256, "a TMA box is at most 256 elements along
 static_assert(kABytes % 1024 == 0 && kBBytes % 1024 == 0 && kPanelBytes % 1024 == 0,
               "slabs and panels keep the 1024-byte alignment of the atoms");
 static_assert(kTmaSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
+static_assert(kEpiBoxBytes % 1024 == 0 && kEpiWarpBytes % 1024 == 0 && kEpiPasses * kEpiCols == kBN &&
+                  kEpiRows == 16 && kEpiCols == 2 * kEpiBoxCols,
+              "epilogue: a warp's 16 rows, boxes of 1024-byte-aligned swizzle atoms");
 static_assert(kLaunchRegs == 168, "the register splits below assume 168 registers per thread at launch");
 static_assert(128 * kProducerRegs + kWarpgroups * 128 * kConsumerRegs <= kWsThreads * kLaunchRegs &&
                   128 * kGatherProducerRegs + kWarpgroups * 128 * kGatherConsumerRegs <= kWsThreads * kLaunchRegs,
@@ -665,6 +677,58 @@ template <int N> __device__ __forceinline__ void setmaxnreg_inc()
 #endif
 }
 
+/* ---- The TMA store epilogue's instructions ---------------------------------- */
+/* Four 8 x 8 matrices of b16 from registers to shared memory: lane l gives
+ * the address of row l % 8 of matrix l / 8, and register i of each lane
+ * holds 2 consecutive elements of matrix i (row lane / 4, columns
+ * 2 (lane % 4), + 1): the layout of an accumulator fragment. */
+__device__ __forceinline__ void stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3)
+{
+#if GKB5_SM90A
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0), "r"(r1),
+                 "r"(r2), "r"(r3)
+                 : "memory");
+#endif
+}
+/* The TMA stores the box of the tensor map at (x, y) from shared memory at
+ * src (swizzled as the map says); elements outside the matrix are not
+ * written. Completion is tracked by the issuing thread's bulk groups. */
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, uint32_t src, int x, int y)
+{
+#if GKB5_SM90A
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                     reinterpret_cast<uint64_t>(map)),
+                 "r"(x), "r"(y), "r"(src)
+                 : "memory");
+#endif
+}
+__device__ __forceinline__ void bulk_commit()
+{
+#if GKB5_SM90A
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+/* Wait until none of this thread's bulk groups still reads shared memory
+ * (the buffer may be overwritten), or, for bulk_wait_all, until they are
+ * complete (their global writes done). */
+__device__ __forceinline__ void bulk_wait_read()
+{
+#if GKB5_SM90A
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void bulk_wait_all()
+{
+#if GKB5_SM90A
+    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi)
+{
+    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t *>(&v);
+}
+
 /* ---- The epilogue: variant 1's ------------------------------------------- */
 __device__ __forceinline__ void store_one(__nv_bfloat16 *p, float alpha, float v, float beta)
 {
@@ -705,6 +769,49 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], __nv_bfloat16
 #pragma unroll
         for (int j = 0; j < kBN / 8; ++j)
             store_pair(crow, bn + 8 * j + 2 * t, n, alpha, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], beta, c_vec);
+    }
+}
+
+/* The epilogue through shared memory: a warp's 16 rows (row0 ..) of its
+ * warpgroup's 64 x 256 tile, alpha * d rounded to bf16, in 2 passes of 128
+ * columns. Per pass: lane 0 waits until the warp's previous TMA stores have
+ * read its 4 KB buffer; 8 stmatrix.x4 per lane write the 16 x 128 slab as
+ * two boxes of 16 x 64 (128-byte rows, chunk q of row r at q ^ (r % 8): the
+ * TMA's 128-byte swizzle; a matrix's 8 rows of 16 bytes then fall in 8
+ * distinct chunks, all 32 banks); every lane fences its writes to the async
+ * proxy; lane 0 issues the two TMA stores and commits them, and the warp
+ * goes on without waiting for them. The TMA clips at m and n. */
+__device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUtensorMap *map_c, uint32_t buf,
+                                               unsigned m, unsigned n, unsigned row0, unsigned bn, int lane,
+                                               float alpha)
+{
+    if (row0 >= m) return; /* a tile below m (odd tiles_m in a cluster): nothing to store */
+    /* Lane l addresses row 8 (mi % 2) + l % 8 of matrix mi = l / 8, which is
+     * column block j + mi / 2 (8 columns) of the pass. */
+    const int mi = lane >> 3, r = 8 * (mi & 1) + (lane & 7);
+#pragma unroll
+    for (int pass = 0; pass < kEpiPasses; ++pass) {
+        const unsigned x = bn + (unsigned)(pass * kEpiCols);
+        if (x >= n) break; /* warp-uniform: the rest of the tile lies right of n */
+        if (lane == 0) bulk_wait_read();
+        __syncwarp();
+#pragma unroll
+        for (int jj = 0; jj < kEpiCols / 16; ++jj) {
+            const int j = pass * (kEpiCols / 8) + 2 * jj; /* column blocks j, j + 1 of the tile */
+            const int jl = 2 * jj + (mi >> 1);            /* this lane's block within the pass */
+            const uint32_t addr = buf + (uint32_t)((jl >> 3) * kEpiBoxBytes + r * 128 + (((jl & 7) ^ (r & 7)) << 4));
+            stmatrix_x4(addr, pack_bf16x2(alpha * d[4 * j], alpha * d[4 * j + 1]),
+                        pack_bf16x2(alpha * d[4 * j + 2], alpha * d[4 * j + 3]),
+                        pack_bf16x2(alpha * d[4 * j + 4], alpha * d[4 * j + 5]),
+                        pack_bf16x2(alpha * d[4 * j + 6], alpha * d[4 * j + 7]));
+        }
+        fence_proxy_async();
+        __syncwarp();
+        if (lane == 0) {
+            tma_store_2d(map_c, buf, (int)x, (int)row0);
+            if (x + kEpiBoxCols < n) tma_store_2d(map_c, buf + kEpiBoxBytes, (int)(x + kEpiBoxCols), (int)row0);
+            bulk_commit();
+        }
     }
 }
 
@@ -1055,10 +1162,10 @@ template <int C> __device__ __forceinline__ void release_stage(uint32_t empty0, 
  * consumer thread's own generic accesses. */
 template <bool kTma>
 __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                                const unsigned short *a, size_t lda, const unsigned short *b,
-                                                size_t ldb, unsigned m, unsigned n, unsigned k, float alpha,
-                                                float beta, __nv_bfloat16 *c, size_t ldc, unsigned tiles_m,
-                                                unsigned tiles_n, bool c_vec)
+                                                const CUtensorMap *map_c, const unsigned short *a, size_t lda,
+                                                const unsigned short *b, size_t ldb, unsigned m, unsigned n,
+                                                unsigned k, float alpha, float beta, __nv_bfloat16 *c, size_t ldc,
+                                                unsigned tiles_m, unsigned tiles_n, bool c_vec, bool c_tma)
 {
     /* Gather mode runs without clusters: each CTA loads its own A and B. */
     constexpr int kC = kTma ? kCluster : 1;
@@ -1075,7 +1182,8 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
     const uint32_t base = (smem_u32(smem) + 1023u) & ~1023u;
     const uint32_t as0 = base;                      /* kStages A slabs */
     const uint32_t bs0 = base + kStages * kABytes;  /* kStages B slabs */
-    const uint32_t full0 = bs0 + kStages * kBBytes; /* kStages full barriers: "stage s holds its k-tile" */
+    const uint32_t epi0 = bs0 + kStages * kBBytes;  /* the epilogue's buffers: 4 KB per consumer warp */
+    const uint32_t full0 = epi0 + kEpiBytes;        /* kStages full barriers: "stage s holds its k-tile" */
     const uint32_t empty0 = full0 + 8 * kStages;    /* kStages empty barriers: "the consumers are done with s" */
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -1207,8 +1315,15 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
              * tile's first k-tiles land. A tile below m (rank 1's tile of the
              * last pair row when tiles_m is odd: its A boxes were zeros) has
              * every row >= m and stores nothing. */
-            store_tile(d, c, ldc, m, n, bm + 64 * cw + 16 * (warp & 3), bn, lane, alpha, beta, c_vec);
+            const unsigned row0 = bm + 64 * cw + 16 * (warp & 3);
+            if (kTma && c_tma)
+                store_tile_tma(d, map_c, epi0 + (uint32_t)((warp - 4) * kEpiWarpBytes), m, n, row0, bn, lane, alpha);
+            else
+                store_tile(d, c, ldc, m, n, row0, bn, lane, alpha, beta, c_vec);
         }
+        /* The TMA stores have written C before the block ends (and read
+         * this CTA's shared memory before it is released). */
+        if (kTma && c_tma && lane == 0) bulk_wait_all();
     }
 
     /* ---- The end, in a cluster: neither CTA exits while the other may
@@ -1229,12 +1344,13 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
 /* TMA mode: the tensor maps of A and B (host-made, see make_map). */
 __global__ void __launch_bounds__(kWsThreads, 1)
 gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                     unsigned m, unsigned n, unsigned k, float alpha, float beta, __nv_bfloat16 *__restrict__ c,
-                     size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
+                     const __grid_constant__ CUtensorMap map_c, unsigned m, unsigned n, unsigned k, float alpha,
+                     float beta, __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n,
+                     bool c_vec, bool c_tma)
 {
 #if GKB5_SM90A
-    persistent_body<true>(&map_a, &map_b, nullptr, 0, nullptr, 0, m, n, k, alpha, beta, c, ldc, tiles_m, tiles_n,
-                          c_vec);
+    persistent_body<true>(&map_a, &map_b, &map_c, nullptr, 0, nullptr, 0, m, n, k, alpha, beta, c, ldc, tiles_m,
+                          tiles_n, c_vec, c_tma);
 #else
     /* Not compiled for sm_90a: no wgmma here. This image is never launched:
      * the launcher sees this 1 KB static array through cudaFuncGetAttributes
@@ -1253,7 +1369,8 @@ gemm_bf16_persistent_gather(const unsigned short *__restrict__ a, size_t lda, co
                             __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
 {
 #if GKB5_SM90A
-    persistent_body<false>(nullptr, nullptr, a, lda, b, ldb, m, n, k, alpha, beta, c, ldc, tiles_m, tiles_n, c_vec);
+    persistent_body<false>(nullptr, nullptr, nullptr, a, lda, b, ldb, m, n, k, alpha, beta, c, ldc, tiles_m, tiles_n,
+                           c_vec, false);
 #else
     /* Not compiled for sm_90a: as gemm_bf16_persistent's stub. */
     __shared__ int not_sm90a[256];
@@ -1380,10 +1497,19 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
     PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
     err = get_encode_tiled(&encode);
     if (err != cudaSuccess) return err;
-    CUtensorMap map_a, map_b;
+    CUtensorMap map_a, map_b, map_c;
     err = make_map(encode, &map_a, a, m, k, lda, kBK, kBM); /* A: m rows of k; boxes 64 k x 128 rows */
     if (err == cudaSuccess) err = make_map(encode, &map_b, b, k, n, ldb, 64, kBK); /* B: boxes 64 n x 64 k */
     if (err != cudaSuccess) return err;
+    /* C through the TMA store when beta = 0 (C is not read) and its rows
+     * are TMA-addressable: boxes of 64 columns x 16 rows (a warp's rows);
+     * otherwise the epilogue stores from registers. */
+    const bool c_tma = beta == 0.0f && tma_addressable(c, ldc);
+    memset(&map_c, 0, sizeof(map_c)); /* never read without c_tma */
+    if (c_tma) {
+        err = make_map(encode, &map_c, c, m, n, ldc, kEpiBoxCols, kEpiRows);
+        if (err != cudaSuccess) return err;
+    }
 
     err = cudaFuncSetAttribute(gemm_bf16_persistent, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)kTmaSmemBytes);
@@ -1395,8 +1521,8 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
         err = resident_grid(gemm_bf16_persistent, dev, tiles_m * tiles_n, &grid);
         if (err != cudaSuccess) return err;
         gemm_bf16_persistent<<<(unsigned)grid, kWsThreads, kTmaSmemBytes, stream>>>(
-            map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc,
-            (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
+            map_a, map_b, map_c, (unsigned)m, (unsigned)n, (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc,
+            (unsigned)tiles_m, (unsigned)tiles_n, c_vec, c_tma);
         return cudaGetLastError();
     } else {
         /* Persistent clusters of kCluster CTAs along x (the cluster launch
@@ -1424,8 +1550,9 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
         const size_t pairs = (tiles_m + kCluster - 1) / kCluster * tiles_n;
         const size_t grid_clusters = pairs < (size_t)max_clusters ? pairs : (size_t)max_clusters;
         cfg.gridDim = dim3((unsigned)(grid_clusters * kCluster)); /* a multiple of the cluster size */
-        err = cudaLaunchKernelEx(&cfg, gemm_bf16_persistent, map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k,
-                                 alpha, beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
+        err = cudaLaunchKernelEx(&cfg, gemm_bf16_persistent, map_a, map_b, map_c, (unsigned)m, (unsigned)n,
+                                 (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m,
+                                 (unsigned)tiles_n, c_vec, c_tma);
         if (err != cudaSuccess) return err;
         return cudaGetLastError();
     }
