@@ -29,28 +29,40 @@
  * CTA tile 256 rows of C (m: the wgmma's N' = 256) x 128 columns (n: two
  * consumer warpgroups x M' = 64) x 32 deep (k: one 128-byte row of fp32,
  * the 128-byte swizzle's width). 384 threads: warpgroup 0 produces,
- * warpgroups 1 and 2 consume (setmaxnreg 40 / 232).
+ * warpgroups 1 and 2 consume (setmaxnreg 40 / 232; 56 / 224 on the cp.async path).
  * Per stage: A slab 256 x 32 fp32 = 32 KB (one TMA box, 128-byte swizzle,
  * read by both consumer warpgroups through descriptors: the whole slab is
- * each one's N' = 256), B slab 32 x 128 fp32 = 16 KB laid out [n/8][k][n%8]
- * (16 groups of 8 columns, each a 32 x 8 block of 1 KB, 16 TMA boxes of 8
- * columns x 32 k-rows, no swizzle). 4 stages = 192 KB, + 1024 bytes of
- * alignment slack + 8 mbarriers (64 bytes) = 197,696 bytes: 1 CTA per SM.
+ * each one's N' = 256), B slab 32 x 128 fp32 = 16 KB as 4 panels of 32
+ * columns ([n/32][k][n%32]: 32 k-rows of 128 bytes, 4 KB, one TMA box
+ * each, with the same 128-byte swizzle as A: chunk (n % 32) / 4 of k-row kk
+ * stored at chunk ((n % 32) / 4) ^ (kk % 8)). 4 stages = 192 KB, + 1024
+ * bytes of alignment slack + 8 mbarriers (64 bytes) = 197,696 bytes: 1 CTA
+ * per SM.
  *
  * ---- The register fragment (PTX ISA "wgmma-64N8-A"; mma.m16n8k8's A, per warp) -------
  * Warp w (0..3) of a consumer warpgroup holds rows 16w .. 16w+15 of the
  * 64-row M' slice; lane l = 4g + t. For k8-step s:
  *     a0 = A'(16w+g, t)   a1 = A'(16w+g+8, t)   a2 = A'(16w+g, t+4)   a3 = A'(16w+g+8, t+4)
- * with A'(i, kk) = B(k0 + 8s + kk, bn + 64 cw + i) (cw: consumer 0 or 1).
- * In the [n/8][k][n%8] layout a0 is float ((8 cw + 2w) * 32 + 8s + t) * 8 + g:
- * bank (8t + g) mod 32, 32 distinct banks for the 32 lanes: each of the 16
- * LDS.32 per thread and k-tile is one conflict-free wavefront (a1: next
- * group, +1024 bytes; a2: k + 4, +128 bytes; a3: both). The values are
- * already TF32 (see "Precision"). The accumulator fragment:
+ * with A'(i, kk) = B(k0 + 8s + kk, bn + 64 cw + frag_col(i)) (cw: consumer
+ * 0 or 1). Which column of B a row i of A' holds is ours to choose, as
+ * long as the epilogue stores row i's results in that column; the natural
+ * choice (column i) conflicts in the swizzled panels: the 8 lanes of one t
+ * read 8 consecutive floats, chunks c and c + 1 of k-row t, stored at
+ * chunks c ^ t and (c + 1) ^ t, and t = 0 and t = 1 (also 2 and 3) land on
+ * the same two chunks: 2-way conflicts. So row i = 16w + 8h + g takes
+ * column frag_col(i) = 32 (i / 32) + 16 ((i / 4) % 2) + 8 ((i / 16) % 2)
+ * + 4 ((i / 8) % 2) + i % 4 (a bit permutation): warp w's 16 rows stay in
+ * panel 2 cw + w / 2, and the lanes of one t read chunks c and c + 4
+ * (c = 2 (w % 2) + h), stored at c ^ t and (c + 4) ^ t: over t = 0 .. 3
+ * (and t + 4 for a2, a3) eight distinct chunks, 32 distinct banks. Each of
+ * the 16 LDS.32 per thread and k-tile is one conflict-free wavefront
+ * (static_asserts recount every warp, register and lane); k8-step s adds
+ * 8 k-rows = 1024 bytes, where the swizzle repeats. The values are already
+ * TF32 (see "Precision"). The accumulator fragment:
  * d[4j + 2h + e] = D(16w + g + 8h, 8j + 2t + e) = C(bm + 8j + 2t + e,
- * bn + 64 cw + 16w + g + 8h). (Layouts as figures in the PTX ISA; checked
- * against the thread/value layouts ALayout_64x8 and CLayout_64xN of
- * CUTLASS's cute/atom/mma_traits_sm90_gmma.hpp.)
+ * bn + 64 cw + frag_col(16w + g + 8h)). (Layouts as figures in the PTX
+ * ISA; checked against the thread/value layouts ALayout_64x8 and
+ * CLayout_64xN of CUTLASS's cute/atom/mma_traits_sm90_gmma.hpp.)
  *
  * ---- Fragment hazards: two register sets --------------------------------------------
  * wgmma reads its register operands asynchronously: a fragment register
@@ -95,14 +107,16 @@
  * first k-tiles load while it stores (the invariant, and bf16_05's CPU
  * simulation of it, are written out above gemm_tf32_persistent). The
  * epilogue stores from registers: per (j, e, h) a warp's store instruction
- * writes 4 rows (t) x 8 consecutive floats (g): 4 full 32-byte sectors
- * when C's rows start 32-byte aligned (c and 4 ldc multiples of 32; else
- * 8 sectors, each half used); 128 such stores per thread and tile, alpha * d, + beta * C only when
- * beta != 0 (beta = 0 never reads C), each bounds-checked against m and n.
+ * writes 4 rows (t) x two runs of 4 consecutive floats 16 columns apart
+ * (frag_col): 8 sectors of 32 bytes, each half used (before the
+ * permutation, one run of 8 floats: 4 full sectors); 128 such stores per
+ * thread and tile, alpha * d, + beta * C only when beta != 0 (beta = 0
+ * never reads C), each bounds-checked against m and n.
  * Edges: the TMA zero-fills what leaves the matrix (A rows >= m, A columns
- * and B rows >= k, B columns >= n inside a loaded group) and counts the
- * full box bytes; B groups wholly at or right of column n are not loaded:
- * their stale contents reach only accumulator rows of columns >= n, which
+ * and B rows >= k, B columns >= n inside a loaded panel) and counts the
+ * full box bytes; B panels wholly at or right of column n are not loaded:
+ * their stale contents reach only accumulator rows of columns >= n (a
+ * panel's columns map to A' rows through frag_col and nowhere else), which
  * are never stored.
  *
  * ---- Registers (ptxas -v, CUDA 13.0, sm_90a) ------------------------------------------
@@ -111,14 +125,15 @@
  * gemm_tf32_persistent<false> (cp.async): 168 registers at launch, 2 barriers
  *                                         (the consumers' named barrier)
  * gemm_tf32_scale_c (k = 0):              16 registers
- * All: 0 bytes of stack, no spills, no "wgmma serialized" warning. In the
- * SASS (cuobjdump), after setmaxnreg the producer code uses R0 .. R17 (TMA)
- * and R0 .. R29 (cp.async), within its 40; the consumer code R0 .. R199
- * and R0 .. R205, within 232: 128 accumulators, 3 x 16 fragment registers
- * (ptxas gave the loop's two sets and the odd tail's set registers of
- * their own), addresses. The split 40 / 232 keeps 128 x 40 + 256 x 232 =
- * 64,512 = 384 x 168, the CTA's registers at launch (setmaxnreg only moves
- * registers within the CTA). A cp.async instantiation with two producer
+ * All: 0 bytes of stack, no spills, no "wgmma serialized" warning. The
+ * consumers hold 128 accumulators, 3 x 16 fragment registers (the loop's
+ * two sets and the odd tail's: in the SASS, cuobjdump, 12 HGMMA and 48
+ * LDS in the TMA kernel, 3 k-tile bodies), 4 fragment addresses. Splits:
+ * TMA path 40 / 232 (128 x 40 + 256 x 232 = 64,512 = 384 x 168, the CTA's
+ * registers at launch: setmaxnreg only moves registers within the CTA);
+ * cp.async path 56 / 224 (64,512 too): with 32-column panels its producer
+ * threads keep two column offsets and two 64-bit row offsets for B, and
+ * at 40 ptxas spilled 56 bytes. A cp.async instantiation with two producer
  * warpgroups (512 threads) was tried: ptxas cannot compile the m64n256k8
  * wgmma under the 128-register launch cap of 512 threads ("Insufficient
  * registers (128) ... 158 or higher").
@@ -152,8 +167,9 @@
  * 64 copies of A (thread p takes k = p % 32 of rows p / 32 + 4i: a warp
  * reads one 128-byte row and writes 32 distinct banks of the swizzled row)
  * and 32 of B (thread p takes B-slab floats p + 128i in shared-memory order:
- * a warp reads 4 k-rows x 8 consecutive columns, 4 sectors of 32 bytes as
- * a 128-byte row would be, and writes 32 consecutive words). A producer
+ * panel i / 8, k-row p / 32 + 4 (i % 8), the 32 columns of the panel in
+ * swizzled order, so a warp reads one 128-byte row segment of B and writes
+ * 32 consecutive words). A producer
  * thread never waits for its own copies: after a stage's copies it issues
  * cp.async.mbarrier.arrive.noinc on the stage's full barrier, which counts
  * the arrival when the thread's copies have landed (128 arrivals complete
@@ -172,7 +188,7 @@
  * producer's next copies into it by its own release, which
  * compute-sanitizer's racecheck follows (with one arrival per warp after
  * __syncwarp it reported the copies racing with the other lanes' loads).
- * Setmaxnreg as in the TMA kernel (40 / 232); no spill.
+ * Setmaxnreg 56 / 224 (see "Registers"); no spill.
 
  * ---- k = 0 -------------------------------------------------------------------------------
  * With no k-tile the ring would never turn (ktiles = 0), so the persistent
@@ -180,55 +196,72 @@
  * without reading it when beta = 0), grid-stride, size_t indexing, any m,
  * n, ldc.
  *
+ * ---- Why 32-column panels: the L2's requests ------------------------------------------
+ * The first version of this file laid B out [n/8][k][n%8]: 16 TMA boxes of
+ * 8 columns x 32 k-rows per stage, unswizzled, whose fragment loads were
+ * conflict-free with column i in row i. Each box row is 32 bytes, so the
+ * TMA asks the L2 for B in 32-byte pieces. Counted per CTA and k-tile:
+ * A's box 256 rows of 128 bytes, B's 16 x 32 rows of 32 bytes: 768 row
+ * requests, 512 of them B's for a third of the bytes; with 4 panels of
+ * 128-byte rows B takes 128, and the k-tile 384. Nsight Compute (ncu
+ * --clock-control none, H200, CUDA 13.0, 2026-11-23, 4096^3, one launch
+ * each) on the 8-column version: 484.5 us, L2 throughput 72% of its peak
+ * against cuBLAS TF32's 54% (343.2 us, the same bytes: its kernel,
+ * sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x256x32_warpgroupsize2x1x1,
+ * has this file's tile shape), and SM throughput 60% against 88%. On the
+ * panel version: 343.1 us, against cuBLAS's 342.2 us in the same run;
+ * 19.5 million L2 read requests (80.7 million sectors) against cuBLAS's
+ * 17.1 million (68.9 million). In the bench (H200, CUDA 13.0, cold L2,
+ * medians): 0.4895 -> 0.3529 ms at 4096^3 and 3.9977 -> 3.0454 ms at
+ * 8192^3 (the 17:54 and 18:32 UTC runs of 2026-11-23), 0.761x -> 0.969x
+ * and 0.750x -> 0.975x cuBLAS TF32. The row permutation (frag_col) is what
+ * lets 128-byte swizzled panels keep the conflict-free fragment loads.
+ * (One 3D TMA box per stage in the old layout, which cut the instructions
+ * but not the 32-byte rows, had measured no gain: 0.4855 against 0.4884 ms
+ * at 4096^3.) The cp.async path copies the same layout; on the odd shape
+ * it went from 0.4645 to 0.4862 ms (0.915x -> 0.869x) in those two runs,
+ * with its new register split (56 / 224, was 40 / 232) and copy order;
+ * which of the two costs the 5% was not isolated.
+ *
  * ---- What is left out -------------------------------------------------------------------
- * - B as one 3D TMA box per stage (dimensions {n%8, k, n/8}, byte strides
- *   4 ldb for k and 32 for n/8, box 8 x 32 x 16: the same [n/8][k][n%8]
- *   slab) instead of 16 boxes, for n % 8 == 0 only (a partial last group
- *   would read past column n). Tried on the H200 (CUDA 13.0, 2026-11-23):
- *   the encoder accepts those strides, the tests and the sanitizer pass,
- *   and it measured 0.4855 ms at 4096^3 (0.4884 with 16 boxes, an earlier
- *   run 14 minutes before), 4.1103 at 8192^3 (3.8264) and 0.0281 at 1024^3
- *   (0.0314): no gain where the targets are, so the 16 boxes stay.
  * - Cluster multicast of A (BF16 variant 5 multicasts B across 2-CTA
  *   clusters and measured no gain at 4096^3, 1.1% at 8192^3), a ping-pong
- *   schedule, a TMA store of C: not done.
+ *   schedule, a TMA store of C: not done. Leaving the epilogue out (a build
+ *   that stored nothing, timed by ncu at 4096^3) took 322.9 us against
+ *   345-347 us: the stores cost about 7%, what a TMA store overlapped with
+ *   the next tile could win back at most; the 32 KB that 4 stages leave
+ *   free hold an eighth of the 128 KB fp32 tile.
  *
- * What bounds it: shared memory, by the count above. A k-tile's 1,048,576
- * multiply-adds take the SM about 1024 clocks at the TF32 rate (NVIDIA's
- * H100 SXM figure, 989 TFLOPS with sparsity, is 494.7 dense: 1024
- * multiply-adds per SM and clock at 132 SMs and 1.83 GHz), and its shared-
- * memory traffic is 1024 wavefronts of 128 bytes, one per clock, if the
- * wgmma's descriptor reads and the TMA's writes share the LDS's 128 bytes
- * per clock (not verified here): no slack for either. Measured (H200, CUDA
- * 13.0, 2026-11-23 17:00 UTC, the table in gemm/README.md): 0.4884 ms at
- * 4096^3, 281.43 TFLOP/s, 52.6% of the bench's dense TF32 peak (535.3
- * TFLOP/s), against cuBLAS TF32's 0.3639 ms (0.745x); 3.8264 ms at 8192^3
- * (0.804x); 0.4614 ms on 4097 x 3001 x 2049, the cp.async path (0.917x);
- * variant 11 takes 0.8036, 6.5071 and 0.4672 ms. BF16 variant 5, whose
- * count is the same 1024 wavefronts per 1024 clocks, reaches 64.9% of its
- * own peak at 4096^3, so the count alone does not explain the gap. Tried
- * and measured slower: grouping 16 tile rows instead of 8 (GK12_GROUP_M=16:
- * 0.5189 against 0.4907 ms at 4096^3, 4.3783 against 3.9797 at 8192^3, same
- * session). Then the epilogue's scalar stores (not
- * overlapped with this CTA's own wgmma) and the last round of tiles; for
- * the cp.async path, the 96 copies per producer thread and k-tile and the
- * consumers' rounding of A (8 KB more shared-memory reads and writes per
- * consumer warp and k-tile).
+ * What bounds it: a k-tile's 1,048,576 multiply-adds take the SM about
+ * 1024 clocks at the TF32 rate (NVIDIA's H100 SXM figure, 989 TFLOPS with
+ * sparsity, is 494.7 dense: 1024 multiply-adds per SM and clock at 132
+ * SMs and 1.83 GHz), and its shared-memory traffic is 1024 wavefronts of
+ * 128 bytes by the count above, one per clock, if the wgmma's descriptor
+ * reads and the TMA's writes share the LDS's 128 bytes per clock (not
+ * verified here). Measured (H200, CUDA 13.0, 2026-11-23 18:32 UTC, the
+ * table in gemm/README.md): 0.3529 ms at 4096^3, 389.41 TFLOP/s, 72.8% of
+ * the bench's dense TF32 peak (535.3 TFLOP/s), against cuBLAS TF32's
+ * 0.3418 ms (0.969x); 3.0454 ms at 8192^3 against 2.9695 (0.975x); 0.4862
+ * ms on 4097 x 3001 x 2049, the cp.async path, against 0.4227 (0.869x);
+ * variant 11 takes 0.5849, 4.7719 and 0.4653 ms. Tried and measured
+ * slower: grouping 16 tile rows instead of 8 (GK12_GROUP_M=16: 0.5189
+ * against 0.4907 ms at 4096^3, 4.3783 against 3.9797 at 8192^3, same
+ * session, 8-column version). Then the epilogue (above) and the last round
+ * of tiles; for the cp.async path, the 96 copies per producer thread and
+ * k-tile and the consumers' rounding of A (8 KB more shared-memory reads
+ * and writes per consumer warp and k-tile).
  *
  * Checked: the GPU tests (tests/test_gemm_gpu.c: odd shapes, offsets of one
  * float, leading dimensions +3/+5/+1, both paths, against float64 and
  * cuBLAS) and compute-sanitizer's memcheck, racecheck and synccheck pass on
- * the H200. Before the GPU: a CPU emulation (C++, not part of the library)
- * filled the stages as the TMA and, separately, as the 128 cp.async
- * producer threads do (each element of a stage written exactly once),
- * gathered each consumer thread's 16 fragment values with this file's
- * addresses, applied m64n256k8 by the PTX fragment layouts and the
- * descriptor's swizzled addressing, stored through store_tile's mapping,
- * and matched C = alpha A B + beta C exactly (integer data) for m x n x k =
- * 256 x 128 x 32, 300 x 130 x 70, 513 x 260 x 33, 1 x 1 x 1 and 17 x 9 x
- * 95, grids of 1 to 7 CTAs, beta 0 (stale NaN in unloaded groups reached no
- * stored element) and beta != 0; it fails when a fragment offset or the
- * epilogue's index is changed.
+ * the H200, with the panel layout; test shape 300 x 36 x 200 leaves two
+ * of a tile's four B panels unloaded (right of n). The 8-column layout
+ * was first checked by a CPU emulation (C++, not part of the library) of
+ * the stages, fragments, m64n256k8 and the epilogue, exact on integer data
+ * for m x n x k = 256 x 128 x 32, 300 x 130 x 70, 513 x 260 x 33, 1 x 1 x 1
+ * and 17 x 9 x 95; the panel layout was not re-emulated: static_asserts
+ * check b_offset's swizzle, that frag_col is a permutation of the 64
+ * columns and that every fragment load touches 32 distinct banks.
  *
  * Limits:
  * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here):
@@ -242,7 +275,7 @@
  *   on the host at every call (cuTensorMapEncodeTiled through
  *   cudaGetDriverEntryPointByVersion: nothing links libcuda) and passed as
  *   const __grid_constant__ CUtensorMap parameters.
- * - TMA coordinates are int: bm, bn + 8j (< n) and kt * 32 (< k) stay below
+ * - TMA coordinates are int: bm, bn + 32j (< n) and kt * 32 (< k) stay below
  *   2^31 since m, n, k <= 2^31 - 1.
  * - At most 2^31 - 1 tiles (cudaErrorInvalidConfiguration above).
  *
@@ -679,7 +712,7 @@ __device__ __forceinline__ void tile_origin(unsigned t, unsigned tiles_m, unsign
 /* TMA: the producer thread queues k-tile kt of the tile at (bm, bn) into
  * stage `slab`: one arrive.expect_tx on the stage's full barrier with the
  * bytes the boxes bring, then the boxes: A's 256 rows x 32 k (one box) and
- * B's 32 k-rows x 8 columns for each group holding a column < n. A group
+ * B's 32 k-rows x 32 columns for each panel holding a column < n. A panel
  * wholly at or right of column n is not loaded: its stale contents (another
  * tile's, or never written) reach only accumulator rows of columns >= n,
  * which the epilogue never stores. A box that leaves the matrix is
@@ -689,8 +722,8 @@ __device__ __forceinline__ void load_stage_tma(const CUtensorMap *map_a, const C
                                                int panels)
 {
     mbar_arrive_expect_tx(full, (uint32_t)(kABytes + panels * kPanelBytes));
-    /* Coordinates fit an int: bm, kt * kBK and bn + 8j (< n for a loaded
-     * group) stay below 2^31 (m, n, k <= 2^31 - 1). */
+    /* Coordinates fit an int: bm, kt * kBK and bn + 32j (< n for a loaded
+     * panel) stay below 2^31 (m, n, k <= 2^31 - 1). */
     tma_load_2d(as, map_a, (int)(kt * kBK), (int)bm, full);
     for (int j = 0; j < panels; ++j)
         tma_load_2d(bs + j * kPanelBytes, map_b, (int)(bn + kPanelCols * j), (int)(kt * kBK), full);
@@ -703,12 +736,15 @@ __device__ __forceinline__ void load_stage_tma(const CUtensorMap *map_a, const C
  *    row's 32 consecutive k (128 bytes of global memory; in shared memory
  *    32 distinct words of one swizzled 128-byte row: no bank conflict).
  *    r % 8 is p / 32 + 4 (i % 2): two swizzled offsets, + 1024 bytes per 8 rows.
- * B: the slab's float p + 128i in shared-memory order, i.e. column
- *    nn = 8 (i / 2) + p % 8, k-row kk = (p / 8) % 16 + 16 (i % 2): a warp takes
- *    4 k-rows x 8 consecutive columns (4 sectors of 32 bytes, as many as one
- *    128-byte row) and writes 32 consecutive words (no bank conflict).
- * Both loops are unrolled: each copy is an offset add, a compare with a
- * count computed once (rows of A inside m, columns of B inside n) and the
+ * B: the slab's float p + 128i in shared-memory order, i.e. panel i / 8,
+ *    k-row kk = p / 32 + 4 (i % 8), slot (p / 4) % 8 of the row, which holds
+ *    chunk slot ^ (kk % 8) = slot ^ (p / 32 + 4 (i % 2)): column
+ *    nn = 32 (i / 8) + 4 (slot ^ (p / 32 + 4 (i % 2))) + p % 4. A warp takes
+ *    the 32 columns of one panel row (one 128-byte row segment of B, in
+ *    swizzled order) and writes 32 consecutive words (no bank conflict).
+ * Both loops are unrolled: each copy is an offset add, a compare with
+ * counts computed once (rows of A inside m; k-rows of B inside k and
+ * panels inside n, for each parity of i) and the
  * LDGSTS; the offsets are integers, added to a or b only for copies inside
  * the matrix. */
 __device__ __forceinline__ void load_stage_cp_async(uint32_t as, uint32_t bs, const float *__restrict__ a, size_t lda,
