@@ -4,9 +4,12 @@
  * stages runs on from one tile to the next, so the next tile's first
  * k-tiles load while the consumers store the current one. Two CTAs of a
  * cluster compute vertically adjacent tiles and each loads half of the B
- * k-tile they both need, multicast into both. Rows the TMA cannot address
- * (an odd lda or ldb) run the same kernel in gather mode: the producer
- * warpgroup's 128 threads copy each stage themselves (see "Gather mode").
+ * k-tile they both need, multicast into both. With beta = 0 each consumer
+ * warp stages its results in shared memory and hands them to the TMA to
+ * store, going on to the next tile without waiting for them (step 3).
+ * Rows the TMA cannot address (an odd lda or ldb) run the same kernel in
+ * gather mode: the producer warpgroup's 128 threads copy each stage
+ * themselves (see "Gather mode").
  *
  * The idea, step 1 (persistence): in variant 4 each block computes one
  * 128 x 256 tile and exits. Its tensor cores idle through the block's end
@@ -16,7 +19,7 @@
  * first wgmma (the other 3 stages fill behind it). At 4096^3 a tile has 64
  * k-tiles, so that gap comes once every 64 k-tiles; it is the difference
  * persistence removes. Here:
- *   - the grid is the number of CTAs that fit at once (1 per SM: 197,696
+ *   - the grid is the number of CTAs that fit at once (1 per SM: 230,464
  *     bytes of shared memory each; with clusters, 2 x the clusters that fit,
  *     see below), capped at the work there is; each CTA walks its tiles in
  *     the grouped order of variant 2's block swizzle (kGroupM = 8 tile rows,
@@ -37,7 +40,7 @@
  * Counted per CTA at 4096^3 (512 tiles, 132 CTAs: 3 or 4 tiles each): 1
  * launch prologue and pipeline fill instead of 3.9, and 3 of every 4
  * epilogues overlap the next tile's loads. What remains unhidden is the
- * epilogue's own issue time (the consumer warps store instead of issuing
+ * epilogue's own time (the consumer warps store instead of issuing
  * wgmma) and the tail (512 tiles = 3.88 rounds of 132: the last round has
  * 116 tiles; 2048 tiles at 8192^3 = 15.5 rounds).
  *
@@ -99,6 +102,46 @@
  * -DGKB5_CLUSTER=1 builds step 1 alone: no cluster launch attribute, no
  * multicast, no remote arrives, empty barriers of count 8.
  *
+ * ---- Step 3: the epilogue through shared memory and the TMA store ------------------
+ * Steps 1 and 2 store each tile from registers: per consumer thread 64
+ * bf16 pairs (4-byte stores), each warp store instruction writing 8 rows x
+ * 16 bytes, 8 half-used 32-byte sectors. What that costs, measured by
+ * leaving it out (a build that stored nothing, timed by ncu --clock-control
+ * none on the H200, CUDA 13.0, 2026-11-23, cold L2): 175.3 us against
+ * 205.4 us at 4096^3 (15%), 1.36 against 1.45 ms at 8192^3 (6%): while the
+ * 8 consumer warps store, no wgmma is issued, and the stores trickle out
+ * (ncu counted 3.13 million L2 write sectors at 4096^3 for C's 1.05
+ * million; cuBLAS BF16, 1.57 million). Here, when beta = 0 (C is not read)
+ * and C's rows are TMA-addressable:
+ *   - each consumer warp owns a 4 KB buffer (8 warps: 32 KB, what the 4
+ *     stages leave of the 227 KB: 4 x 48 KB + 32 KB + 1088 = 230,464 bytes)
+ *     and stores its 16 rows x 256 columns in 2 passes of 128 columns;
+ *   - a pass: lane 0 waits until the warp's previous TMA stores have read
+ *     the buffer (cp.async.bulk.wait_group.read 0: at a tile's first pass
+ *     they finished long ago), __syncwarp; 8 stmatrix.x4 per lane write
+ *     alpha * d rounded to bf16 (stmatrix takes the accumulator fragment's
+ *     layout as it is: register i of a lane holds row lane / 4, columns
+ *     2 (lane % 4), + 1 of 8 x 8 matrix i) as two 16 x 64 boxes with the
+ *     128-byte swizzle (each matrix's 8 rows of 16 bytes fall in 8 distinct
+ *     chunks: all 32 banks, one wavefront per matrix); each lane fences its
+ *     writes to the async proxy (fence.proxy.async.shared::cta: stmatrix
+ *     writes through the generic proxy, the TMA reads through the async
+ *     one), __syncwarp, and lane 0 issues the two TMA stores
+ *     (cp.async.bulk.tensor ... .bulk_group) and commits them;
+ *   - the warp then goes on to the next tile: the global writes overlap
+ *     its wgmma. Per thread and tile: 16 stmatrix instead of 64 stores.
+ *     The TMA clips at m and n (no bounds checks in the kernel); a pass
+ *     wholly right of n, or a warp's rows wholly below m, is skipped;
+ *   - before the block ends, lane 0 waits for its stores to complete
+ *     (cp.async.bulk.wait_group 0): they read this CTA's shared memory.
+ * Otherwise (beta != 0, or a C the TMA cannot address: base not 16-byte
+ * aligned, 2 ldc not a multiple of 16) and in gather mode, the epilogue
+ * stores from registers as before. Measured (H200, CUDA 13.0, 2026-11-23,
+ * gk_bench, cold L2, medians, the 17:54 and 18:32 UTC runs): 0.1953 ->
+ * 0.1767 ms at 4096^3 and 1.6664 -> 1.6016 ms at 8192^3, against cuBLAS
+ * BF16's 0.1745 / 0.1730 and 1.5686 / 1.5493 in the same runs: 0.894x ->
+ * 0.979x and 0.941x -> 0.967x.
+ *
  * ---- The ring across tiles: the invariant ---------------------------------------
  * Written out above gemm_bf16_persistent, with why the cluster-wide empty
  * barrier keeps a waiter from ever being 2 phases apart. In short: k-tile
@@ -144,14 +187,14 @@
  *
  * ---- Registers and tile: variant 4's ------------------------------------------------
  * 384 threads (1 producer + 2 consumer warpgroups), setmaxnreg 40 / 232
- * (gather mode: 152 / 176, see there), 128 x 256 x 64 tiles (each consumer
+ * (gather mode: 104 / 200 at the default batch, see there), 128 x 256 x 64 tiles (each consumer
  * 64 x 256, m64n256k16, 128 fp32 accumulators per thread), 4 stages of 48
  * KB. ptxas -v (CUDA 13.0, sm_90a): gemm_bf16_persistent and
  * gemm_bf16_persistent_gather 168 registers at launch, 0 bytes of stack,
  * no spills, no "wgmma serialized" warning, with GKB5_CLUSTER 2 and 1
- * alike. The TMA kernel's machine code is the same, instruction for
- * instruction, as before gather mode was added (cuobjdump -sass, both
- * GKB5_CLUSTER values).
+ * alike (and after step 3). Before step 3, the TMA kernel's machine code
+ * was the same, instruction for instruction, as before gather mode was
+ * added (cuobjdump -sass, both GKB5_CLUSTER values).
  *
  * ---- What is left out, and why -------------------------------------------------------
  * - Clusters along n too (2 x 2, sharing A's boxes as well: L2-to-SM bytes
@@ -162,8 +205,8 @@
  *   issue time too, but each 64 x 256 warpgroup tile then needs B k-tiles
  *   of its own: twice the B bytes per FLOP of the shared 128 x 256 tile,
  *   or a deeper ring than 192 KB holds; not done.
- * - The TMA store of C (staging through shared memory) would need smem that
- *   the 4 stages use.
+ * - The TMA store for beta != 0 (C loaded by the TMA into the buffer, then
+ *   combined): those calls keep the register epilogue.
  *
  * ---- Gather mode (rows the TMA cannot address, and k = 0) ------------------------------
  * An odd lda or ldb, as in 4097 x 3001 x 2049 (lda = 2049, ldb = 3001),
@@ -235,9 +278,11 @@
  * one element, leading dimensions +3/+5/+1) and compute-sanitizer's three
  * tools.
  *
- * What bounds it: the consumers' wgmma issue; the epilogue's store time
- * (not overlapped with this CTA's own wgmma); the last round of tiles; with
- * clusters, the slower CTA of each pair. In gather mode, the producers:
+ * What bounds it: the consumers' wgmma issue; the epilogue's stmatrix
+ * passes (not overlapped with this CTA's own wgmma; the global writes
+ * are); the last round of tiles (at 8192^3, 1024 pairs on 66 clusters:
+ * 15.5 rounds, the last half full); with clusters, the slower CTA of each
+ * pair. Without TMA stores, the register epilogue's store time. In gather mode, the producers:
  * one L2 round trip per stage and thread, and the L1's throughput for
  * loads whose lanes are 16 bytes apart (per stage and CTA the producer
  * warps issue 576 load instructions, up to 864 where a chunk straddles
@@ -272,7 +317,9 @@
  *
  * Sources: PTX ISA (mbarrier phases, try_wait.parity, arrive on a
  * shared::cluster address and the .release/.acquire .cluster semantics;
- * cp.async.bulk.tensor and its .multicast::cluster form; mapa;
+ * cp.async.bulk.tensor, its .multicast::cluster form and its store
+ * direction with .bulk_group, cp.async.bulk.commit_group and wait_group
+ * .read; stmatrix; mapa;
  * barrier.cluster; fence.mbarrier_init; %cluster_ctarank; setmaxnreg and
  * its per-CTA register pool; the generic and async proxies and
  * fence.proxy.async; ld.global.nc; prmt; wgmma); CUDA C++ Programming
@@ -280,7 +327,8 @@
  * Shared Memory", cudaLaunchKernelEx and
  * cudaOccupancyMaxActiveClusters); NVIDIA CUTLASS documentation (persistent
  * "tile scheduler" kernels, the warp-specialized "cooperative" and
- * "ping-pong" schedules, TMA multicast across a cluster, the grouped
+ * "ping-pong" schedules, TMA multicast across a cluster, epilogues that
+ * store through shared memory with the TMA, the grouped
  * rasterization of tiles for L2 reuse); the Triton matrix-multiplication
  * tutorial ("L2 cache optimizations": grouped ordering).
  *
@@ -1311,10 +1359,11 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
             __syncwarp(); /* every lane's wait_group 0 is done before lane 0 speaks for the warp */
             if ((kTma || ktiles > 0) && lane == 0) release_stage<kC>(empty0, (int)((it - 1) % kStages), peer);
 
-            /* The epilogue from registers, as variant 4's, while the next
-             * tile's first k-tiles land. A tile below m (rank 1's tile of the
-             * last pair row when tiles_m is odd: its A boxes were zeros) has
-             * every row >= m and stores nothing. */
+            /* The epilogue, while the next tile's first k-tiles land: through
+             * shared memory and the TMA (step 3), or from registers as variant
+             * 4's. A tile below m (rank 1's tile of the last pair row when
+             * tiles_m is odd: its A boxes were zeros) has every row >= m and
+             * stores nothing. */
             const unsigned row0 = bm + 64 * cw + 16 * (warp & 3);
             if (kTma && c_tma)
                 store_tile_tma(d, map_c, epi0 + (uint32_t)((warp - 4) * kEpiWarpBytes), m, n, row0, bn, lane, alpha);
@@ -1391,7 +1440,7 @@ template <typename K> cudaError_t check_sm90a_image(K kernel)
 }
 
 /* Persistent grid without clusters: as many CTAs of `kernel` as can be
- * resident at once (1 per SM: 197,696 bytes of shared memory each, asked of
+ * resident at once (1 per SM: 230,464 bytes of shared memory each, asked of
  * the occupancy calculator with the kernel's own attributes), never more
  * than there are tiles; each walks tiles blockIdx.x, + gridDim.x, ... */
 template <typename K> cudaError_t resident_grid(K kernel, int dev, size_t tiles, size_t *grid)
