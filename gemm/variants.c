@@ -102,7 +102,7 @@ static const gk_gemm_bf16_row bf16_table[] = {
      gk_gemm_bf16_04_warp_specialized_run},
     {{5, "persistent",
       "persistent CTAs walk grouped tiles; the TMA ring runs on across tiles, so the next tile loads during the "
-      "epilogue; sm_90a",
+      "epilogue; 2-CTA clusters multicast B; with beta = 0, C leaves through shared memory and TMA stores; sm_90a",
       GK_GEMM_BF16, 90},
      gk_gemm_bf16_05_persistent_run},
 };

@@ -117,8 +117,9 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * warpgroup issues the TMA, two consumer warpgroups the wgmma), 5
  * persistent tiles (one CTA per SM walks the output tiles in a grouped
  * order for L2, its pipeline running on across tiles so that the next
- * tile loads while the current one is stored; CTAs in clusters of 2 share
- * B's tiles through TMA multicast): 5 rungs, and
+ * tile loads while the current one is stored, with beta = 0 through
+ * shared memory and TMA stores that overlap the next tile; CTAs in
+ * clusters of 2 share B's tiles through TMA multicast): 5 rungs, and
  * gk_gemm_bf16_best_variant() gives 5.
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
