@@ -65,8 +65,8 @@ static const shape medium_shapes[] = {
     {129, 129, 129, 0, 0},  {4097, 33, 65, 0, 0},   {33, 4097, 17, 0, 0},   {1000, 1000, 1000, 0, 0},
     {4097, 3001, 2049, 1, 0}, {2048, 2048, 2048, 1, 0},
     /* Rows the TMA can address (lda = 200, ldb = 100 floats: 800 and 400
-     * bytes) with n not a multiple of 8: variant 12's last 8-column B box
-     * lies partly outside the matrix (the TMA zero-fills it). */
+     * bytes) with n not a multiple of 32: variant 12's last 32-column B
+     * panel lies partly outside the matrix (the TMA zero-fills it). */
     {300, 100, 200, 0, 0},
     /* As above with n = 36 (ldb 144 bytes): variant 12 loads B in 32-column
      * panels, and its last two panels lie wholly right of column n (not
