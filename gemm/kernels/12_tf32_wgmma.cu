@@ -177,7 +177,8 @@
  * stages of copies in flight per thread. (A first version waited for its
  * copies of k-tile it-2 with cp.async.wait_group before arriving, so each
  * producer step waited for the consumers' answer to the previous one; the
- * odd shape took 0.90 ms against 0.46 now.) Then the consumers: after the
+ * odd shape took 0.90 ms against 0.46 with the arrivals, before the
+ * 32-column panels.) Then the consumers: after the
  * full barrier, the 256 consumer threads round the A slab in place (8
  * LDS.128, 32 conversions and 8 STS.128 each), fence their writes to the
  * async proxy (fence.proxy.async: st.shared and cp.async are generic-proxy
@@ -229,8 +230,9 @@
  *   schedule, a TMA store of C: not done. Leaving the epilogue out (a build
  *   that stored nothing, timed by ncu at 4096^3) took 322.9 us against
  *   345-347 us: the stores cost about 7%, what a TMA store overlapped with
- *   the next tile could win back at most; the 32 KB that 4 stages leave
- *   free hold an eighth of the 128 KB fp32 tile.
+ *   the next tile could win back at most; the 34,752 bytes that 4 stages
+ *   leave free of the 227 KB (232,448 - 197,696) hold about a quarter of
+ *   the 128 KB fp32 tile.
  *
  * What bounds it: a k-tile's 1,048,576 multiply-adds take the SM about
  * 1024 clocks at the TF32 rate (NVIDIA's H100 SXM figure, 989 TFLOPS with

@@ -13,7 +13,7 @@
  *
  * The idea, step 1 (persistence): in variant 4 each block computes one
  * 128 x 256 tile and exits. Its tensor cores idle through the block's end
- * and the next block's start: the epilogue (each consumer thread's 128 bf16
+ * and the next block's start: the epilogue (each consumer thread's 64 bf16
  * pair stores from registers), then the new block's launch, barrier
  * initialization, and its first k-tile crossing from DRAM/L2 before the
  * first wgmma (the other 3 stages fill behind it). At 4096^3 a tile has 64
