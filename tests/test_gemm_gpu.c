@@ -1,6 +1,6 @@
 /* GPU tests of the gemm module.
  *
- * For each variant, each shape below and each of four calling configurations
+ * For each variant, each shape below and each of five calling configurations
  * (alpha and beta; beta = 0 over a C full of NaN; leading dimensions longer
  * than the rows; pointers offset by one element, so never 16-byte aligned):
  * fresh random inputs (a new seed every run, printed for --seed), C and the
@@ -98,6 +98,11 @@ static const config configs[] = {
     {"alpha=0.75 beta=-1.25, ld+3/+5/+1, offset 1", 0.75f, -1.25f, 0, 3, 5, 1, 1},
     {"alpha=-2 beta=0.5, dense, offset 1", -2.0f, 0.5f, 0, 0, 0, 0, 1},
     {"alpha=1.5 beta=0, C NaN, ld+4", 1.5f, 0.0f, 1, 4, 4, 4, 0},
+    /* Leading dimensions 8 elements longer: for k and n multiples of 8, rows
+     * of 16-byte multiples in fp32 and bf16 alike, so the TMA paths run on
+     * padded matrices, and BF16 variant 5 stores C through the TMA with an
+     * alpha other than 1. */
+    {"alpha=-0.5 beta=0, C NaN, ld+8", -0.5f, 0.0f, 1, 8, 8, 8, 0},
 };
 
 enum { GUARD = 64 }; /* floats poisoned before and after each matrix */
