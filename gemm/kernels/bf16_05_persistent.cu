@@ -22,10 +22,10 @@
  *   - the grid is the number of CTAs that fit at once (1 per SM: 230,464
  *     bytes of shared memory each; with clusters, 2 x the clusters that fit,
  *     see below), capped at the work there is; each CTA walks its tiles in
- *     the grouped order of variant 2's block swizzle (kGroupM = 8 tile rows,
- *     column by column inside a group), so the ~132 tiles in progress at
- *     one time share 8 A row-panels and up to 17 B column-panels in L2
- *     (-DGKB5_GROUP_M=N to try another group height);
+ *     the grouped order of variant 2's block swizzle (kGroupM = 16 tile
+ *     rows, column by column inside a group), so the ~132 tiles in progress
+ *     at one time share 16 A row-panels and 9 B column-panels in L2 (see
+ *     "The group height" below; -DGKB5_GROUP_M=N to try another);
  *   - the producer thread never stops between tiles: its ring position
  *     (stage it % 4, phase it / 4) counts every k-tile of every tile of its
  *     CTA, and it waits only for free stages. When the consumers release a
@@ -355,7 +355,7 @@
 #endif
 
 #ifndef GKB5_GROUP_M
-#define GKB5_GROUP_M 8
+#define GKB5_GROUP_M 16
 #endif
 
 /* CTAs per cluster along m: 2 (the default) pairs two CTAs that share each
