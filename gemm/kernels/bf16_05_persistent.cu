@@ -357,6 +357,9 @@
 #ifndef GKB5_GROUP_M
 #define GKB5_GROUP_M 16
 #endif
+#ifndef GKB5_GATHER_GROUP_M
+#define GKB5_GATHER_GROUP_M 8
+#endif
 
 /* CTAs per cluster along m: 2 (the default) pairs two CTAs that share each
  * k-tile's B panels by TMA multicast; 1 builds the kernel without clusters
@@ -380,7 +383,8 @@ constexpr int kConsumerWarps = kWarpgroups * 4;     /* 8: each releases a stage 
 constexpr int kLaunchRegs = (65536 / kWsThreads) & ~7; /* 168 */
 constexpr int kProducerRegs = 40, kConsumerRegs = 232; /* TMA mode: setmaxnreg, per thread after the split */
 constexpr int kStages = 4;
-constexpr unsigned kGroupM = GKB5_GROUP_M;
+constexpr unsigned kGroupM = GKB5_GROUP_M;             /* TMA mode */
+constexpr unsigned kGatherGroupM = GKB5_GATHER_GROUP_M; /* gather mode */
 constexpr int kKSteps = kBK / 16;                   /* wgmma k16-steps per k-tile: 4 */
 constexpr int kABytes = kBM * kBK * 2;              /* one A slab: 16 KB, one TMA box of 64 x 128 */
 constexpr int kPanelBytes = kBK * 64 * 2;           /* one B panel (64 k-rows x 64 columns): 8 KB, one TMA box */
@@ -886,13 +890,13 @@ __device__ __forceinline__ void grouped_cell(unsigned t, unsigned rows, unsigned
  * rows as without clusters); the CTA of rank `rank` takes its tile row
  * C * pair_row + rank. When C = 2 and tiles_m is odd, the last pair row's
  * rank-1 tile is row tiles_m: below m (see the kernel). */
-template <int C>
+template <int C, bool kGather = false>
 __device__ __forceinline__ void pair_origin(unsigned p, unsigned rank, unsigned tiles_m, unsigned tiles_n,
                                             unsigned *bm, unsigned *bn)
 {
     const unsigned pair_rows = (tiles_m + C - 1) / C;
     unsigned row, col;
-    grouped_cell(p, pair_rows, tiles_n, kGroupM / C, &row, &col);
+    grouped_cell(p, pair_rows, tiles_n, (kGather ? kGatherGroupM : kGroupM) / C, &row, &col);
     *bm = (row * C + rank) * kBM;
     *bn = col * kBN;
 }
@@ -1054,7 +1058,7 @@ __device__ __forceinline__ void gather_producer(uint32_t as0, uint32_t bs0, uint
     unsigned it = 0; /* the ring position: never reset between tiles */
     for (unsigned p = first; p < tiles; p += step) {
         unsigned bm, bn;
-        pair_origin<1>(p, 0u, tiles_m, tiles_n, &bm, &bn);
+        pair_origin<1, true>(p, 0u, tiles_m, tiles_n, &bm, &bn);
         const unsigned bcol = bn + 8 * (t & 31); /* this thread's B chunk column, < n + 256 */
         const int b_count = bcol >= n ? 0 : (n - bcol < 8 ? (int)(n - bcol) : 8);
         for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
@@ -1319,7 +1323,7 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
         unsigned it = 0; /* the same sequence as the producer's (and as the peer's) */
         for (unsigned p = cluster; p < pairs; p += clusters) {
             unsigned bm, bn;
-            pair_origin<kC>(p, rank, tiles_m, tiles_n, &bm, &bn);
+            pair_origin<kC, !kTma>(p, rank, tiles_m, tiles_n, &bm, &bn);
             /* A fresh tile: zero the accumulators. The epilogue of the previous
              * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
              * acc_fence below orders these writes before the next wgmma. */
