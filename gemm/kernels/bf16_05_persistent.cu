@@ -23,9 +23,10 @@
  *     bytes of shared memory each; with clusters, 2 x the clusters that fit,
  *     see below), capped at the work there is; each CTA walks its tiles in
  *     the grouped order of variant 2's block swizzle (kGroupM = 16 tile
- *     rows, column by column inside a group), so the ~132 tiles in progress
- *     at one time share 16 A row-panels and 9 B column-panels in L2 (see
- *     "The group height" below; -DGKB5_GROUP_M=N to try another);
+ *     rows, column by column inside a group; 8 in gather mode), so the ~132
+ *     tiles in progress at one time share 16 A row-panels and 9 or 10 B
+ *     column-panels in L2 (see "The group height" below; -DGKB5_GROUP_M=N
+ *     and -DGKB5_GATHER_GROUP_M=N to try others);
  *   - the producer thread never stops between tiles: its ring position
  *     (stage it % 4, phase it / 4) counts every k-tile of every tile of its
  *     CTA, and it waits only for free stages. When the consumers release a
@@ -50,8 +51,8 @@
  * panels, so the kernel is launched in clusters of 2 (the cluster dimension
  * launch attribute, {2, 1, 1}) and the cluster walks PAIRS of tile rows:
  * pair p = cluster, + clusters, ... in the grouped order over
- * ceil(tiles_m / 2) pair rows (groups of kGroupM / 2 = 4 pair rows: the
- * same 8 tile rows as before), and the CTA of rank r takes tile row
+ * ceil(tiles_m / 2) pair rows (groups of kGroupM / 2 = 8 pair rows: the
+ * same 16 tile rows as without clusters), and the CTA of rank r takes tile row
  * 2 pair_row + r, the same bn. Per k-tile the producer of CTA r loads its
  * own A box (plain TMA, into its own shared memory) and panels 2r and
  * 2r + 1 with cp.async.bulk.tensor ... .multicast::cluster, cta mask 0b11:
@@ -142,6 +143,35 @@
  * BF16's 0.1745 / 0.1730 and 1.5686 / 1.5493 in the same runs: 0.894x ->
  * 0.979x and 0.941x -> 0.967x.
  *
+ * ---- The group height, and what the medians at 8192^3 measure -------------------
+ * The walk's group height decides how many bytes cross from DRAM. In a
+ * round of 132 tiles (66 pairs) that all sweep k together, each A
+ * row-panel and each B column-panel in use is read from DRAM about once
+ * and shared in L2 by the tiles of its row or column: at 8192^3 an A panel
+ * is 128 x 8192 bf16 = 2 MB, a B panel 8192 x 256 = 4 MB. Groups of 8
+ * tile rows cover 8 rows x 16.5 columns per round: 8 x 2 + 16.5 x 4 = 82
+ * MB of panels; groups of 16 (kGroupM, the default) 16 rows x 8.25
+ * columns: 32 + 33 = 65 MB, near the least for 132 tiles of this shape
+ * (r x c = 132 at r = 2c). Counted by ncu (H200, CUDA 13.0, --clock-control
+ * none, cold L2, one call at 8192^3): 1.51 GB read from DRAM with groups of
+ * 8, 1.23 GB with 16 (cuBLAS BF16's kernel: 1.25 GB); kernel time 1.38 and
+ * 1.37 ms. Timed by gk_bench (H200, 2026-11-23, three alternations, each
+ * in its own process with cuBLAS BF16): medians at 8192^3 1.5884, 1.5897,
+ * 1.5896 ms with 8 against 1.5617, 1.5534, 1.5868 with 16 (cuBLAS 1.5530
+ * to 1.5724 ms); fastest calls 1.3936-1.3951 against 1.3807-1.3831; at
+ * 4096^3 0.1778-0.1788 against 0.1768-0.1771 ms. Why 1.7% fewer ms from
+ * 19% fewer DRAM bytes in the medians: nvidia-smi, sampling every 25 ms
+ * through 800 back-to-back calls at 8192^3, showed the board at ~695 W of
+ * its 700 W limit, the SM clock down from 1980 to 1470-1500 MHz and the
+ * clock-event reason "software power cap". The first calls run at full
+ * clock (the fastest calls); the median runs capped, and a capped kernel's
+ * time follows its energy per call, which the bytes it moves are part of.
+ * Gather mode keeps groups of 8 (kGatherGroupM): at 4097 x 3001 x 2049,
+ * where A (16.8 MB) and B (12.3 MB) fit in L2 whatever the order, it took
+ * 0.4788-0.4811 ms with 8 and 0.5064-0.5078 with 16 (three alternations,
+ * cuBLAS 0.3781-0.3793); which of its per-CTA loads the taller groups slow
+ * down was not measured.
+ *
  * ---- The ring across tiles: the invariant ---------------------------------------
  * Written out above gemm_bf16_persistent, with why the cluster-wide empty
  * barrier keeps a waiter from ever being 2 phases apart. In short: k-tile
@@ -207,6 +237,28 @@
  *   or a deeper ring than 192 KB holds; not done.
  * - The TMA store for beta != 0 (C loaded by the TMA into the buffer, then
  *   combined): those calls keep the register epilogue.
+ * - Tried on the H200 and not kept (2026-11-23; gk_bench medians, each
+ *   build in its own process beside cuBLAS BF16, or ncu):
+ *   - a stagger, consumer warpgroup 1 issuing k-tile kt only after
+ *     warpgroup 0 issued kt + L (named barriers), meant to overlap one
+ *     warpgroup's epilogue with the other's wgmma: L = 1 took 0.1940 ms at
+ *     4096^3 and 1.6293 at 8192^3 against 0.1755 and 1.5816 without, L = 2
+ *     0.3299 and 2.5889: each k-tile's stage is freed only when the later
+ *     warpgroup is done with it, so the ring runs shallower;
+ *   - the TMA store in 4 passes of 64 columns on two alternating 2 KB boxes
+ *     (wait_group.read 1 instead of 0 between passes): 0.1777 and 0.1772 ms
+ *     at 4096^3 against 0.1771 and 0.1768, no change; alpha == 1 without
+ *     the multiply, likewise (0.1761, 0.1765);
+ *   - a try_wait suspend-time hint of 10 ms: ncu counted the same 248
+ *     million instructions at 8192^3, so the waits were not spinning;
+ *   - clusters of 2 x 2 (see above): cudaOccupancyMaxActiveClusters
+ *     reports 30 clusters of 4 at this shared memory size, 120 of the 132
+ *     SMs, a loss larger than the bytes could win back.
+ * - cuBLAS BF16 at 8192^3 runs 128 x 320 tiles (its kernel name, in this
+ *   library's row-major terms: nvjet_sm90_tst_320x128_64x3_1x2_..._coopB,
+ *   3 stages, clusters of 2 along m): fewer L2 and shared-memory bytes per
+ *   FLOP, at 13 rounds of 1.25 x the work each instead of 15.5 (16)
+ *   rounds; not tried here.
  *
  * ---- Gather mode (rows the TMA cannot address, and k = 0) ------------------------------
  * An odd lda or ldb, as in 4097 x 3001 x 2049 (lda = 2049, ldb = 3001),
@@ -282,7 +334,8 @@
  * passes (not overlapped with this CTA's own wgmma; the global writes
  * are); the last round of tiles (at 8192^3, 1024 pairs on 66 clusters:
  * 15.5 rounds, the last half full); with clusters, the slower CTA of each
- * pair. Without TMA stores, the register epilogue's store time. In gather mode, the producers:
+ * pair; in the medians at 8192^3, the board's power cap (see "The group
+ * height"). Without TMA stores, the register epilogue's store time. In gather mode, the producers:
  * one L2 round trip per stage and thread, and the L1's throughput for
  * loads whose lanes are 16 bytes apart (per stage and CTA the producer
  * warps issue 576 load instructions, up to 864 where a chunk straddles
