@@ -159,8 +159,9 @@
  * in its own process with cuBLAS BF16): medians at 8192^3 1.5884, 1.5897,
  * 1.5896 ms with 8 against 1.5617, 1.5534, 1.5868 with 16 (cuBLAS 1.5530
  * to 1.5724 ms); fastest calls 1.3936-1.3951 against 1.3807-1.3831; at
- * 4096^3 0.1778-0.1788 against 0.1768-0.1771 ms. Why 1.7% fewer ms from
- * 19% fewer DRAM bytes in the medians: nvidia-smi, sampling every 25 ms
+ * 4096^3 0.1778-0.1788 against 0.1768-0.1771 ms. Why 1.4% less time (the
+ * means of the three medians at 8192^3, 1.5892 and 1.5673 ms) from 18.5%
+ * fewer DRAM bytes: nvidia-smi, sampling every 25 ms
  * through 800 back-to-back calls at 8192^3, showed the board at ~695 W of
  * its 700 W limit, the SM clock down from 1980 to 1470-1500 MHz and the
  * clock-event reason "software power cap". The first calls run at full
