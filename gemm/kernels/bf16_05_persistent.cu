@@ -244,8 +244,9 @@
  *     warpgroup 0 issued kt + L (named barriers), meant to overlap one
  *     warpgroup's epilogue with the other's wgmma: L = 1 took 0.1940 ms at
  *     4096^3 and 1.6293 at 8192^3 against 0.1755 and 1.5816 without, L = 2
- *     0.3299 and 2.5889: each k-tile's stage is freed only when the later
- *     warpgroup is done with it, so the ring runs shallower;
+ *     0.3299 and 2.5889 (not profiled; one likely cost: a stage is freed
+ *     only when the later warpgroup is done with it, so the earlier one
+ *     sees a shallower ring);
  *   - the TMA store in 4 passes of 64 columns on two alternating 2 KB boxes
  *     (wait_group.read 1 instead of 0 between passes): 0.1777 and 0.1772 ms
  *     at 4096^3 against 0.1771 and 0.1768, no change; alpha == 1 without
@@ -254,7 +255,8 @@
  *     million instructions at 8192^3, so the waits were not spinning;
  *   - clusters of 2 x 2 (see above): cudaOccupancyMaxActiveClusters
  *     reports 30 clusters of 4 at this shared memory size, 120 of the 132
- *     SMs, a loss larger than the bytes could win back.
+ *     SMs (9% fewer), while step 2's clusters of 2, a third fewer L2 bytes,
+ *     gained 1.1% at 8192^3; not built.
  * - cuBLAS BF16 at 8192^3 runs 128 x 320 tiles (its kernel name, in this
  *   library's row-major terms: nvjet_sm90_tst_320x128_64x3_1x2_..._coopB,
  *   3 stages, clusters of 2 along m): fewer L2 and shared-memory bytes per
