@@ -35,34 +35,14 @@
  * instruction issue.
  *
  * Limits: 256 threads per block, any n.
- * Build alone: nvcc -arch=sm_90 -c 03_interleaved_strided.cu
+ * From common.cuh in this folder: the Sum/Max/Min operations and the chain of
+ * launches that reduces the per-block values (run_passes). This file and that
+ * header are all a project needs besides the CUDA toolkit.
+ * Build alone (in this folder): nvcc -arch=sm_90 -c 03_interleaved_strided.cu
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
+#include "common.cuh"
 
 namespace {
-
-/* ---- Operations. Each kernel file carries this block so that it compiles on
- * its own: copy one file into your project and it builds. ---------------- */
-struct Sum {
-    __device__ static float apply(float a, float b) { return a + b; }
-    /* int32 sums wrap modulo 2^32: add as unsigned, where wrapping is defined. */
-    __device__ static int apply(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
-    __device__ static float identity(float) { return 0.0f; }
-    __device__ static int identity(int) { return 0; }
-};
-struct Max {
-    __device__ static float apply(float a, float b) { return fmaxf(a, b); }
-    __device__ static int apply(int a, int b) { return a > b ? a : b; }
-    __device__ static float identity(float) { return __int_as_float(0xff800000); } /* -inf */
-    __device__ static int identity(int) { return -2147483647 - 1; }
-};
-struct Min {
-    __device__ static float apply(float a, float b) { return fminf(a, b); }
-    __device__ static int apply(int a, int b) { return a < b ? a : b; }
-    __device__ static float identity(float) { return __int_as_float(0x7f800000); } /* +inf */
-    __device__ static int identity(int) { return 2147483647; }
-};
 
 constexpr unsigned kBlock = 256;      /* threads per block */
 constexpr unsigned kChunk = kBlock;   /* elements per block in a pass */
@@ -87,61 +67,8 @@ __global__ void reduce_interleaved_strided(const T *__restrict__ in, size_t n, T
     if (t == 0) block_out[blockIdx.x] = s[0];
 }
 
-/* The passes. Pass 1 reduces the input to one value per block (the M
- * per-block partials, written to `partials` when the caller asked for them);
- * each later pass reduces the previous pass's values the same way, until a
- * single block is left, which writes *out. The intermediate levels live in
- * the workspace, one after another. */
-template <typename T, typename Op>
-cudaError_t run(const void *in_, size_t n, void *out_, void *partials_, void *ws_, cudaStream_t stream)
-{
-    const T *src = (const T *)in_;
-    T *out = (T *)out_, *partials = (T *)partials_, *ws = (T *)ws_;
-    size_t m = n;
-    for (int pass = 1;; ++pass) {
-        size_t blocks = (m + kChunk - 1) / kChunk;
-        if (blocks == 0) blocks = 1; /* n = 0: one block writes the identity */
-        T *dst;
-        if (pass == 1 && partials != NULL) dst = partials;
-        else if (blocks == 1) dst = out;
-        else {
-            dst = ws;
-            ws += blocks;
-        }
-        reduce_interleaved_strided<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(src, m, dst);
-        cudaError_t err = cudaGetLastError();
-        if (err != cudaSuccess || dst == out) return err;
-        src = dst;
-        m = blocks;
-    }
-}
-
 } // namespace
 
-/* Workspace: every intermediate level of more than one value. */
-extern "C" size_t gk_reduce_03_interleaved_strided_workspace(size_t n, size_t elem_size)
-{
-    size_t bytes = 0;
-    for (size_t m = (n + kChunk - 1) / kChunk; m > 1; m = (m + kChunk - 1) / kChunk)
-        bytes += m * elem_size;
-    return bytes;
-}
-
-/* M: the number of blocks of pass 1, one partial each (block b: elements
- * [b*kChunk, (b+1)*kChunk)). */
-extern "C" size_t gk_reduce_03_interleaved_strided_num_partials(size_t n) { return (n + kChunk - 1) / kChunk; }
-
-/* dtype: 0 = float, 1 = int32; op: 0 = sum, 1 = max, 2 = min (gk/reduce.h). */
-extern "C" cudaError_t gk_reduce_03_interleaved_strided_run(const void *in, size_t n, int dtype, int op, void *out,
-                                  void *partials, void *workspace, cudaStream_t stream)
-{
-    switch (dtype * 3 + op) {
-    case 0: return run<float, Sum>(in, n, out, partials, workspace, stream);
-    case 1: return run<float, Max>(in, n, out, partials, workspace, stream);
-    case 2: return run<float, Min>(in, n, out, partials, workspace, stream);
-    case 3: return run<int, Sum>(in, n, out, partials, workspace, stream);
-    case 4: return run<int, Max>(in, n, out, partials, workspace, stream);
-    case 5: return run<int, Min>(in, n, out, partials, workspace, stream);
-    default: return cudaErrorInvalidValue;
-    }
-}
+/* The entry points that reduce/variants.h declares, gk_reduce_03_interleaved_strided_workspace,
+ * _num_partials and _run: common.cuh's chain of passes, launching this kernel. */
+GK_REDUCE_PASSES_ENTRY_POINTS(gk_reduce_03_interleaved_strided, reduce_interleaved_strided, kBlock, kChunk)

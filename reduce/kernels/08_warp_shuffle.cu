@@ -10,12 +10,16 @@
  * What changed: the tree no longer touches shared memory at each step.
  * Counting per block of 256 threads: variant 7 executes 3 __syncthreads()
  * (after the load, after strides 128 and 64) and 12 __syncwarp() (warp 0's
- * six steps, two each), and 39 warp-level shared-memory instructions (8 warps
- * store s[t]; at stride 128, 4 warps load 2 words and store 1: 12; at stride
- * 64, 2 warps: 6; warp 0's tail, 1 load then 6 x (load + store): 13).
- * Variant 8 executes 1 __syncthreads() and 9 such instructions (one
- * store per warp, one load by warp 0), but 45 shuffles (5 in each of the 8
- * warps, then 5 more in warp 0) with an add after each.
+ * six steps, two each), and 39 warp-level shared-memory instructions with
+ * work in them (8 warps store s[t]; at stride 128, 4 warps load 2 words and
+ * store 1: 12; at stride 64, 2 warps: 6; warp 0's tail, 1 load then 6 x
+ * (load + store): 13). (nvcc predicates the steps at strides 128 and 64
+ * instead of branching around them, so the idle warps issue those 3
+ * instructions too, with every lane off: 30 more issued, none of them
+ * touching memory; cuobjdump -sass for sm_90.) Variant 8 executes 1
+ * __syncthreads() and 9 shared-memory instructions (one store per warp, by
+ * lane 0; one load by warp 0), but 45 shuffles (5 in each of the 8 warps,
+ * then 5 more in warp 0) with an add after each.
  *
  * What the table shows: no gain; 8 is slightly slower than 7 at every size.
  * The README's table gives 0.0107 against 0.0105 ms at n = 2^20 (1.8%),
@@ -30,7 +34,9 @@
  * is a reading of the table, not a profile; nothing measured here explains
  * the 1-2% by which 8 is slower.) Shuffles can pay off where the tree is a
  * larger share of a block's time; here their value is that block_reduce()
- * is short and needs a single barrier, which variants 9-11 reuse.
+ * is short and needs a single barrier, which variants 9-11 reuse (they take
+ * the same two functions from common.cuh, as v8::warp_reduce and
+ * v8::block_reduce).
  *
  * What is left: every block still reads just 512 elements, two loads in
  * flight per thread, and then retires; n/512 short blocks are launched
@@ -39,34 +45,14 @@
  * (too little data in flight) and per-block overhead.
  *
  * Limits: launched with 256 threads per block (a multiple of 32), any n.
- * Build alone: nvcc -arch=sm_90 -c 08_warp_shuffle.cu
+ * From common.cuh in this folder: the Sum/Max/Min operations and the chain of
+ * launches that reduces the per-block values (run_passes). This file and that
+ * header are all a project needs besides the CUDA toolkit.
+ * Build alone (in this folder): nvcc -arch=sm_90 -c 08_warp_shuffle.cu
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
+#include "common.cuh"
 
 namespace {
-
-/* ---- Operations. Each kernel file carries this block so that it compiles on
- * its own: copy one file into your project and it builds. ---------------- */
-struct Sum {
-    __device__ static float apply(float a, float b) { return a + b; }
-    /* int32 sums wrap modulo 2^32: add as unsigned, where wrapping is defined. */
-    __device__ static int apply(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
-    __device__ static float identity(float) { return 0.0f; }
-    __device__ static int identity(int) { return 0; }
-};
-struct Max {
-    __device__ static float apply(float a, float b) { return fmaxf(a, b); }
-    __device__ static int apply(int a, int b) { return a > b ? a : b; }
-    __device__ static float identity(float) { return __int_as_float(0xff800000); } /* -inf */
-    __device__ static int identity(int) { return -2147483647 - 1; }
-};
-struct Min {
-    __device__ static float apply(float a, float b) { return fminf(a, b); }
-    __device__ static int apply(int a, int b) { return a < b ? a : b; }
-    __device__ static float identity(float) { return __int_as_float(0x7f800000); } /* +inf */
-    __device__ static int identity(int) { return 2147483647; }
-};
 
 constexpr unsigned kBlock = 256;          /* threads per block */
 constexpr unsigned kChunk = 2 * kBlock;   /* elements per block in a pass: two per thread */
@@ -117,61 +103,8 @@ __global__ void __launch_bounds__(kBlock) reduce_warp_shuffle(const T *__restric
     if (t == 0) block_out[blockIdx.x] = v;
 }
 
-/* The passes. Pass 1 reduces the input to one value per block (the M
- * per-block partials, written to `partials` when the caller asked for them);
- * each later pass reduces the previous pass's values the same way, until a
- * single block is left, which writes *out. The intermediate levels live in
- * the workspace, one after another. */
-template <typename T, typename Op>
-cudaError_t run(const void *in_, size_t n, void *out_, void *partials_, void *ws_, cudaStream_t stream)
-{
-    const T *src = (const T *)in_;
-    T *out = (T *)out_, *partials = (T *)partials_, *ws = (T *)ws_;
-    size_t m = n;
-    for (int pass = 1;; ++pass) {
-        size_t blocks = (m + kChunk - 1) / kChunk;
-        if (blocks == 0) blocks = 1; /* n = 0: one block writes the identity */
-        T *dst;
-        if (pass == 1 && partials != NULL) dst = partials;
-        else if (blocks == 1) dst = out;
-        else {
-            dst = ws;
-            ws += blocks;
-        }
-        reduce_warp_shuffle<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(src, m, dst);
-        cudaError_t err = cudaGetLastError();
-        if (err != cudaSuccess || dst == out) return err;
-        src = dst;
-        m = blocks;
-    }
-}
-
 } // namespace
 
-/* Workspace: every intermediate level of more than one value. */
-extern "C" size_t gk_reduce_08_warp_shuffle_workspace(size_t n, size_t elem_size)
-{
-    size_t bytes = 0;
-    for (size_t m = (n + kChunk - 1) / kChunk; m > 1; m = (m + kChunk - 1) / kChunk)
-        bytes += m * elem_size;
-    return bytes;
-}
-
-/* M: the number of blocks of pass 1, one partial each (block b: elements
- * [b*kChunk, (b+1)*kChunk)). */
-extern "C" size_t gk_reduce_08_warp_shuffle_num_partials(size_t n) { return (n + kChunk - 1) / kChunk; }
-
-/* dtype: 0 = float, 1 = int32; op: 0 = sum, 1 = max, 2 = min (gk/reduce.h). */
-extern "C" cudaError_t gk_reduce_08_warp_shuffle_run(const void *in, size_t n, int dtype, int op, void *out,
-                                  void *partials, void *workspace, cudaStream_t stream)
-{
-    switch (dtype * 3 + op) {
-    case 0: return run<float, Sum>(in, n, out, partials, workspace, stream);
-    case 1: return run<float, Max>(in, n, out, partials, workspace, stream);
-    case 2: return run<float, Min>(in, n, out, partials, workspace, stream);
-    case 3: return run<int, Sum>(in, n, out, partials, workspace, stream);
-    case 4: return run<int, Max>(in, n, out, partials, workspace, stream);
-    case 5: return run<int, Min>(in, n, out, partials, workspace, stream);
-    default: return cudaErrorInvalidValue;
-    }
-}
+/* The entry points that reduce/variants.h declares, gk_reduce_08_warp_shuffle_workspace,
+ * _num_partials and _run: common.cuh's chain of passes, launching this kernel. */
+GK_REDUCE_PASSES_ENTRY_POINTS(gk_reduce_08_warp_shuffle, reduce_warp_shuffle, kBlock, kChunk)

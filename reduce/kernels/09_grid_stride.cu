@@ -25,9 +25,11 @@
  * thread now spends its life streaming loads, all coalesced. But it has
  * fewer loads in flight: see below. The README's table: against variant 8,
  * 0.0107 -> 0.0104 ms at n = 2^20 (1.02x), 0.0435 -> 0.0438 ms at 2^24
- * (0.99x, slightly slower), 0.4581 -> 0.4410 ms at 2^28 (1.04x). Saving
- * the per-block costs gains little because the bound, bytes in flight,
- * barely moved.
+ * (0.99x, slightly slower), 0.4581 -> 0.4410 ms at 2^28 (1.04x). The
+ * saving in per-block costs and the loss in bytes in flight (one 4-byte
+ * load per thread where variant 8 had two, though no longer interrupted by
+ * a tree every two loads) about cancel: a reading of the table, not a
+ * profile.
  *
  * What is left: nvcc does not unroll the grid-stride loop (cuobjdump -sass
  * for sm_90: one LDG per trip, and the add that consumes it comes before
@@ -55,69 +57,17 @@
  *
  * Limits: 256 threads per block; grid min(ceil(n/256), 1024); any n. The grid
  * does not depend on the GPU, so f32 sums are bitwise the same on every GPU.
- * Build alone: nvcc -arch=sm_90 -c 09_grid_stride.cu
+ * From common.cuh in this folder: the Sum/Max/Min operations, variant 8's
+ * block reduction (v8::block_reduce) and the dtype x op switch. This file and
+ * that header are all a project needs besides the CUDA toolkit.
+ * Build alone (in this folder): nvcc -arch=sm_90 -c 09_grid_stride.cu
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
+#include "common.cuh"
 
 namespace {
 
-/* ---- Operations. Each kernel file carries this block so that it compiles on
- * its own: copy one file into your project and it builds. ---------------- */
-struct Sum {
-    __device__ static float apply(float a, float b) { return a + b; }
-    /* int32 sums wrap modulo 2^32: add as unsigned, where wrapping is defined. */
-    __device__ static int apply(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
-    __device__ static float identity(float) { return 0.0f; }
-    __device__ static int identity(int) { return 0; }
-};
-struct Max {
-    __device__ static float apply(float a, float b) { return fmaxf(a, b); }
-    __device__ static int apply(int a, int b) { return a > b ? a : b; }
-    __device__ static float identity(float) { return __int_as_float(0xff800000); } /* -inf */
-    __device__ static int identity(int) { return -2147483647 - 1; }
-};
-struct Min {
-    __device__ static float apply(float a, float b) { return fminf(a, b); }
-    __device__ static int apply(int a, int b) { return a < b ? a : b; }
-    __device__ static float identity(float) { return __int_as_float(0x7f800000); } /* +inf */
-    __device__ static int identity(int) { return 2147483647; }
-};
-
 constexpr unsigned kBlock = 256;       /* threads per block */
 constexpr size_t kMaxBlocks = 1024;    /* grid of pass 1 */
-
-
-/* Sum (or max, min) of one value per lane across a warp, in registers: at
- * each step lane l adds the value of lane l + offset, which __shfl_down_sync
- * reads straight out of that lane's register. After 5 steps lane 0 holds the
- * warp's result. The full mask says all 32 lanes take part (the kernels below
- * always call this with whole warps). */
-template <typename T, typename Op>
-__device__ T warp_reduce(T v)
-{
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
-    return v;
-}
-
-/* Block-wide result from one value per thread: shuffle within each warp,
- * park each warp's result in shared memory, then warp 0 shuffles those.
- * Valid in thread 0. One barrier in all. */
-template <typename T, typename Op>
-__device__ T block_reduce(T v)
-{
-    __shared__ T warp_results[kBlock / 32];
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    v = warp_reduce<T, Op>(v);
-    if (lane == 0) warp_results[warp] = v;
-    __syncthreads(); /* every warp's result is in shared memory before warp 0 reads them */
-    if (warp == 0) {
-        v = lane < kBlock / 32 ? warp_results[lane] : Op::identity(T());
-        v = warp_reduce<T, Op>(v);
-    }
-    return v;
-}
 
 template <typename T, typename Op>
 __global__ void __launch_bounds__(kBlock) reduce_grid_stride(const T *__restrict__ in, size_t n,
@@ -128,13 +78,13 @@ __global__ void __launch_bounds__(kBlock) reduce_grid_stride(const T *__restrict
     T v = Op::identity(T());
     const size_t stride = (size_t)gridDim.x * kBlock;
     for (size_t i = (size_t)blockIdx.x * kBlock + threadIdx.x; i < n; i += stride) v = Op::apply(v, in[i]);
-    v = block_reduce<T, Op>(v);
+    v = v8::block_reduce<T, Op, kBlock>(v);
     if (threadIdx.x == 0) block_out[blockIdx.x] = v;
 }
 
 size_t grid_for(size_t n)
 {
-    size_t blocks = (n + kBlock - 1) / kBlock;
+    size_t blocks = ceil_div(n, kBlock);
     if (blocks > kMaxBlocks) blocks = kMaxBlocks;
     return blocks == 0 ? 1 : blocks; /* n = 0: one block writes the identity */
 }
@@ -163,17 +113,10 @@ extern "C" size_t gk_reduce_09_grid_stride_workspace(size_t n, size_t elem_size)
 
 extern "C" size_t gk_reduce_09_grid_stride_num_partials(size_t n) { return n == 0 ? 0 : grid_for(n); }
 
-/* dtype: 0 = float, 1 = int32; op: 0 = sum, 1 = max, 2 = min (gk/reduce.h). */
 extern "C" cudaError_t gk_reduce_09_grid_stride_run(const void *in, size_t n, int dtype, int op, void *out,
                                                     void *partials, void *workspace, cudaStream_t stream)
 {
-    switch (dtype * 3 + op) {
-    case 0: return run<float, Sum>(in, n, out, partials, workspace, stream);
-    case 1: return run<float, Max>(in, n, out, partials, workspace, stream);
-    case 2: return run<float, Min>(in, n, out, partials, workspace, stream);
-    case 3: return run<int, Sum>(in, n, out, partials, workspace, stream);
-    case 4: return run<int, Max>(in, n, out, partials, workspace, stream);
-    case 5: return run<int, Min>(in, n, out, partials, workspace, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return dispatch(dtype, op, [=](auto t, auto o) {
+        return run<decltype(t), decltype(o)>(in, n, out, partials, workspace, stream);
+    });
 }

@@ -31,57 +31,17 @@
  * Limits: sum only (CUDA's atomicMax and atomicMin have no float overload,
  * and this file keeps one path for both types). 256 threads per block;
  * grid min(ceil(n/256), 1024); any n.
- * Build alone: nvcc -arch=sm_90 -c 10_block_atomic.cu
+ * From common.cuh in this folder: the Sum operation, variant 8's block
+ * reduction (v8::block_reduce), the memset-then-launch and the dtype switch.
+ * This file and that header are all a project needs besides the CUDA toolkit.
+ * Build alone (in this folder): nvcc -arch=sm_90 -c 10_block_atomic.cu
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
+#include "common.cuh"
 
 namespace {
 
-/* ---- Operations. Each kernel file carries this block so that it compiles on
- * its own: copy one file into your project and it builds. ---------------- */
-struct Sum {
-    __device__ static float apply(float a, float b) { return a + b; }
-    /* int32 sums wrap modulo 2^32: add as unsigned, where wrapping is defined. */
-    __device__ static int apply(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
-    __device__ static float identity(float) { return 0.0f; }
-    __device__ static int identity(int) { return 0; }
-};
-
 constexpr unsigned kBlock = 256;       /* threads per block */
 constexpr size_t kMaxBlocks = 1024;    /* grid */
-
-
-/* Sum (or max, min) of one value per lane across a warp, in registers: at
- * each step lane l adds the value of lane l + offset, which __shfl_down_sync
- * reads straight out of that lane's register. After 5 steps lane 0 holds the
- * warp's result. The full mask says all 32 lanes take part (the kernels below
- * always call this with whole warps). */
-template <typename T, typename Op>
-__device__ T warp_reduce(T v)
-{
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
-    return v;
-}
-
-/* Block-wide result from one value per thread: shuffle within each warp,
- * park each warp's result in shared memory, then warp 0 shuffles those.
- * Valid in thread 0. One barrier in all. */
-template <typename T, typename Op>
-__device__ T block_reduce(T v)
-{
-    __shared__ T warp_results[kBlock / 32];
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    v = warp_reduce<T, Op>(v);
-    if (lane == 0) warp_results[warp] = v;
-    __syncthreads(); /* every warp's result is in shared memory before warp 0 reads them */
-    if (warp == 0) {
-        v = lane < kBlock / 32 ? warp_results[lane] : Op::identity(T());
-        v = warp_reduce<T, Op>(v);
-    }
-    return v;
-}
 
 template <typename T>
 __global__ void __launch_bounds__(kBlock) reduce_block_atomic(const T *__restrict__ in, size_t n, T *out)
@@ -89,38 +49,21 @@ __global__ void __launch_bounds__(kBlock) reduce_block_atomic(const T *__restric
     T v = Sum::identity(T());
     const size_t stride = (size_t)gridDim.x * kBlock;
     for (size_t i = (size_t)blockIdx.x * kBlock + threadIdx.x; i < n; i += stride) v = Sum::apply(v, in[i]);
-    v = block_reduce<T, Sum>(v);
+    v = v8::block_reduce<T, Sum, kBlock>(v);
     if (threadIdx.x == 0) atomicAdd(out, v); /* one atomic per block */
-}
-
-template <typename T>
-cudaError_t run(const void *in, size_t n, void *out, cudaStream_t stream)
-{
-    cudaError_t err = cudaMemsetAsync(out, 0, sizeof(T), stream); /* all-zero bits: 0 for both types */
-    if (err != cudaSuccess || n == 0) return err;
-    size_t blocks = (n + kBlock - 1) / kBlock;
-    if (blocks > kMaxBlocks) blocks = kMaxBlocks;
-    reduce_block_atomic<T><<<(unsigned)blocks, kBlock, 0, stream>>>((const T *)in, n, (T *)out);
-    return cudaGetLastError();
 }
 
 } // namespace
 
-extern "C" size_t gk_reduce_10_block_atomic_workspace(size_t n, size_t elem_size)
-{
-    (void)n;
-    (void)elem_size;
-    return 0;
-}
+extern "C" size_t gk_reduce_10_block_atomic_workspace(size_t /* n */, size_t /* elem_size */) { return 0; }
 
-/* dtype: 0 = float, 1 = int32; op: 0 = sum (the only one here). */
+/* op: 0 = sum, the only one here. No partials, no workspace. */
 extern "C" cudaError_t gk_reduce_10_block_atomic_run(const void *in, size_t n, int dtype, int op, void *out,
-                                                     void *partials, void *workspace, cudaStream_t stream)
+                                                     void * /* partials */, void * /* workspace */, cudaStream_t stream)
 {
-    (void)partials;
-    (void)workspace;
-    if (op != 0) return cudaErrorNotSupported;
-    if (dtype == 0) return run<float>(in, n, out, stream);
-    if (dtype == 1) return run<int>(in, n, out, stream);
-    return cudaErrorInvalidValue;
+    size_t blocks = ceil_div(n, kBlock);
+    if (blocks > kMaxBlocks) blocks = kMaxBlocks;
+    return dispatch_sum(dtype, op, [=](auto t) {
+        return run_atomic_sum(reduce_block_atomic<decltype(t)>, kBlock, blocks, in, n, out, stream);
+    });
 }

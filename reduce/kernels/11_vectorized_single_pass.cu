@@ -16,9 +16,10 @@
  *    per SM at full occupancy: not enough. Here each thread issues
  *    kUnroll = 4 loads of 16 bytes (float4 / int4, one instruction each)
  *    before it adds any of them (cuobjdump -sass for sm_90: four
- *    LDG.E.128, then the adds): 64 bytes per thread. At 32 registers per
- *    thread (ptxas -v) an SM's 65536 registers hold 65536 / (32 x 512) = 4
- *    blocks of 512, 2048 threads: 2048 x 64 B = 128 KiB per SM, 16 times
+ *    LDG.E.128.CONSTANT, then the adds): 64 bytes per thread. At 32
+ *    registers per thread (ptxas -v) an SM's 65536 registers hold
+ *    65536 / (32 x 512) = 4 blocks of 512, as many as its 2048-thread limit
+ *    allows: 2048 x 64 B = 128 KiB per SM, 16 times
  *    variant 9, with a quarter of the load instructions of a scalar loop.
  *    Within one load instruction the threads of a block read consecutive
  *    16-byte vectors: every warp-wide load is 32 x 16 = 512 contiguous bytes.
@@ -54,7 +55,8 @@
  * at 2^28 (1.80x), where it reads at 91.7% of the peak DRAM bandwidth, as
  * fast as the table's read-only stream (100.3% of that ceiling, within the
  * spread of the two timings); and against CUB, 1.34x, 1.11x and 1.02x (the
- * "vs its reference" column).
+ * "vs its reference" column; at 2^28 the min..max ranges of the two in
+ * bench-h200.json, 0.2416..0.2455 and 0.2454..0.2507 ms, just overlap).
  *
  * The price: an f32 sum adds the block results in the order their atomics
  * arrive, so it may differ in the last bits from run to run (as variant 10;
@@ -66,35 +68,16 @@
  * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
  * needs); any n. Workspace: 256 bytes of counter + 4096 block results (used by
  * max and min only).
- * Build alone: nvcc -arch=sm_90 -c 11_vectorized_single_pass.cu
+ * From common.cuh in this folder: the Sum/Max/Min operations, variant 8's
+ * block reduction (v8::block_reduce) and the dtype x op switch. This file and
+ * that header are all a project needs besides the CUDA toolkit.
+ * Build alone (in this folder): nvcc -arch=sm_90 -c 11_vectorized_single_pass.cu
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
 #include <stdint.h>
 
-namespace {
+#include "common.cuh"
 
-/* ---- Operations. Each kernel file carries this block so that it compiles on
- * its own: copy one file into your project and it builds. ---------------- */
-struct Sum {
-    __device__ static float apply(float a, float b) { return a + b; }
-    /* int32 sums wrap modulo 2^32: add as unsigned, where wrapping is defined. */
-    __device__ static int apply(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
-    __device__ static float identity(float) { return 0.0f; }
-    __device__ static int identity(int) { return 0; }
-};
-struct Max {
-    __device__ static float apply(float a, float b) { return fmaxf(a, b); }
-    __device__ static int apply(int a, int b) { return a > b ? a : b; }
-    __device__ static float identity(float) { return __int_as_float(0xff800000); } /* -inf */
-    __device__ static int identity(int) { return -2147483647 - 1; }
-};
-struct Min {
-    __device__ static float apply(float a, float b) { return fminf(a, b); }
-    __device__ static int apply(int a, int b) { return a < b ? a : b; }
-    __device__ static float identity(float) { return __int_as_float(0x7f800000); } /* +inf */
-    __device__ static int identity(int) { return 2147483647; }
-};
+namespace {
 
 /* The chosen values; scripts/tune_reduce11.sh rebuilds with others and times
  * each build against CUB. */
@@ -136,38 +119,6 @@ template <typename Op> __device__ __forceinline__ int combine4(int4 v)
     return Op::apply(Op::apply(v.x, v.y), Op::apply(v.z, v.w));
 }
 
-
-/* Sum (or max, min) of one value per lane across a warp, in registers: at
- * each step lane l adds the value of lane l + offset, which __shfl_down_sync
- * reads straight out of that lane's register. After 5 steps lane 0 holds the
- * warp's result. The full mask says all 32 lanes take part (the kernels below
- * always call this with whole warps). */
-template <typename T, typename Op>
-__device__ T warp_reduce(T v)
-{
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
-    return v;
-}
-
-/* Block-wide result from one value per thread: shuffle within each warp,
- * park each warp's result in shared memory, then warp 0 shuffles those.
- * Valid in thread 0. One barrier in all. */
-template <typename T, typename Op>
-__device__ T block_reduce(T v)
-{
-    __shared__ T warp_results[kBlock / 32];
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    v = warp_reduce<T, Op>(v);
-    if (lane == 0) warp_results[warp] = v;
-    __syncthreads(); /* every warp's result is in shared memory before warp 0 reads them */
-    if (warp == 0) {
-        v = lane < kBlock / 32 ? warp_results[lane] : Op::identity(T());
-        v = warp_reduce<T, Op>(v);
-    }
-    return v;
-}
-
 template <typename T, typename Op>
 __global__ void __launch_bounds__(kBlock) reduce_vectorized(const T *__restrict__ in, size_t n, size_t head,
                                                               T *__restrict__ out, T *__restrict__ block_results,
@@ -204,7 +155,7 @@ __global__ void __launch_bounds__(kBlock) reduce_vectorized(const T *__restrict_
     for (unsigned u = 0; u < kUnroll; ++u)
         if (v + u * kBlock < nvec) acc = Op::apply(acc, combine4<Op>(load16(vin + v + u * kBlock)));
 
-    T r = block_reduce<T, Op>(acc);
+    T r = v8::block_reduce<T, Op, kBlock>(acc);
     if (gridDim.x == 1) { /* one block: nothing to combine */
         if (threadIdx.x == 0) *out = r;
         return;
@@ -230,7 +181,7 @@ __global__ void __launch_bounds__(kBlock) reduce_vectorized(const T *__restrict_
     __threadfence();
     T p = Op::identity(T());
     for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) p = Op::apply(p, __ldcg(block_results + b));
-    p = block_reduce<T, Op>(p);
+    p = v8::block_reduce<T, Op, kBlock>(p);
     if (threadIdx.x == 0) {
         *out = p;
         *arrivals = 0u; /* tidy: leave the counter at 0 */
@@ -253,7 +204,7 @@ cudaError_t run(const void *in_, size_t n, void *out, void *workspace, cudaStrea
         err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_vectorized<T, Op>, kBlock, 0);
     if (err != cudaSuccess) return err;
 
-    size_t blocks = (nvec + (size_t)kBlock * kUnroll - 1) / ((size_t)kBlock * kUnroll);
+    size_t blocks = ceil_div(nvec, (size_t)kBlock * kUnroll);
     if (blocks > (size_t)sms * (size_t)per_sm) blocks = (size_t)sms * (size_t)per_sm;
     if (blocks > kMaxBlocks) blocks = kMaxBlocks;
     if (blocks == 0) blocks = 1;
@@ -281,19 +232,12 @@ extern "C" size_t gk_reduce_11_vectorized_single_pass_workspace(size_t n, size_t
     return kCounterBytes + kMaxBlocks * elem_size;
 }
 
-/* dtype: 0 = float, 1 = int32; op: 0 = sum, 1 = max, 2 = min (gk/reduce.h). */
 extern "C" cudaError_t gk_reduce_11_vectorized_single_pass_run(const void *in, size_t n, int dtype, int op,
                                                                void *out, void *partials, void *workspace,
                                                                cudaStream_t stream)
 {
     (void)partials;
-    switch (dtype * 3 + op) {
-    case 0: return run<float, Sum>(in, n, out, workspace, stream);
-    case 1: return run<float, Max>(in, n, out, workspace, stream);
-    case 2: return run<float, Min>(in, n, out, workspace, stream);
-    case 3: return run<int, Sum>(in, n, out, workspace, stream);
-    case 4: return run<int, Max>(in, n, out, workspace, stream);
-    case 5: return run<int, Min>(in, n, out, workspace, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return dispatch(dtype, op, [=](auto t, auto o) {
+        return run<decltype(t), decltype(o)>(in, n, out, workspace, stream);
+    });
 }

@@ -1,11 +1,13 @@
 /* gk/reduce.h: reduction of an array to one value (sum, max, min) on the GPU.
  *
  * The module is a ladder of variants, numbered in teaching order, from a
- * global atomicAdd per element (1) to a single-pass, 16-byte-load kernel that
- * beats CUB (11). Every variant is one file in reduce/kernels/ and one row in
- * the module's table (reduce/variants.c); the API, the tests, the bench and
- * the docs all read it, and gk_reduce_variant_at() below shows each row's
- * description. reduce/README.md walks up the ladder with measured numbers.
+ * global atomicAdd per element (1) to a single-pass, 16-byte-load kernel
+ * (11) that is as fast as cub::DeviceReduce or faster in every case of the
+ * module's measured table (reduce/README.md: f32 sums on an H200). Every
+ * variant is one file in reduce/kernels/ and one row in the module's table
+ * (reduce/variants.c); the API, the tests, the bench and the docs all read
+ * it, and gk_reduce_variant_at() below shows each row's description.
+ * reduce/README.md walks up the ladder with measured numbers.
  *
  * Calling convention (the same for every variant):
  *   - Types: GK_F32 (float) and GK_I32 (int32_t), from gk/dtype.h. Operations: every variant
@@ -25,6 +27,12 @@
  *     how large it is. Nothing is allocated inside a call.
  *   - Work is queued on `stream` (the last argument); the call does not wait
  *     for it. The result lands in device memory at `out`.
+ *   - Threads: any call may be made from several host threads at once, on
+ *     different streams or devices, with nothing shared between them: no
+ *     call keeps state between calls or sets a launch attribute (variant 11
+ *     only reads the device's SM count and its kernel's occupancy). Calls
+ *     that may run at the same time must not share a workspace (nor an
+ *     `out` or `partials`): give each its own.
  *   - Bad arguments (NULL pointers, an unknown variant, an unsupported type or
  *     operation, a workspace too small, a misaligned pointer) give a status
  *     with a message; nothing is launched and nothing is written, not even
@@ -88,7 +96,9 @@ typedef struct gk_reduce_variant {
 size_t gk_reduce_variant_count(void);
 const gk_reduce_variant *gk_reduce_variant_at(size_t index); /* NULL when out of range */
 const gk_reduce_variant *gk_reduce_find_variant(int id);     /* NULL when unknown      */
-/* The id of the fastest variant (the last rung). */
+/* The id of the last rung, variant 11: the fastest of the module in every
+ * case of its measured table (f32 sums at n = 2^20, 2^24 and 2^28 on an
+ * H200, reduce/README.md). */
 int gk_reduce_best_variant(void);
 
 /* Reduce in[0..n) with `op` into out[0]. See the calling convention above. */
