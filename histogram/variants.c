@@ -18,7 +18,7 @@ static const gk_histogram_row table[] = {
      gk_histogram_05_warp_aggregated_workspace, gk_histogram_05_warp_aggregated_run},
     {{6, "replicated", "several sub-histograms per block, one per group of warps: less contention"},
      gk_histogram_06_replicated_workspace, gk_histogram_06_replicated_run},
-    {{7, "tuned", "16-byte loads, 32 lane replicas (<= 512 bins), one-copy slices in <= 4 passes, global beyond"},
+    {{7, "tuned", "16-byte loads, 32 lane replicas (<= 512 bins), one-copy slices in <= 8 passes, global beyond"},
      gk_histogram_07_tuned_workspace, gk_histogram_07_tuned_run},
 };
 

@@ -1,7 +1,7 @@
 /* GPU tests of the histogram module.
  *
  * For each variant, both sample types, n in {0, 1, 31, 257, 65537, 2^20+13,
- * 2^24+7} and bins in {1, 2, 255, 256, 257, 4096, 65536, 2^20} (u8: bins up
+ * 2^24+7} and bins in {1, 2, 255, 256, 257, 4096, 65536, 300007, 2^20} (u8: bins up
  * to 256): fresh random samples (a new seed every run, printed for --seed)
  * from each distribution in turn (uniform, skewed, one bin, sorted runs,
  * out of range), the input placed at an offset from a 256-byte boundary
@@ -35,7 +35,7 @@ enum { GUARD = 16 };                    /* 64-bit words poisoned after counts */
 static const uint64_t POISON = 0xa5a5a5a5a5a5a5a5ULL;
 
 static const size_t all_n[] = {0, 1, 31, 257, 65537, ((size_t)1 << 20) + 13, ((size_t)1 << 24) + 7};
-static const size_t all_bins[] = {1, 2, 255, 256, 257, 4096, 65536, (size_t)1 << 20};
+static const size_t all_bins[] = {1, 2, 255, 256, 257, 4096, 65536, 300007, (size_t)1 << 20};
 
 typedef struct buffers {
     unsigned char *d_in;

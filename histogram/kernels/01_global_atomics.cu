@@ -11,10 +11,11 @@
  * The work, counted: per element, one load (1 byte for u8, 4 for u32), one
  * compare with bins and one global atomic: n atomics in all (fewer by the
  * values >= bins). One thread per element: ceil(len / kBlock) blocks of
- * kBlock = 256 threads per launch, so the grid-stride loop below runs once
- * per thread; it is written as a loop so that no launch can need more than
- * one trip's worth of grid, and so that the next variants differ from this
- * one only where they mean to.
+ * kBlock = 256 threads per launch, so the grid-stride loop of the kernel (in
+ * common.cuh: see the end of this file) runs once per thread; it is written
+ * as a loop so that no launch can need more than one trip's worth of grid,
+ * and so that the next variants differ from this one only where they mean
+ * to.
  *
  * Coalescing is already right: lane l of a warp reads element base + l, so
  * one warp-wide load reads 32 consecutive elements, 128 bytes for u32 (4
@@ -54,82 +55,23 @@
  * same every run: integer additions in any order give the same total, and
  * 64-bit counters cannot wrap for n < 2^64. Workspace: none.
  *
- * Build alone: nvcc -arch=sm_90 -c 01_global_atomics.cu
+ * Build alone: nvcc -arch=sm_90 -c 01_global_atomics.cu (with common.cuh, the
+ * folder's shared plumbing, next to it: the two files are all a project
+ * needs besides the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
-namespace {
+/* The kernel, histogram_global, is in common.cuh: variants 2, 3, 4 and 6 fall
+ * back to it for bins that do not fit in shared memory. There it is, with
+ * run_global, which cuts n into launches of at most kChunk = 2^31 elements
+ * of ceil(len / 256) blocks each; this file's entry point is the whole of
+ * variant 1's launcher: zero counts (run_by_dtype), then run_global. Every
+ * bins value works: no shared memory, one global atomic per element. */
 
-/* ---- Helpers. Each histogram kernel file carries this block so that it
- * compiles on its own: copy one file into your project and it builds. ---- */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* elements per launch: 32-bit indices and counters never wrap */
-constexpr unsigned kBlock = 256;           /* threads per block, in every kernel of the file */
+extern "C" size_t gk_histogram_01_global_atomics_workspace(size_t, size_t, int) { return 0; }
 
-/* One 64-bit global atomicAdd per element whose value is below bins: variant
- * 1, and the fallback of the later variants for bins that do not fit in
- * shared memory. n <= kChunk = 2^31, so i < 2^31 and stride <= 2^31 (the
- * grid is ceil(n / kBlock) blocks at most) keep i + stride below 2^32: the
- * 32-bit index cannot wrap. */
-template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    histogram_global(const T *__restrict__ in, unsigned n, unsigned bins, unsigned long long *__restrict__ counts)
-{
-    const unsigned stride = gridDim.x * kBlock;
-    for (unsigned i = blockIdx.x * kBlock + threadIdx.x; i < n; i += stride) {
-        const unsigned v = in[i];
-        if (v < bins) atomicAdd(counts + v, 1ull); /* result unused: a RED, the thread does not wait */
-    }
-}
-
-/* Queues histogram_global over [in, in + n) in launches of at most kChunk
- * elements, one thread per element, each launch adding into counts. */
-template <typename T>
-cudaError_t run_global(const T *in, size_t n, unsigned bins, unsigned long long *counts, cudaStream_t stream)
-{
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        histogram_global<T><<<(unsigned)ceil_div(len, kBlock), kBlock, 0, stream>>>(in + off, (unsigned)len, bins,
-                                                                                    counts);
-        cudaError_t e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
-/* ---- The variant. ----------------------------------------------------- */
-template <typename T>
-cudaError_t run(const void *in_, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
-{
-    const T *in = (const T *)in_;
-    /* counts is overwritten, not accumulated into: start from zeros (all-zero
-     * bits are 0 for a 64-bit counter). */
-    cudaError_t e = cudaMemsetAsync(counts, 0, bins * sizeof(unsigned long long), stream);
-    if (e || n == 0) return e;
-
-    /* Every bins value works: no shared memory, one global atomic per element. */
-    return run_global<T>(in, n, (unsigned)bins, counts, stream);
-}
-
-} // namespace
-
-extern "C" size_t gk_histogram_01_global_atomics_workspace(size_t n, size_t bins, int dtype)
-{
-    (void)n;
-    (void)bins;
-    (void)dtype;
-    return 0;
-}
-
-/* dtype: 2 = u8 (bins <= 256), 3 = u32; 1 <= bins <= 2^24 (checked by the caller). */
 extern "C" cudaError_t gk_histogram_01_global_atomics_run(const void *in, size_t n, int dtype, size_t bins,
-                                                          unsigned long long *counts, void *workspace,
-                                                          cudaStream_t stream)
+                                                          unsigned long long *counts, void *, cudaStream_t stream)
 {
-    (void)workspace;
-    if (dtype == 2) return run<uint8_t>(in, n, bins, counts, stream);
-    if (dtype == 3) return run<uint32_t>(in, n, bins, counts, stream);
-    return cudaErrorInvalidValue;
+    return run_by_dtype(in, n, dtype, bins, counts, stream, run_global<uint8_t>, run_global<uint32_t>);
 }

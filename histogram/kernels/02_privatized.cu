@@ -66,8 +66,8 @@
  * cudaDevAttrMaxSharedMemoryPerBlockOptin bytes (227 KB = 232448 on sm_90,
  * 64 KB = 65536 on sm_75), so bins <= 232448 / 4 = 58112 are privatized on
  * sm_90 and bins <= 16384 on sm_75. More bins (65536, 2^20, 2^24) fall back
- * to variant 1's kernel, copied into this file: one global atomic per
- * element, no shared memory. The other way out, passes that each privatize
+ * to variant 1's kernel, from common.cuh: one global atomic per element, no
+ * shared memory. The other way out, passes that each privatize
  * a slice of the bins and each read the whole input, costs
  * ceil(bins / 58112) full reads of the input on sm_90: 2 for 65536 bins,
  * 289 for 2^24 (1024 on sm_75), so the input read alone becomes up to 289
@@ -89,64 +89,13 @@
  * it reads) and the 32-bit index cannot (as in variant 1). Exact and the
  * same every run. Workspace: none.
  *
- * Build alone: nvcc -arch=sm_90 -c 02_privatized.cu
+ * Build alone: nvcc -arch=sm_90 -c 02_privatized.cu (with common.cuh, the
+ * folder's shared plumbing, next to it: the two files are all a project
+ * needs besides the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
 namespace {
-
-/* ---- Helpers. Each histogram kernel file carries this block so that it
- * compiles on its own: copy one file into your project and it builds. ---- */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* elements per launch: 32-bit indices and counters never wrap */
-constexpr unsigned kBlock = 256;           /* threads per block, in every kernel of the file */
-
-/* One 64-bit global atomicAdd per element whose value is below bins: variant
- * 1, and the fallback of the later variants for bins that do not fit in
- * shared memory. n <= kChunk = 2^31, so i < 2^31 and stride <= 2^31 (the
- * grid is ceil(n / kBlock) blocks at most) keep i + stride below 2^32: the
- * 32-bit index cannot wrap. */
-template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    histogram_global(const T *__restrict__ in, unsigned n, unsigned bins, unsigned long long *__restrict__ counts)
-{
-    const unsigned stride = gridDim.x * kBlock;
-    for (unsigned i = blockIdx.x * kBlock + threadIdx.x; i < n; i += stride) {
-        const unsigned v = in[i];
-        if (v < bins) atomicAdd(counts + v, 1ull); /* result unused: a RED, the thread does not wait */
-    }
-}
-
-/* Queues histogram_global over [in, in + n) in launches of at most kChunk
- * elements, one thread per element, each launch adding into counts. */
-template <typename T>
-cudaError_t run_global(const T *in, size_t n, unsigned bins, unsigned long long *counts, cudaStream_t stream)
-{
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        histogram_global<T><<<(unsigned)ceil_div(len, kBlock), kBlock, 0, stream>>>(in + off, (unsigned)len, bins,
-                                                                                    counts);
-        cudaError_t e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
-/* The most dynamic shared memory one block may ask for on the current GPU
- * (after cudaFuncSetAttribute): 232448 bytes on sm_90, 65536 on sm_75. */
-cudaError_t smem_per_block_optin(int *bytes)
-{
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    return e;
-}
-
-constexpr size_t kSmemNoOptin = 48 * 1024; /* dynamic shared memory a launch may use without the attribute */
-
-/* ---- The variant. ----------------------------------------------------- */
 
 /* A private histogram per block: zero it, count into it with shared atomics,
  * merge its nonzero counters into counts. Launched with bins * 4 bytes of
@@ -157,7 +106,7 @@ __global__ void __launch_bounds__(kBlock)
 {
     extern __shared__ unsigned hist[]; /* bins 32-bit counters: this block's sub-histogram */
 
-    for (unsigned b = threadIdx.x; b < bins; b += kBlock) hist[b] = 0;
+    zero_private(hist, bins);
     __syncthreads(); /* every counter is zero before any thread counts into it */
 
     /* One element per thread: the grid covers n, so this loop runs once
@@ -169,66 +118,35 @@ __global__ void __launch_bounds__(kBlock)
     }
     __syncthreads(); /* every thread's counts are in hist before any thread reads a counter to merge it */
 
-    /* Lane l of a warp merges counter b + l: the warp's global atomics go to
-     * 32 consecutive counters (256 contiguous bytes). A block counts at most
-     * 256 elements, so c cannot have wrapped; zero counters cost no atomic. */
-    for (unsigned b = threadIdx.x; b < bins; b += kBlock) {
-        const unsigned c = hist[b];
-        if (c) atomicAdd(counts + b, (unsigned long long)c);
-    }
+    /* Merge (common.cuh's merge_private): one 64-bit global atomic per nonzero
+     * counter, lane l of a warp on counter b + l. A block counts at most 256
+     * elements, so no counter can have wrapped. */
+    merge_private(hist, bins, counts);
 }
 
+/* Does the private copy fit? If not, variant 1's kernel (the header says why
+ * not passes over slices of the bins). One thread per element, as in
+ * variant 1: ceil(len / kBlock) blocks per launch. */
 template <typename T>
-cudaError_t run(const void *in_, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
+cudaError_t run(const T *in, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
 {
-    const T *in = (const T *)in_;
-    /* counts is overwritten, not accumulated into: start from zeros (all-zero
-     * bits are 0 for a 64-bit counter). */
-    cudaError_t e = cudaMemsetAsync(counts, 0, bins * sizeof(unsigned long long), stream);
-    if (e || n == 0) return e;
-
-    /* Does the private copy fit? If not, variant 1's kernel (the header says
-     * why not passes over slices of the bins). */
     const size_t smem = bins * sizeof(unsigned);
-    int optin = 0;
-    e = smem_per_block_optin(&optin);
+    bool fits = false;
+    cudaError_t e = allow_smem(histogram_private<T>, smem, &fits);
     if (e) return e;
-    if (smem > (size_t)optin) return run_global<T>(in, n, (unsigned)bins, counts, stream);
-    /* Above 48 KB a kernel must opt in. The limit is set to the device's
-     * maximum, the same value for every call, so that two host threads
-     * calling with different bins cannot lower it under each other's launch. */
-    if (smem > kSmemNoOptin) {
-        e = cudaFuncSetAttribute(histogram_private<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-        if (e) return e;
-    }
-
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
+    if (!fits) return run_global(in, n, bins, counts, stream);
+    return each_launch(n, [&](size_t off, size_t len) {
         histogram_private<T><<<(unsigned)ceil_div(len, kBlock), kBlock, smem, stream>>>(in + off, (unsigned)len,
                                                                                         (unsigned)bins, counts);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
+    });
 }
 
 } // namespace
 
-extern "C" size_t gk_histogram_02_privatized_workspace(size_t n, size_t bins, int dtype)
-{
-    (void)n;
-    (void)bins;
-    (void)dtype;
-    return 0;
-}
+extern "C" size_t gk_histogram_02_privatized_workspace(size_t, size_t, int) { return 0; }
 
-/* dtype: 2 = u8 (bins <= 256), 3 = u32; 1 <= bins <= 2^24 (checked by the caller). */
 extern "C" cudaError_t gk_histogram_02_privatized_run(const void *in, size_t n, int dtype, size_t bins,
-                                                      unsigned long long *counts, void *workspace,
-                                                      cudaStream_t stream)
+                                                      unsigned long long *counts, void *, cudaStream_t stream)
 {
-    (void)workspace;
-    if (dtype == 2) return run<uint8_t>(in, n, bins, counts, stream);
-    if (dtype == 3) return run<uint32_t>(in, n, bins, counts, stream);
-    return cudaErrorInvalidValue;
+    return run_by_dtype(in, n, dtype, bins, counts, stream, run<uint8_t>, run<uint32_t>);
 }

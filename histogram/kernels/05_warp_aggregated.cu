@@ -121,48 +121,14 @@
  * cudaMemsetAsync; 64-bit loop indices, since i0 + 3 x stride can pass
  * 2^32. Exact and the same every run (integer additions). Workspace: none.
  *
- * Build alone: nvcc -arch=sm_90 -c 05_warp_aggregated.cu
+ * Build alone: nvcc -arch=sm_90 -c 05_warp_aggregated.cu (with common.cuh,
+ * the folder's shared plumbing, next to it: the two files are all a project
+ * needs besides the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
 namespace {
 
-/* ---- Helpers. Each histogram kernel file carries this block so that it
- * compiles on its own: copy one file into your project and it builds. ---- */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* elements per launch: 32-bit indices and counters never wrap */
-constexpr unsigned kBlock = 256;           /* threads per block, in every kernel of the file */
-
-/* The most dynamic shared memory one block may ask for on the current GPU
- * (after cudaFuncSetAttribute): 232448 bytes on sm_90, 65536 on sm_75. */
-cudaError_t smem_per_block_optin(int *bytes)
-{
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    return e;
-}
-
-constexpr size_t kSmemNoOptin = 48 * 1024; /* dynamic shared memory a launch may use without the attribute */
-
-/* How many blocks of `kernel` (kBlock threads, smem bytes of dynamic shared
- * memory) the current GPU holds at once: SMs x blocks per SM, from the
- * occupancy calculator, which counts threads, registers and shared memory.
- * 0 if not even one block fits. */
-template <typename K>
-cudaError_t resident_blocks(K kernel, size_t smem, size_t *blocks)
-{
-    int dev = 0, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)kBlock, smem);
-    *blocks = e == cudaSuccess ? (size_t)sms * (size_t)per_sm : 0;
-    return e;
-}
-
-/* ---- The variant. ----------------------------------------------------- */
 constexpr unsigned kUnroll = 4;          /* grid-stride steps per trip: loads in flight per thread */
 constexpr unsigned kNoBin = 0xffffffffu; /* key of a lane with nothing to count (>= 2^24: never a bin) */
 
@@ -218,19 +184,17 @@ __global__ void __launch_bounds__(kBlock)
 {
     extern __shared__ unsigned hist[]; /* bins 32-bit counters: this block's sub-histogram */
 
-    for (unsigned b = threadIdx.x; b < bins; b += kBlock) hist[b] = 0;
+    zero_private(hist, bins);
     __syncthreads(); /* every counter is zero before any warp counts into it */
 
     count_elements(in, n, bins, SharedCounters{hist});
     __syncthreads(); /* every warp's counts are in hist before any thread reads a counter to merge it */
 
-    /* Lane l of a warp merges counter b + l (32 consecutive words: 32 banks,
-     * and 256 contiguous bytes of counts). A block counts at most n < 2^32
-     * elements, so c cannot have wrapped; zero counters cost no atomic. */
-    for (unsigned b = threadIdx.x; b < bins; b += kBlock) {
-        const unsigned c = hist[b];
-        if (c) atomicAdd(counts + b, (unsigned long long)c);
-    }
+    /* Merge as in variant 2 (common.cuh's merge_private: lane l of a warp
+     * reads word b + l, 32 banks, and adds into 256 contiguous bytes of
+     * counts). A block counts at most n < 2^32 elements, so no counter can
+     * have wrapped. */
+    merge_private(hist, bins, counts);
 }
 
 /* The fallback for bins that do not fit in shared memory: the same loop,
@@ -243,76 +207,29 @@ __global__ void __launch_bounds__(kBlock)
     count_elements(in, n, bins, GlobalCounters{counts});
 }
 
+/* The resident grid with the private copy (common.cuh's setup_private and
+ * launch_resident, variant 4's launch); when the copy does not fit, the
+ * aggregated global kernel on its own resident grid. */
 template <typename T>
-cudaError_t run(const void *in_, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
+cudaError_t run(const T *in, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
 {
-    const T *in = (const T *)in_;
-    /* counts is overwritten, not accumulated into: start from zeros (all-zero
-     * bits are 0 for a 64-bit counter). */
-    cudaError_t e = cudaMemsetAsync(counts, 0, bins * sizeof(unsigned long long), stream);
-    if (e || n == 0) return e;
-
-    /* Does the private copy fit? If not, the aggregated global kernel. */
     const size_t smem = bins * sizeof(unsigned);
-    int optin = 0;
-    e = smem_per_block_optin(&optin);
-    if (e) return e;
-    bool shared = smem <= (size_t)optin;
-    /* Above 48 KB a kernel must opt in. The limit is set to the device's
-     * maximum, the same value for every call, so that two host threads
-     * calling with different bins cannot lower it under each other's launch.
-     * It comes before the occupancy query, which needs the kernel allowed to
-     * use smem bytes. */
-    if (shared && smem > kSmemNoOptin) {
-        e = cudaFuncSetAttribute(histogram_aggregated<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-        if (e) return e;
-    }
     size_t resident = 0;
-    if (shared) {
-        e = resident_blocks(histogram_aggregated<T>, smem, &resident);
-        if (e) return e;
-        shared = resident > 0;
-    }
-    if (!shared) {
-        e = resident_blocks(histogram_global_aggregated<T>, 0, &resident);
-        if (e) return e;
-        if (resident == 0) resident = 1;
-    }
-
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        /* The resident grid, or fewer blocks when len needs fewer (at least
-         * one element per thread). */
-        const size_t blocks = ceil_div(len, kBlock) < resident ? ceil_div(len, kBlock) : resident;
-        if (shared)
-            histogram_aggregated<T><<<(unsigned)blocks, kBlock, smem, stream>>>(in + off, (unsigned)len,
-                                                                                (unsigned)bins, counts);
-        else
-            histogram_global_aggregated<T><<<(unsigned)blocks, kBlock, 0, stream>>>(in + off, (unsigned)len,
-                                                                                    (unsigned)bins, counts);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
+    cudaError_t e = setup_private(histogram_aggregated<T>, smem, &resident);
+    if (e) return e;
+    if (resident > 0) return launch_resident(histogram_aggregated<T>, resident, smem, in, n, bins, counts, stream);
+    e = resident_blocks(histogram_global_aggregated<T>, kBlock, 0, &resident);
+    if (e) return e;
+    if (resident == 0) resident = 1;
+    return launch_resident(histogram_global_aggregated<T>, resident, 0, in, n, bins, counts, stream);
 }
 
 } // namespace
 
-extern "C" size_t gk_histogram_05_warp_aggregated_workspace(size_t n, size_t bins, int dtype)
-{
-    (void)n;
-    (void)bins;
-    (void)dtype;
-    return 0;
-}
+extern "C" size_t gk_histogram_05_warp_aggregated_workspace(size_t, size_t, int) { return 0; }
 
-/* dtype: 2 = u8 (bins <= 256), 3 = u32; 1 <= bins <= 2^24 (checked by the caller). */
 extern "C" cudaError_t gk_histogram_05_warp_aggregated_run(const void *in, size_t n, int dtype, size_t bins,
-                                                           unsigned long long *counts, void *workspace,
-                                                           cudaStream_t stream)
+                                                           unsigned long long *counts, void *, cudaStream_t stream)
 {
-    (void)workspace;
-    if (dtype == 2) return run<uint8_t>(in, n, bins, counts, stream);
-    if (dtype == 3) return run<uint32_t>(in, n, bins, counts, stream);
-    return cudaErrorInvalidValue;
+    return run_by_dtype(in, n, dtype, bins, counts, stream, run<uint8_t>, run<uint32_t>);
 }

@@ -37,13 +37,20 @@
  *     instruction its lanes see variant 4's bank pattern shifted by a
  *     constant, and the merge reads 32 consecutive bins of one replica per
  *     instruction: 32 banks, no conflict. With R > 1 the row stride is made
- *     odd (bins | 1, one word more per replica at most), so the R replicas of
- *     one bin lie in R different banks ((b + r x stride) % 32 differs for
- *     every r < 32 when stride is odd). With the default mapping no
- *     instruction touches two replicas, so this costs nothing and buys
- *     nothing; it is what lets the other mapping, GK06_SPREAD_BY_LANE = 1
- *     (lane l counts into replica l % R), spread a warp's equal values over
- *     R banks rather than R words of one bank.
+ *     odd (bins | 1, one word more per replica for even bins), so the R
+ *     replicas of one bin lie in R different banks ((b + r x stride) % 32
+ *     differs for every r < 32 when stride is odd; with an even stride such
+ *     as 256, a multiple of 32, all R lie in bank b % 32). With the default
+ *     mapping no instruction touches two replicas (a warp's atomics go to
+ *     its own replica, the merge reads 32 consecutive words of one), so the
+ *     odd stride buys nothing. It costs one word per replica, and at the
+ *     few even bins where R copies fit the budget below unpadded but not
+ *     padded, one replica: R = 7 instead of 8 at 1792 bins, 6 instead of 7
+ *     at 2048. It
+ *     is there for the other mapping, GK06_SPREAD_BY_LANE = 1 (lane l
+ *     counts into replica l % R), where the lanes of one warp that hold the
+ *     same value land in R replicas in one instruction, and the odd stride
+ *     puts those R words in R banks rather than in one bank.
  *   - Shared memory and occupancy: R x stride x 4 bytes per block (plus the
  *     1 KB per block that sm_80 and later reserve), so blocks per SM =
  *     min(2048 / 256 = 8, floor(smem per SM / (R x stride x 4 + 1 KB))).
@@ -87,8 +94,8 @@
  *
  * Bins that do not fit (bins x 4 > cudaDevAttrMaxSharedMemoryPerBlockOptin:
  * bins > 58112 on sm_90, > 16384 on sm_75; 65536, 2^20 and 2^24 on both):
- * variant 1's kernel, one 64-bit global atomic per element, copied below as
- * in variant 4. Not passes over slices of the bins: each pass would read the
+ * variant 1's kernel from common.cuh, one 64-bit global atomic per element,
+ * as in variant 4. Not passes over slices of the bins: each pass would read the
  * whole input, ceil(bins / 58112) reads on sm_90, 19 for 2^20 bins and 289
  * for 2^24 (variant 2's header counts this), against one read with one L2
  * atomic per element; over that many bins uniform data spread those atomics
@@ -108,79 +115,14 @@
  * GK06_MIN_BLOCKS_PER_SM (4) and GK06_SPREAD_BY_LANE (0: warp w counts into
  * replica w % R; 1: lane l into l % R).
  *
- * Build alone: nvcc -arch=sm_90 -c 06_replicated.cu
+ * Build alone: nvcc -arch=sm_90 -c 06_replicated.cu (with common.cuh, the
+ * folder's shared plumbing, next to it: the two files are all a project
+ * needs besides the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
 namespace {
 
-/* ---- Helpers. Each histogram kernel file carries this block so that it
- * compiles on its own: copy one file into your project and it builds. ---- */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* elements per launch: 32-bit indices and counters never wrap */
-constexpr unsigned kBlock = 256;           /* threads per block, in every kernel of the file */
-
-/* One 64-bit global atomicAdd per element whose value is below bins: variant
- * 1, and the fallback of the later variants for bins that do not fit in
- * shared memory. n <= kChunk = 2^31, so i < 2^31 and stride <= 2^31 (the
- * grid is ceil(n / kBlock) blocks at most) keep i + stride below 2^32: the
- * 32-bit index cannot wrap. */
-template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    histogram_global(const T *__restrict__ in, unsigned n, unsigned bins, unsigned long long *__restrict__ counts)
-{
-    const unsigned stride = gridDim.x * kBlock;
-    for (unsigned i = blockIdx.x * kBlock + threadIdx.x; i < n; i += stride) {
-        const unsigned v = in[i];
-        if (v < bins) atomicAdd(counts + v, 1ull); /* result unused: a RED, the thread does not wait */
-    }
-}
-
-/* Queues histogram_global over [in, in + n) in launches of at most kChunk
- * elements, one thread per element, each launch adding into counts. */
-template <typename T>
-cudaError_t run_global(const T *in, size_t n, unsigned bins, unsigned long long *counts, cudaStream_t stream)
-{
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        histogram_global<T><<<(unsigned)ceil_div(len, kBlock), kBlock, 0, stream>>>(in + off, (unsigned)len, bins,
-                                                                                    counts);
-        cudaError_t e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
-/* The most dynamic shared memory one block may ask for on the current GPU
- * (after cudaFuncSetAttribute): 232448 bytes on sm_90, 65536 on sm_75. */
-cudaError_t smem_per_block_optin(int *bytes)
-{
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    return e;
-}
-
-constexpr size_t kSmemNoOptin = 48 * 1024; /* dynamic shared memory a launch may use without the attribute */
-
-/* How many blocks of `kernel` (kBlock threads, smem bytes of dynamic shared
- * memory) the current GPU holds at once: SMs x blocks per SM, from the
- * occupancy calculator, which counts threads, registers and shared memory.
- * 0 if not even one block fits. */
-template <typename K>
-cudaError_t resident_blocks(K kernel, size_t smem, size_t *blocks)
-{
-    int dev = 0, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)kBlock, smem);
-    *blocks = e == cudaSuccess ? (size_t)sms * (size_t)per_sm : 0;
-    return e;
-}
-
-/* ---- The variant. ----------------------------------------------------- */
 #ifndef GK06_MIN_BLOCKS_PER_SM
 #define GK06_MIN_BLOCKS_PER_SM 4
 #endif
@@ -269,69 +211,35 @@ cudaError_t smem_per_sm(int *bytes, int *reserved)
     return e;
 }
 
+/* How many replicas fit? None: variant 1's kernel (variant 2's header says
+ * why not passes over slices of the bins). Then the resident grid at the
+ * replicas' shared memory, as in variant 4. */
 template <typename T>
-cudaError_t run(const void *in_, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
+cudaError_t run(const T *in, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
 {
-    const T *in = (const T *)in_;
-    /* counts is overwritten, not accumulated into: start from zeros (all-zero
-     * bits are 0 for a 64-bit counter). */
-    cudaError_t e = cudaMemsetAsync(counts, 0, bins * sizeof(unsigned long long), stream);
-    if (e || n == 0) return e;
-
-    /* How many replicas fit? None: variant 1's kernel (variant 2's header
-     * says why not passes over slices of the bins). */
     int per_sm_bytes = 0, optin = 0, reserved = 0;
-    e = smem_per_block_optin(&optin);
+    cudaError_t e = smem_per_block_optin(&optin);
     if (!e) e = smem_per_sm(&per_sm_bytes, &reserved);
     if (e) return e;
     unsigned stride = 0;
     const unsigned replicas = choose_replicas(bins, (size_t)per_sm_bytes, (size_t)optin, (size_t)reserved, &stride);
-    if (replicas == 0) return run_global<T>(in, n, (unsigned)bins, counts, stream);
     const size_t smem = (size_t)replicas * stride * sizeof(unsigned);
-    /* Above 48 KB a kernel must opt in. The limit is set to the device's
-     * maximum, the same value for every call, so that two host threads
-     * calling with different bins cannot lower it under each other's launch.
-     * It comes before the occupancy query, which needs the kernel allowed to
-     * use smem bytes. */
-    if (smem > kSmemNoOptin) {
-        e = cudaFuncSetAttribute(histogram_replicated<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-        if (e) return e;
-    }
     size_t resident = 0;
-    e = resident_blocks(histogram_replicated<T>, smem, &resident);
+    if (replicas > 0) e = setup_private(histogram_replicated<T>, smem, &resident);
     if (e) return e;
-    if (resident == 0) return run_global<T>(in, n, (unsigned)bins, counts, stream);
-
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        /* The resident grid, or fewer blocks when len needs fewer (at least
-         * one element per thread). */
-        const size_t blocks = ceil_div(len, kBlock) < resident ? ceil_div(len, kBlock) : resident;
-        histogram_replicated<T><<<(unsigned)blocks, kBlock, smem, stream>>>(in + off, (unsigned)len, (unsigned)bins,
-                                                                            replicas, stride, counts);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
+    if (resident == 0) return run_global(in, n, bins, counts, stream);
+    return each_launch(n, [&](size_t off, size_t len) {
+        histogram_replicated<T><<<resident_grid(len, resident), kBlock, smem, stream>>>(
+            in + off, (unsigned)len, (unsigned)bins, replicas, stride, counts);
+    });
 }
 
 } // namespace
 
-extern "C" size_t gk_histogram_06_replicated_workspace(size_t n, size_t bins, int dtype)
-{
-    (void)n;
-    (void)bins;
-    (void)dtype;
-    return 0;
-}
+extern "C" size_t gk_histogram_06_replicated_workspace(size_t, size_t, int) { return 0; }
 
-/* dtype: 2 = u8 (bins <= 256), 3 = u32; 1 <= bins <= 2^24 (checked by the caller). */
 extern "C" cudaError_t gk_histogram_06_replicated_run(const void *in, size_t n, int dtype, size_t bins,
-                                                      unsigned long long *counts, void *workspace,
-                                                      cudaStream_t stream)
+                                                      unsigned long long *counts, void *, cudaStream_t stream)
 {
-    (void)workspace;
-    if (dtype == 2) return run<uint8_t>(in, n, bins, counts, stream);
-    if (dtype == 3) return run<uint32_t>(in, n, bins, counts, stream);
-    return cudaErrorInvalidValue;
+    return run_by_dtype(in, n, dtype, bins, counts, stream, run<uint8_t>, run<uint32_t>);
 }

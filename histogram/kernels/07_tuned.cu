@@ -22,9 +22,9 @@
  * 1. Loads. Every thread issues kUnroll = GK7_UNROLL = 4 loads of 16 bytes
  *    (uint4, ld.global.nc) before it counts any of them: 64 bytes in flight
  *    per thread, 2048 x 64 B = 128 KiB per SM when 2048 threads are
- *    resident. The work is cut into warp chunks of kChunk = 32 x 4 = 128
- *    vectors (2 KiB); warp w of the grid takes chunks w, w + W, ... (W =
- *    warps in the grid), and load u of a chunk reads vectors u*32 + lane:
+ *    resident. The work is cut into warp chunks of kWarpChunk = 32 x 4 =
+ *    128 vectors (2 KiB); warp w of the grid takes chunks w, w + W, ... (W
+ *    = warps in the grid), and load u of a chunk reads vectors u*32 + lane:
  *    each warp-wide load is 32 x 16 = 512 contiguous bytes. The chunk loop
  *    is uniform across a warp, so warp votes may be used inside it. The
  *    fewer than 128 vectors after the last whole chunk go one per thread.
@@ -73,7 +73,7 @@
  *    multiple of 4). Each pass reads the whole input and counts only values
  *    in its slice (one unsigned compare: v - lo < slice). Blocks of
  *    kThreadsWide = 1024, __launch_bounds__(1024, 2): at most 32 registers
- *    (ptxas: 30).
+ *    (ptxas -v, CUDA 13.0, sm_90: 30; 32 for the global kernel of 4).
  *      4096 bins: 1 pass, 16384 B per block, 2 blocks per SM (2048 threads),
  *        264 blocks; merge 4096 x 264 = 1081344 global atomics (8.6 MB of
  *        8-byte updates) against 1 GiB of input at n = 2^28: under 1%.
@@ -97,29 +97,56 @@
  *    of its values are equal; if so lane 0 adds 128 with one atomic. If
  *    not, a thread whose own four values are equal adds 4 with one atomic.
  *    Both are exact (the count added is the number of values it stands
- *    for); they cost about 6 instructions per 4 values on uniform data.
+ *    for). What they cost, counted in cuobjdump -sass (sm_90): 12
+ *    instructions per 16-byte vector of 4 values, paid whatever the data
+ *    (3 compares for the thread's four values, the convergence check UMOV
+ *    and BRA.DIV, the SHFL, a compare, the VOTE.ALL, a BSSY, two branches
+ *    and a repeated compare), before the values' own compares and atomics.
  *
- * 4. Huge bins (2^20, 2^24): passes = ceil(2^20 / 58112) = 19 reads of the
- *    input would cost 19 x 4 B of DRAM traffic per value. Instead each value
- *    is one 64-bit atomicAdd into counts in L2 (global memory; counts of
- *    2^20 bins are 8 MiB and fit in the L2, 60 MiB on the H200 of the
- *    module's bench run), with the same warp and thread checks as in 3.
+ * 4. Huge bins (more than kMaxPasses x 58112 on sm_90; at the default of
+ *    8 passes, more than 464896: 2^20 and 2^24): each value is one 64-bit
+ *    atomicAdd into counts in L2 (global memory; counts of 2^20 bins are 8
+ *    MiB and fit in the L2, 60 MiB on the H200 of the module's bench run),
+ *    with the same warp and thread checks as in 3, where passes would read
+ *    the input ceil(bins / 58112) times (19 for 2^20, 289 for 2^24).
  *    (Contention is low when the values spread over so many bins.)
- *    Break-even, kMaxPasses = GK7_MAX_PASSES = 4: a pass costs 4 B of DRAM
- *    reading per value; a random L2 atomic is a 32-byte sector
- *    read-modify-write inside L2, which we estimate at the time of
- *    about 16 B of DRAM traffic (L2 bandwidth being a few times DRAM's), so
- *    up to 4 passes the passes win. This is an estimate, not a measurement:
- *    GK7_MAX_PASSES moves it (2^17 bins needs 3 passes; 2^20 is far past).
+ *    Where one gives way to the other: kMaxPasses = GK7_MAX_PASSES, the
+ *    most passes made before the global atomics take over (2^17 bins need
+ *    3 passes, 2^18 need 5, 2^20 need 19). A pass costs about one read of
+ *    the input: in the module's table (H200, n = 2^28 uniform u32) variant
+ *    7's two passes at 65536 bins take 0.5246 ms, 1.06 times the read-only
+ *    stream's 0.2483 ms per pass. One L2 atomic per value costs far more
+ *    than 4 passes: variant 1, which does nothing else, takes 2.8953 ms at
+ *    65536 bins, 11.7 times the stream, and 89.3904 ms on skewed data, 360
+ *    times. The global kernel here is not variant 1's (16-byte loads, the
+ *    warp checks) and the table does not time it, so the switch is
+ *    measured: scripts/tune_histogram7.sh times both paths at the same
+ *    2^16 to 2^20 bins (2 to 19 passes) on the same samples. On an H100
+ *    (80 GB HBM3, CUDA 13.0, 2026-11-25), n = 2^28 uniform u32, each pass
+ *    costs about 0.37 ms (0.7267, 1.0986, 1.4648, 1.8453, 2.2210, 2.5858,
+ *    2.9567 ms for 2 to 8 passes; the read-only stream there takes 0.357
+ *    ms) and the global kernel 3.10 to 3.39 ms at every bin count (8.7 to
+ *    9.5 streams), so the passes are faster up to 8 passes (2.9567 against
+ *    3.1139 ms at 458752 bins) and slower from 10 (3.6765 against 3.1447
+ *    ms at 2^19). GK7_MAX_PASSES = 8, the most passes not slower than the
+ *    global kernel on uniform data, values spread over all the bins, the
+ *    case the global kernel is there for; on skewed data the L2 atomics
+ *    queue on the hot bins (variant 1 above: 360 streams), so there the
+ *    passes would win by more.
  *
  * 5. Grid: the resident grid, SMs x blocks per SM from
  *    cudaOccupancyMaxActiveBlocksPerMultiprocessor at the dynamic shared
- *    memory of the call (set with cudaFuncSetAttribute first), but no more
- *    blocks than whole rounds of the input need (a block of w warps reads w
- *    x 2 KiB per round), so small inputs zero and merge few copies.
+ *    memory of the call, but no more blocks than whole rounds of the input
+ *    need (a block of w warps reads w x 2 KiB per round), so small inputs
+ *    zero and merge few copies.
  *    32-bit shared counters: n is processed in launches of at most 2^31
  *    elements, so no block counts more than 2^31 values and no counter
  *    (nor the sum of 32 replicas in the merge) wraps; counts are 64-bit.
+ *    Above 48 KB of shared memory a kernel must opt in: the limit is set to
+ *    the device's maximum, the same for every call (common.cuh's
+ *    allow_smem), never to the call's own size, so that calls from several
+ *    host threads with different bins cannot lower it under each other's
+ *    launch.
  *
  * Expected bounds: u32 at 256 and 4096 bins: DRAM bandwidth (4 B per value,
  * conflict-free or few shared atomics per byte); 65536 bins: two reads of
@@ -136,20 +163,23 @@
  *
  * Tuning (compile-time macros, defaults above): GK7_THREADS and
  * GK7_MIN_BLOCKS (lane kernel), GK7_THREADS_WIDE and GK7_MIN_BLOCKS_WIDE
- * (slice and global kernels), GK7_UNROLL (loads in flight; more
- * needs more registers: lower GK7_MIN_BLOCKS, e.g. UNROLL 8 with MIN_BLOCKS 2
- * gives ptxas 64 registers for u8 and no spills), GK7_LANE_MAX_BINS, GK7_MAX_PASSES,
- * GK7_WARP_UNIFORM. Public background: N. Wilt / NVIDIA Developer Blog, "GPU
+ * (slice and global kernels), GK7_UNROLL (loads in flight; more needs
+ * more registers: lower GK7_MIN_BLOCKS, e.g. UNROLL 8 with MIN_BLOCKS 2
+ * gives ptxas 64 registers for u8 and no spills, while the slice and global
+ * kernels, still held to 32 registers by GK7_MIN_BLOCKS_WIDE = 2, spill 44
+ * and 64 bytes), GK7_LANE_MAX_BINS, GK7_MAX_PASSES (measured by
+ * scripts/tune_histogram7.sh), GK7_WARP_UNIFORM. Public background: N. Wilt / NVIDIA Developer Blog, "GPU
  * Pro Tip: Fast Histograms Using Shared Atomics on Maxwell" (2015): native
  * shared-memory atomics make per-block privatization the fast path.
  *
  * Limits: u8 with bins <= 256, u32 with bins <= 2^24 (gk_histogram checks);
  * any n, any element alignment. Workspace: none (0 bytes).
- * Build alone: nvcc -arch=sm_90 -c 07_tuned.cu
+ *
+ * Build alone: nvcc -arch=sm_90 -c 07_tuned.cu (with common.cuh, the
+ * folder's shared plumbing, next to it: the two files are all a project
+ * needs besides the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
 /* The tuning knobs, each with the default the header derives. Rebuild with
  * -DNAME=value to try another. */
@@ -172,7 +202,7 @@
 #define GK7_LANE_MAX_BINS 512 /* u32: largest bins given 32 lane replicas */
 #endif
 #ifndef GK7_MAX_PASSES
-#define GK7_MAX_PASSES 4 /* u32: most passes over the input before global atomics win */
+#define GK7_MAX_PASSES 8 /* u32: most passes before global atomics; measured: see the header, item 4 */
 #endif
 #ifndef GK7_WARP_UNIFORM
 #define GK7_WARP_UNIFORM 1 /* one-copy and global kernels: one atomic for a warp of equal values */
@@ -193,8 +223,7 @@ constexpr unsigned kUnroll = GK7_UNROLL;
 constexpr unsigned kLaneMaxBins = GK7_LANE_MAX_BINS;
 constexpr unsigned kMaxPasses = GK7_MAX_PASSES;
 constexpr unsigned kReplicas = 32;              /* lane replicas: one per lane index */
-constexpr unsigned kChunk = 32 * kUnroll;       /* 16-byte vectors per warp per round */
-constexpr size_t kLaunchMax = (size_t)1 << 31; /* elements per launch: no 32-bit counter wraps */
+constexpr unsigned kWarpChunk = 32 * kUnroll;   /* 16-byte vectors per warp per round */
 #if GK7_WARP_UNIFORM
 constexpr unsigned kFull = 0xffffffffu; /* all 32 lanes take part in the vote */
 #endif
@@ -252,6 +281,41 @@ __device__ __forceinline__ void lane_add_vec(unsigned *s, unsigned lane4, uint4 
     lane_add(s, lane4, x.w, bins);
 }
 
+/* The input loop of all three kernels, in one order. Whole warp chunks
+ * first, warp by warp: chunk c is vectors c*kWarpChunk .. c*kWarpChunk +
+ * kWarpChunk - 1; load u of the warp reads vectors c*kWarpChunk + u*32 +
+ * lane, 512 contiguous bytes, and all kUnroll loads are issued before any
+ * is counted, by vec(x, lane), which the whole warp calls together (warp
+ * votes are safe in it). Then what the whole chunks leave: fewer than
+ * kWarpChunk vectors, each counted by tail_vec(x), and the scalars before
+ * the first 16-byte boundary (head, < P) and after the last whole vector
+ * (< P), each counted by one(v), one per thread from the start of the grid.
+ * Threads: the kernel's block size. */
+template <unsigned Threads, typename T, typename Vec, typename TailVec, typename One>
+__device__ __forceinline__ void count_input(const T *__restrict__ in, unsigned n, unsigned head, Vec vec,
+                                            TailVec tail_vec, One one)
+{
+    constexpr unsigned P = PerVec<T>::value;
+    const unsigned lane = threadIdx.x & 31;
+    const uint4 *vin = reinterpret_cast<const uint4 *>(in + head); /* 16-byte aligned by the choice of head */
+    const unsigned nvec = (n - head) / P;
+    const unsigned nchunks = nvec / kWarpChunk;
+    const unsigned warps = gridDim.x * (Threads / 32);
+    for (unsigned c = blockIdx.x * (Threads / 32) + threadIdx.x / 32; c < nchunks; c += warps) {
+        const uint4 *p = vin + c * kWarpChunk + lane;
+        uint4 x[kUnroll];
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; ++u) x[u] = __ldg(p + u * 32);
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; ++u) vec(x[u], lane);
+    }
+    const unsigned gtid = blockIdx.x * Threads + threadIdx.x;
+    for (unsigned v = nchunks * kWarpChunk + gtid; v < nvec; v += gridDim.x * Threads) tail_vec(__ldg(vin + v));
+    const unsigned tail0 = head + nvec * P;
+    if (gtid < head) one(in[gtid]);
+    if (gtid < n - tail0) one(in[tail0 + gtid]);
+}
+
 /* in: this launch's elements (n <= 2^31); head: elements before the first
  * 16-byte boundary; rows: histogram rows in shared memory (256 for u8, bins
  * for u32). Dynamic shared memory: rows * 32 * 4 bytes. */
@@ -262,40 +326,15 @@ __global__ void __launch_bounds__(kThreads, GK7_MINB(GK7_THREADS, GK7_MIN_BLOCKS
 {
     extern __shared__ uint4 smem4[];
     unsigned *s = reinterpret_cast<unsigned *>(smem4);
-    constexpr unsigned P = PerVec<T>::value;
     const T tag = 0; /* selects the overload for T */
 
     for (unsigned i = threadIdx.x; i < rows * (kReplicas / 4); i += kThreads) smem4[i] = make_uint4(0, 0, 0, 0);
     __syncthreads(); /* every counter is zero before any thread counts into it */
 
-    const unsigned lane = threadIdx.x & 31;
-    const unsigned lane4 = lane * 4; /* byte offset of this lane's replica within a row */
-    const uint4 *vin = reinterpret_cast<const uint4 *>(in + head); /* 16-byte aligned by the choice of head */
-    const unsigned nvec = (n - head) / P;
-    const unsigned nchunks = nvec / kChunk;
-
-    /* Main loop, warp by warp: chunk c is vectors c*kChunk .. c*kChunk +
-     * kChunk - 1; load u of the warp reads vectors c*kChunk + u*32 + lane,
-     * 512 contiguous bytes. All kUnroll loads are issued before any counts. */
-    const unsigned warps = gridDim.x * (kThreads / 32);
-    for (unsigned c = blockIdx.x * (kThreads / 32) + threadIdx.x / 32; c < nchunks; c += warps) {
-        const uint4 *p = vin + c * kChunk + lane;
-        uint4 x[kUnroll];
-#pragma unroll
-        for (unsigned u = 0; u < kUnroll; ++u) x[u] = __ldg(p + u * 32);
-#pragma unroll
-        for (unsigned u = 0; u < kUnroll; ++u) lane_add_vec(s, lane4, x[u], bins, tag);
-    }
-
-    /* What the whole chunks leave: fewer than kChunk vectors, then the
-     * scalars before the first 16-byte boundary (head, < P) and after the
-     * last whole vector (< P), one per thread from the start of the grid. */
-    const unsigned gtid = blockIdx.x * kThreads + threadIdx.x;
-    for (unsigned v = nchunks * kChunk + gtid; v < nvec; v += gridDim.x * kThreads)
-        lane_add_vec(s, lane4, __ldg(vin + v), bins, tag);
-    const unsigned tail0 = head + nvec * P;
-    if (gtid < head) lane_add(s, lane4, in[gtid], bins);
-    if (gtid < n - tail0) lane_add(s, lane4, in[tail0 + gtid], bins);
+    const unsigned lane4 = (threadIdx.x & 31) * 4; /* byte offset of this lane's replica within a row */
+    count_input<kThreads>(
+        in, n, head, [&](uint4 x, unsigned) { lane_add_vec(s, lane4, x, bins, tag); },
+        [&](uint4 x) { lane_add_vec(s, lane4, x, bins, tag); }, [&](T v) { lane_add(s, lane4, v, bins); });
 
     __syncthreads(); /* every count of the block is in shared memory before the merge reads it */
 
@@ -367,29 +406,13 @@ template <typename Sink> __device__ __forceinline__ void wide_add_vec(const Sink
     sink.add(x.w, 1u);
 }
 
-/* The input loop of both kernels below: the same order as hist_lanes. */
+/* The input loop of both kernels below (count_input), with the sink's adds. */
 template <typename Sink>
 __device__ __forceinline__ void wide_count(const uint32_t *__restrict__ in, unsigned n, unsigned head, const Sink &sink)
 {
-    const unsigned lane = threadIdx.x & 31;
-    const uint4 *vin = reinterpret_cast<const uint4 *>(in + head);
-    const unsigned nvec = (n - head) / 4;
-    const unsigned nchunks = nvec / kChunk;
-    const unsigned warps = gridDim.x * (kThreadsWide / 32);
-    for (unsigned c = blockIdx.x * (kThreadsWide / 32) + threadIdx.x / 32; c < nchunks; c += warps) {
-        const uint4 *p = vin + c * kChunk + lane;
-        uint4 x[kUnroll];
-#pragma unroll
-        for (unsigned u = 0; u < kUnroll; ++u) x[u] = __ldg(p + u * 32);
-#pragma unroll
-        for (unsigned u = 0; u < kUnroll; ++u) wide_add_vec_warp(sink, x[u], lane);
-    }
-    const unsigned gtid = blockIdx.x * kThreadsWide + threadIdx.x;
-    for (unsigned v = nchunks * kChunk + gtid; v < nvec; v += gridDim.x * kThreadsWide)
-        wide_add_vec(sink, __ldg(vin + v));
-    const unsigned tail0 = head + nvec * 4;
-    if (gtid < head) sink.add(in[gtid], 1u);
-    if (gtid < n - tail0) sink.add(in[tail0 + gtid], 1u);
+    count_input<kThreadsWide>(
+        in, n, head, [&](uint4 x, unsigned lane) { wide_add_vec_warp(sink, x, lane); },
+        [&](uint4 x) { wide_add_vec(sink, x); }, [&](uint32_t v) { sink.add(v, 1u); });
 }
 
 /* Dynamic shared memory: slice4 * 4 bytes, slice4 = slice rounded up to a
@@ -427,22 +450,21 @@ template <typename T> unsigned head_of(const T *p, size_t m)
 }
 
 /* Blocks for one launch of m elements: the resident grid (SMs x blocks per
- * SM from the occupancy calculator at this shared-memory size), but no more
- * than the whole chunks of kChunk vectors need (small inputs: fewer blocks
- * to zero and merge), and at least 1. */
+ * SM from the occupancy calculator at this shared-memory size, after
+ * common.cuh's allow_smem, which sets the kernel's limit to the device's
+ * opt-in maximum, the same for every call), but no more than the whole
+ * chunks of kWarpChunk vectors need (small inputs: fewer blocks to zero and
+ * merge), and at least 1. */
 template <typename K>
-cudaError_t grid_for(K kernel, unsigned threads, size_t smem, int sms, size_t max_elems, unsigned per_vec,
-                     unsigned *blocks)
+cudaError_t grid_for(K kernel, unsigned threads, size_t smem, size_t max_elems, unsigned per_vec, unsigned *blocks)
 {
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    bool fits = false; /* always: every caller keeps smem within the opt-in maximum */
+    size_t resident = 0;
+    cudaError_t e = allow_smem(kernel, smem, &fits);
+    if (!e) e = resident_blocks(kernel, threads, smem, &resident);
     if (e) return e;
-    int per_sm = 0;
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)threads, smem);
-    if (e) return e;
-    if (per_sm < 1) per_sm = 1;
-    const size_t per_block = (size_t)(threads / 32) * kChunk * per_vec; /* elements one round of a block reads */
+    const size_t per_block = (size_t)(threads / 32) * kWarpChunk * per_vec; /* elements one round of a block reads */
     size_t b = (max_elems + per_block - 1) / per_block;
-    const size_t resident = (size_t)sms * (size_t)per_sm;
     if (b > resident) b = resident;
     if (b < 1) b = 1;
     *blocks = (unsigned)b;
@@ -450,92 +472,72 @@ cudaError_t grid_for(K kernel, unsigned threads, size_t smem, int sms, size_t ma
 }
 
 template <typename T>
-cudaError_t run_lanes(const T *in, size_t n, unsigned bins, unsigned rows, unsigned long long *counts, int sms,
+cudaError_t run_lanes(const T *in, size_t n, size_t bins, unsigned rows, unsigned long long *counts,
                       cudaStream_t stream)
 {
     const size_t smem = (size_t)rows * kReplicas * 4;
     unsigned blocks = 0;
-    cudaError_t e = grid_for(hist_lanes<T>, kThreads, smem, sms, n < kLaunchMax ? n : kLaunchMax,
-                             PerVec<T>::value, &blocks);
+    cudaError_t e = grid_for(hist_lanes<T>, kThreads, smem, n < kChunk ? n : kChunk, PerVec<T>::value, &blocks);
     if (e) return e;
-    for (size_t off = 0; off < n; off += kLaunchMax) {
-        const size_t m = n - off < kLaunchMax ? n - off : kLaunchMax;
-        hist_lanes<T><<<blocks, kThreads, smem, stream>>>(in + off, (unsigned)m, head_of(in + off, m), bins, rows,
-                                                           counts);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
+    return each_launch(n, [&](size_t off, size_t m) {
+        hist_lanes<T><<<blocks, kThreads, smem, stream>>>(in + off, (unsigned)m, head_of(in + off, m),
+                                                           (unsigned)bins, rows, counts);
+    });
 }
 
-cudaError_t run_u32(const uint32_t *in, size_t n, unsigned bins, unsigned long long *counts, int sms, int optin,
-                    cudaStream_t stream)
+cudaError_t run_u32(const uint32_t *in, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
 {
+    int optin = 0;
+    cudaError_t e = smem_per_block_optin(&optin);
+    if (e) return e;
+
     /* 1. Small bins: 32 lane replicas, bins * 128 bytes. */
-    if (bins <= kLaneMaxBins && (size_t)bins * kReplicas * 4 <= (size_t)optin)
-        return run_lanes(in, n, bins, bins, counts, sms, stream);
+    if (bins <= kLaneMaxBins && bins * kReplicas * 4 <= (size_t)optin)
+        return run_lanes(in, n, bins, (unsigned)bins, counts, stream);
 
     /* 2. One copy per block, in as few equal slices as fit: cap counters
      * per block (a multiple of 4), passes = ceil(bins / cap). */
     const size_t cap = (size_t)optin / 16 * 4;
     const size_t passes = (bins + cap - 1) / cap;
-    const size_t lim = n < kLaunchMax ? n : kLaunchMax;
+    const size_t lim = n < kChunk ? n : kChunk;
     unsigned blocks = 0;
-    cudaError_t e;
     if (passes <= kMaxPasses) {
         const size_t slice = ((bins + passes - 1) / passes + 3) / 4 * 4; /* <= cap */
         const size_t smem = slice * 4;
-        e = grid_for(hist_slice, kThreadsWide, smem, sms, lim, 4, &blocks);
+        e = grid_for(hist_slice, kThreadsWide, smem, lim, 4, &blocks);
         if (e) return e;
-        for (size_t off = 0; off < n; off += kLaunchMax) {
-            const size_t m = n - off < kLaunchMax ? n - off : kLaunchMax;
-            for (size_t lo = 0; lo < bins; lo += slice) {
-                const size_t sl = bins - lo < slice ? bins - lo : slice;
+        for (size_t lo = 0; lo < bins; lo += slice) { /* one pass per slice, each over the whole input */
+            const size_t sl = bins - lo < slice ? bins - lo : slice;
+            e = each_launch(n, [&](size_t off, size_t m) {
                 hist_slice<<<blocks, kThreadsWide, smem, stream>>>(in + off, (unsigned)m, head_of(in + off, m),
                                                                    (unsigned)lo, (unsigned)sl, counts);
-                e = cudaGetLastError();
-                if (e) return e;
-            }
+            });
+            if (e) return e;
         }
         return cudaSuccess;
     }
 
     /* 3. Very large bins: 64-bit atomics straight into counts. */
-    e = grid_for(hist_global, kThreadsWide, 0, sms, lim, 4, &blocks);
+    e = grid_for(hist_global, kThreadsWide, 0, lim, 4, &blocks);
     if (e) return e;
-    for (size_t off = 0; off < n; off += kLaunchMax) {
-        const size_t m = n - off < kLaunchMax ? n - off : kLaunchMax;
-        hist_global<<<blocks, kThreadsWide, 0, stream>>>(in + off, (unsigned)m, head_of(in + off, m), bins, counts);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
+    return each_launch(n, [&](size_t off, size_t m) {
+        hist_global<<<blocks, kThreadsWide, 0, stream>>>(in + off, (unsigned)m, head_of(in + off, m),
+                                                         (unsigned)bins, counts);
+    });
+}
+
+/* u8: always the lane replicas, 256 rows (see the header). */
+cudaError_t run_u8(const uint8_t *in, size_t n, size_t bins, unsigned long long *counts, cudaStream_t stream)
+{
+    return run_lanes(in, n, bins, 256u, counts, stream);
 }
 
 } // namespace
 
-extern "C" size_t gk_histogram_07_tuned_workspace(size_t n, size_t bins, int dtype)
-{
-    (void)n;
-    (void)bins;
-    (void)dtype;
-    return 0;
-}
+extern "C" size_t gk_histogram_07_tuned_workspace(size_t, size_t, int) { return 0; }
 
-/* dtype: 2 = u8 (bins <= 256), 3 = u32 (gk/histogram.h). */
 extern "C" cudaError_t gk_histogram_07_tuned_run(const void *in, size_t n, int dtype, size_t bins,
-                                                 unsigned long long *counts, void *workspace, cudaStream_t stream)
+                                                 unsigned long long *counts, void *, cudaStream_t stream)
 {
-    (void)workspace;
-    cudaError_t e = cudaMemsetAsync(counts, 0, bins * sizeof(unsigned long long), stream);
-    if (e) return e;
-    if (n == 0) return cudaSuccess;
-    if (dtype != 2 && dtype != 3) return cudaErrorInvalidValue;
-    int dev = 0, sms = 0, optin = 0;
-    e = cudaGetDevice(&dev);
-    if (!e) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (!e) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    if (e) return e;
-    if (dtype == 2) return run_lanes((const uint8_t *)in, n, (unsigned)bins, 256u, counts, sms, stream);
-    return run_u32((const uint32_t *)in, n, (unsigned)bins, counts, sms, optin, stream);
+    return run_by_dtype(in, n, dtype, bins, counts, stream, run_u8, run_u32);
 }

@@ -4,11 +4,14 @@
  *
  * The module is a ladder of variants, numbered in teaching order, from one
  * global atomic per sample (1) through privatized, coarsened, aggregated and
- * replicated sub-histograms (6); a tuned seventh rung is still to come. Every variant is one file
- * in histogram/kernels/ and one row of the module's table
- * (histogram/variants.c), whose read-only description gk_histogram_variant_at()
- * shows; the API, the tests, the bench and the docs all read it.
- * histogram/README.md walks up the ladder with measured numbers.
+ * replicated sub-histograms (2-6) to a tuned rung (7: 16-byte loads and a
+ * strategy chosen by the number of bins), the fastest at every size the
+ * module's bench measured and what gk_histogram_best_variant() returns.
+ * Every variant is one file in histogram/kernels/ and one row of the
+ * module's table (histogram/variants.c), whose read-only description
+ * gk_histogram_variant_at() shows; the API, the tests, the bench and the
+ * docs all read it. histogram/README.md walks up the ladder with measured
+ * numbers.
  *
  * Calling convention (the same for every variant):
  *   - Samples: GK_U8 (uint8_t: bytes, images, text; bins <= 256) or GK_U32
@@ -29,6 +32,13 @@
  *     are) and *workspace_bytes saying how large it is. It needs no
  *     initialisation. Nothing is allocated inside a call.
  *   - Work is queued on `stream` (the last argument); the call does not wait.
+ *   - Threads: any call may be made from several host threads at once, on
+ *     different streams or devices, with nothing shared between them: no
+ *     call keeps state, and the one launch setting a call makes (a kernel's
+ *     shared-memory opt-in, cudaFuncAttributeMaxDynamicSharedMemorySize) is
+ *     always set to the device's maximum, never to a value that depends on
+ *     the call. Calls running at the same time must not share their counts
+ *     or their workspace: each needs its own.
  *   - Bad arguments (NULL pointers, bins = 0 or above the maximum, bins > 256
  *     for GK_U8, a dtype other than GK_U8 and GK_U32, a workspace too small
  *     or misaligned, a misaligned pointer, an unknown variant) give a status
