@@ -21,22 +21,27 @@
  *     sectors (5 when not 32-byte aligned), coalesced.
  *   - DRAM traffic is still close to the ideal 4 bytes read + 4 written per
  *     output: the w loads of in[k] by the w threads that need it hit L1/L2
- *     after the first. What costs is the instruction stream: per FMA a
- *     mask load, an input load, a 64-bit bounds test, the addresses and the
- *     loop, about 10 instructions (cuobjdump -sass, CUDA 13.0, sm_90), and
- *     two L1 requests.
+ *     after the first. What costs is the instruction stream. nvcc unrolls
+ *     the tap loop by 4, into 39 instructions per 4 taps (cuobjdump -sass,
+ *     CUDA 13.0, sm_90): 8 LDG (an input and a tap per FMA), 4 FFMA, 8
+ *     ISETP for the four 64-bit bounds tests, 16 IADD3 and IMAD.X for the
+ *     64-bit positions and addresses, and 3 for the loop. That is 9.75
+ *     instructions and two L1 requests per FMA: FFMAs take 4 of every 39
+ *     issue slots, so the kernel can reach at most 4 / 39 of the fp32
+ *     peak, 6.9 TFLOP/s on an H200.
  *   - Arithmetic intensity: 2w FLOPs per output against 8 DRAM bytes in the
  *     ideal case, 2w / 8 = w / 4 FLOP/B. An H200 (about 67 TFLOP/s fp32 and
  *     4.8 TB/s) has its roofline knee at about 67 / 4.8 = 14 FLOP/B, at
  *     w = 56: below that a kernel that read each byte once would be bound by
- *     DRAM, above it by the FMA units. This one reaches neither: both its
- *     loads per FMA go through the L1 and load/store pipeline, which is what
- *     the later variants unload.
+ *     DRAM, above it by the FMA units. This one reaches neither: it is
+ *     bound by the issue of those 39 instructions, which the later
+ *     variants thin out.
  *
  * What the next variants change: variant 2 moves the mask into the
  * constant bank (one broadcast per warp through the constant cache, no L1
- * request of its own); variant 3 stages the input in shared memory so that each input is
- * fetched from global memory once per block instead of w times.
+ * request of its own, but not one instruction fewer); variant 3 stages the
+ * input in shared memory so that each input is fetched from global memory
+ * once per block instead of w times, and the bounds test leaves the loop.
  *
  * Resources: no shared memory; ptxas -v (CUDA 13.0, sm_90) reports 32
  * registers per thread (nvcc unrolls the tap loop by 4), so an SM's 65536
@@ -52,17 +57,16 @@
  * 4th ed., chapter 7 (the basic 1D convolution kernel with ghost cells);
  * CUDA C++ Programming Guide, "Device Memory Accesses" (coalescing).
  *
- * Build alone: nvcc -arch=sm_90 -c 01_basic.cu
+ * Build alone: nvcc -arch=sm_90 -c 01_basic.cu, next to common.cuh (this
+ * folder's shared plumbing: the launches of at most 2^31 outputs); the two
+ * files and the CUDA toolkit are all it needs.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
 
-namespace {
+#include "common.cuh" /* launch_chunks */
 
-/* ---- Helpers. Each conv kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* outputs per launch: grid sizes stay far below 2^31 - 1 */
+namespace {
 
 constexpr unsigned kBlock = 256; /* threads per block, one output each */
 
@@ -88,22 +92,10 @@ __global__ void __launch_bounds__(kBlock)
 
 } // namespace
 
-extern "C" size_t gk_conv_01_basic_workspace(size_t n, size_t width)
-{
-    (void)n;
-    (void)width;
-    return 0;
-}
+extern "C" size_t gk_conv_01_basic_workspace(size_t, size_t) { return 0; /* none */ }
 
 extern "C" cudaError_t gk_conv_01_basic_run(const float *in, size_t n, const float *mask, size_t width, float *out,
-                                            void *workspace, cudaStream_t stream)
+                                            void * /* workspace: none */, cudaStream_t stream)
 {
-    (void)workspace;
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        conv_basic<<<(unsigned)ceil_div(len, kBlock), kBlock, 0, stream>>>(in, n, mask, width, out, off);
-        cudaError_t e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
+    return launch_chunks(conv_basic, n, kBlock, kBlock, 0, stream, in, n, mask, width, out);
 }

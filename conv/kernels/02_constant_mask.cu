@@ -6,9 +6,10 @@
  * cache is built for: when all lanes of a warp read the same constant-bank
  * address, one fetch is broadcast to the 32 lanes (CUDA C++ Programming
  * Guide, "Constant Memory"), and it does not compete with the input's
- * loads for L1; with an index that is the same in every lane the value can
- * even go to a uniform register (ULDC) that the FFMAs of the whole warp
- * read directly.
+ * loads for L1. (Where the compiler sees that the index is the same in
+ * every lane it can go further and load the tap into a uniform register,
+ * ULDC, that the FFMA reads as an operand, with no load per lane: variant
+ * 3's inner loop gets that. This kernel does not: see the count below.)
  *
  * How the mask gets there without hidden global state. PMPP declares a
  * __constant__ array and fills it with cudaMemcpyToSymbol. Such a symbol is
@@ -22,12 +23,12 @@
  * Programming Guide, "Function Parameters"), room for C = 4096 floats. The
  * parameter is declared __grid_constant__ (CUDA 11.7+, sm_70+): a read at
  * an index known only at run time then stays a load from the param space
- * (ULDC c[0x0][UR + ...], uniform because j is the same in every lane)
- * instead of making the compiler copy the whole array into each thread's
- * local memory, which it otherwise did here for the small capacities.
+ * (LDC R, c[0x0][R + 0x210] in the SASS) instead of making the compiler
+ * copy the whole array into each thread's local memory, which it otherwise
+ * does here for the 32-float capacity (ptxas: a 128-byte stack frame).
  *
  * The cost, paid on the host: the mask arrives as a device pointer, so
- * run() first copies it to a host array with cudaMemcpyAsync on the
+ * the call first copies it to a host array with cudaMemcpyAsync on the
  * caller's stream (so it sees the caller's latest mask) and waits with
  * cudaStreamSynchronize before it can launch: one device-to-host copy and
  * one wait per call, which also serialises the host with the stream, and a
@@ -38,30 +39,47 @@
  * width to C - 1 are zero in the copy, never read.
  *
  * Counted, per output (width w): w global loads of the input as in
- * variant 1, and the w mask reads leave the global path: each is a
- * constant-bank load (LDC, or ULDC into a uniform register that the FFMA
- * takes as an operand, as the compiler chooses), served by the constant
- * cache with one fetch for the whole warp. Requests to L1 per FMA: 1
- * instead of 2. The instruction count per tap hardly changes (about 10:
- * the 64-bit bounds test and addresses dominate), so the gain is in the
- * load path, not in issue slots. DRAM bytes and arithmetic intensity are
- * those of variant 1: w / 4 FLOP/B at best, the knee of an H200's roofline
- * at w = 56.
+ * variant 1, and w reads of the mask that leave the global path. The SASS
+ * (cuobjdump -sass, CUDA 13.0, sm_90, the same for the three capacities)
+ * unrolls the tap loop by 16 and reads each tap with its own LDC, register
+ * indexed and predicated: @!P LDC R, c[0x0][R + 0x210], issued only when the
+ * tap's input is inside [0, n), its result an ordinary register operand of
+ * the FFMA. The index sits in an ordinary per-lane register, not a uniform
+ * one (the loop counter here also feeds the per-lane 64-bit position
+ * i + j - r): no ULDC. All lanes read the same address, so the constant
+ * cache serves the warp with one fetch, and the L1 sees one request per FMA
+ * instead of variant 1's two. But the instruction stream does not shrink:
+ * 156 instructions per 16 taps, 9.75 per tap, exactly variant 1's 39 per 4.
+ * Per tap: the input's LDG, the tap's LDC, the FFMA, 2 ISETP for the 64-bit
+ * bounds test, an IADD3 and an IMAD.X for the 64-bit position, and 2.75 more
+ * for the 32-bit offsets j + u, the addresses and the loop. The LDC has
+ * taken the place of variant 1's LDG of the tap one for one: 2 loads and
+ * about 10 issue slots per FMA, as before. DRAM bytes and arithmetic
+ * intensity are those of variant 1: w / 4 FLOP/B at best, the knee of an
+ * H200's roofline at w = 56.
  *
- * Bound by: the L1/load path and instruction issue (a global load, a bounds
- * test, the addresses and the loop per FMA); not DRAM at any width the
- * bench measured. Variant 3 removes the w global loads per output.
- * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json):
- * no gain over variant 1, 0.84x to 1.04x its speed over the cases (the
- * mask's L1 hits in variant 1 cost little; the host copy and wait fall
- * inside the timed interval, about 0.015 ms per call at n = 2^24, widths 3
- * and 7); at most 46.2% of a device copy's speed (w = 3, n = 2^28).
+ * Bound by: instruction issue, as variant 1: 16 FFMAs in 156 instructions
+ * allow at most 16 / 156 of the fp32 peak, 6.9 TFLOP/s on an H200; not DRAM
+ * at any width the bench measured. Variant 3 removes the w global loads and
+ * the bounds tests per output.
+ * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json): no gain over
+ * variant 1, 0.84x to 1.04x its speed over the cases, as the count says.
+ * Where the issue slots bind, at large widths, the two are level: 0.97x at
+ * w = 127, n = 2^28 (5.4 against 5.6 TFLOP/s, both under the 6.9 of the
+ * count), 0.96x at w = 1023, n = 2^24. The tap that variant 1 loads through
+ * L1 is one address for the whole warp, one sector and an L1 hit, so moving
+ * it to the constant cache saves an L1 request but no issue slot. What
+ * variant 2 adds is on the host: the mask's copy and the wait, inside the
+ * timed interval, about 0.015 ms per call, which shows at n = 2^24 and
+ * widths 3 and 7 (0.84x and 0.87x; 0.0149 and 0.0152 ms more) and disappears
+ * in the 1.1 to 1.5 ms of n = 2^28 (1.04x and 1.02x). At most 46.2% of a
+ * device copy's speed (w = 3, n = 2^28).
  *
  * Resources: no shared memory; ptxas -v (CUDA 13.0, sm_90) reports 32
  * registers per thread for each capacity: 8 blocks of 256 threads per SM,
  * full occupancy.
  *
- * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; run() returns
+ * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; the launcher returns
  * cudaErrorInvalidValue above it, a second line of defence after
  * gk_conv1d's check). Any n: 64-bit positions, launches of at most 2^31
  * outputs. Pointers need only their 4-byte alignment. No workspace.
@@ -71,36 +89,18 @@
  * Programming Guide, "Constant Memory", "Function Parameters" (the 32764
  * byte limit, __grid_constant__).
  *
- * Build alone: nvcc -arch=sm_90 -c 02_constant_mask.cu
+ * Build alone: nvcc -arch=sm_90 -c 02_constant_mask.cu, next to common.cuh
+ * (this folder's shared plumbing: Mask<C> and its host copy, the choice of
+ * capacity, the launches); the two files and the CUDA toolkit are all it
+ * needs.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
 
+#include "common.cuh" /* Mask<C>, with_param_mask (the host copy), launch_chunks */
+
 namespace {
 
-/* ---- Helpers. Each conv kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* outputs per launch: grid sizes stay far below 2^31 - 1 */
-
-/* ---- The mask as a kernel parameter (variants 2 to 5). ---------------- */
-constexpr unsigned kMaskMax = 4096; /* GK_CONV_PARAM_MASK_MAX: 16 KB of parameters */
-template <unsigned C> struct Mask {
-    float v[C];
-};
-
-/* Copies width taps of the device mask into host memory (zero after them)
- * and waits for the copy: queued on the caller's stream, it sees whatever
- * the caller queued before this call. */
-cudaError_t fetch_mask(const float *mask, size_t width, float *host, unsigned capacity, cudaStream_t stream)
-{
-    cudaError_t e = cudaMemcpyAsync(host, mask, width * sizeof(float), cudaMemcpyDeviceToHost, stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
-    for (size_t j = width; j < capacity; ++j) host[j] = 0.0f;
-    return e;
-}
-
-/* ---- The variant. ----------------------------------------------------- */
 constexpr unsigned kBlock = 256; /* threads per block, one output each */
 
 template <unsigned C>
@@ -119,38 +119,16 @@ __global__ void __launch_bounds__(kBlock)
     out[i] = acc;
 }
 
-template <unsigned C>
-cudaError_t run(const float *in, size_t n, const float *mask, size_t width, float *out, cudaStream_t stream)
-{
-    Mask<C> m; /* the host copy that travels with each launch */
-    cudaError_t e = fetch_mask(mask, width, m.v, C, stream);
-    if (e) return e;
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        conv_constant<C><<<(unsigned)ceil_div(len, kBlock), kBlock, 0, stream>>>(in, n, m, (unsigned)width, out,
-                                                                                  off);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
 } // namespace
 
-extern "C" size_t gk_conv_02_constant_mask_workspace(size_t n, size_t width)
-{
-    (void)n;
-    (void)width;
-    return 0;
-}
+extern "C" size_t gk_conv_02_constant_mask_workspace(size_t, size_t) { return 0; /* none */ }
 
 extern "C" cudaError_t gk_conv_02_constant_mask_run(const float *in, size_t n, const float *mask, size_t width,
-                                                    float *out, void *workspace, cudaStream_t stream)
+                                                    float *out, void * /* workspace: none */, cudaStream_t stream)
 {
-    (void)workspace;
-    if (width == 0 || width > kMaskMax) return cudaErrorInvalidValue;
-    if (n == 0) return cudaSuccess;
-    if (width <= 32) return run<32>(in, n, mask, width, out, stream);
-    if (width <= 512) return run<512>(in, n, mask, width, out, stream);
-    return run<kMaskMax>(in, n, mask, width, out, stream);
+    /* m: the host copy of the mask in the smallest Mask<C> that holds it,
+     * C = 32, 512 or 4096; it travels with each launch. */
+    return with_param_mask(mask, n, width, stream, [&](const auto &m, auto C) {
+        return launch_chunks(conv_constant<C>, n, kBlock, kBlock, 0, stream, in, n, m, (unsigned)width, out);
+    });
 }

@@ -32,23 +32,26 @@
  * (CUDA 13.0, sm_90): 25 registers per thread for each of the three
  * capacities, so registers do not limit the 8 blocks either.
  *
- * Bound by: for small w, DRAM and the short fill-barrier-compute rhythm of
- * each block (while a block waits for its fill it computes nothing; the
- * other 7 blocks of the SM cover for it); for large w, the inner loop, one
- * output per thread: per 16 taps (nvcc unrolls by 16; cuobjdump -sass, CUDA
- * 13.0, sm_90) 16 FFMA, 16 shared loads, 8 constant-bank loads of 2 taps
- * and 13 others: 30% of the issue slots are FFMAs. Variant 4 leaves the
- * halo to the caches; variant 5 computes several outputs per thread so
- * that each shared load feeds several FMAs.
- * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json),
- * against variant 2: faster only at w = 31 (1.75x at n = 2^28); at w = 3
- * and 7 0.80x and 0.97x, at 36.8% and 32.5% of a device copy's speed
+ * Bound by: for small w, not DRAM (see the measurement below) but, most
+ * likely, the short fill-barrier-compute rhythm of each block (while a block
+ * waits for its fill it computes nothing; the other 7 blocks of the SM cover
+ * for it only in part); for large w, the inner loop, one output per thread:
+ * per 16 taps (nvcc unrolls by 16; cuobjdump -sass, CUDA 13.0, sm_90) 16
+ * FFMA, 16 shared loads (LDS), 8 constant-bank loads of 2 taps and 13
+ * others: 30% of the issue slots are FFMAs. The taps go into uniform
+ * registers (ULDC.64: the index is the same in every lane and the compiler
+ * keeps it in a uniform register), which the FFMAs read as operands. Variant
+ * 4 leaves the halo to the caches; variant 5 computes several outputs per
+ * thread so that each shared load feeds several FMAs.
+ * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json), against
+ * variant 2: faster only at w = 31 (1.75x at n = 2^28, 1.62x at 2^24); at
+ * w = 3 and 7 0.80x and 0.97x, at 36.8% and 32.5% of a device copy's speed
  * (n = 2^28), so not DRAM bound there; at w = 127 0.83x (6.7% of the fp32
- * peak, n = 2^28) and at w = 1023 0.65x (5.5%, n = 2^24), far under what
- * the 30% of FFMA issue slots counted above would allow. The count does
- * not explain the large widths; the run does not say what does.
+ * peak, n = 2^28) and at w = 1023 0.65x (5.5%, n = 2^24), far under what the
+ * 30% of FFMA issue slots counted above would allow. The count does not
+ * explain the large widths; the run does not say what does.
  *
- * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; run() returns
+ * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; the launcher returns
  * cudaErrorInvalidValue above it). The tile is 256 outputs (the table's
  * "tile"). Any n: 64-bit positions, launches of at most 2^31 outputs (a
  * multiple of the tile, so tiles never straddle two launches). Threads of
@@ -59,36 +62,18 @@
  * Processors", 4th ed., chapter 7 (tiled convolution using halo cells);
  * CUDA C++ Programming Guide, "Shared Memory" (banks), "Constant Memory".
  *
- * Build alone: nvcc -arch=sm_90 -c 03_tiled_halo.cu
+ * Build alone: nvcc -arch=sm_90 -c 03_tiled_halo.cu, next to common.cuh
+ * (this folder's shared plumbing: Mask<C> and its host copy, the choice of
+ * capacity, the launches); the two files and the CUDA toolkit are all it
+ * needs.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
 
+#include "common.cuh" /* Mask<C>, with_param_mask (the host copy), launch_chunks */
+
 namespace {
 
-/* ---- Helpers. Each conv kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* outputs per launch: grid sizes stay far below 2^31 - 1 */
-
-/* ---- The mask as a kernel parameter (variants 2 to 5). ---------------- */
-constexpr unsigned kMaskMax = 4096; /* GK_CONV_PARAM_MASK_MAX: 16 KB of parameters */
-template <unsigned C> struct Mask {
-    float v[C];
-};
-
-/* Copies width taps of the device mask into host memory (zero after them)
- * and waits for the copy: queued on the caller's stream, it sees whatever
- * the caller queued before this call. */
-cudaError_t fetch_mask(const float *mask, size_t width, float *host, unsigned capacity, cudaStream_t stream)
-{
-    cudaError_t e = cudaMemcpyAsync(host, mask, width * sizeof(float), cudaMemcpyDeviceToHost, stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
-    for (size_t j = width; j < capacity; ++j) host[j] = 0.0f;
-    return e;
-}
-
-/* ---- The variant. ----------------------------------------------------- */
 constexpr unsigned kTile = 256; /* threads per block = outputs per block */
 
 /* Block b of this launch computes outputs start .. start + 255, start =
@@ -120,39 +105,15 @@ __global__ void __launch_bounds__(kTile)
     out[i] = acc;
 }
 
-template <unsigned C>
-cudaError_t run(const float *in, size_t n, const float *mask, size_t width, float *out, cudaStream_t stream)
-{
-    Mask<C> m; /* the host copy that travels with each launch */
-    cudaError_t e = fetch_mask(mask, width, m.v, C, stream);
-    if (e) return e;
-    const size_t smem = (kTile + width - 1) * sizeof(float); /* <= 17404 bytes: no opt-in needed */
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        conv_tiled_halo<C><<<(unsigned)ceil_div(len, kTile), kTile, smem, stream>>>(in, n, m, (unsigned)width,
-                                                                                     out, off);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
 } // namespace
 
-extern "C" size_t gk_conv_03_tiled_halo_workspace(size_t n, size_t width)
-{
-    (void)n;
-    (void)width;
-    return 0;
-}
+extern "C" size_t gk_conv_03_tiled_halo_workspace(size_t, size_t) { return 0; /* none */ }
 
 extern "C" cudaError_t gk_conv_03_tiled_halo_run(const float *in, size_t n, const float *mask, size_t width,
-                                                 float *out, void *workspace, cudaStream_t stream)
+                                                 float *out, void * /* workspace: none */, cudaStream_t stream)
 {
-    (void)workspace;
-    if (width == 0 || width > kMaskMax) return cudaErrorInvalidValue;
-    if (n == 0) return cudaSuccess;
-    if (width <= 32) return run<32>(in, n, mask, width, out, stream);
-    if (width <= 512) return run<512>(in, n, mask, width, out, stream);
-    return run<kMaskMax>(in, n, mask, width, out, stream);
+    const size_t smem = (kTile + width - 1) * sizeof(float); /* <= 17404 bytes: no opt-in needed */
+    return with_param_mask(mask, n, width, stream, [&](const auto &m, auto C) {
+        return launch_chunks(conv_tiled_halo<C>, n, kTile, kTile, smem, stream, in, n, m, (unsigned)width, out);
+    });
 }

@@ -28,10 +28,24 @@
  *     then run both paths; the inner warps always take the shared path.
  *     The global path is an L1 hit with a longer latency than a shared
  *     read.
+ *   - Instructions: the test costs every tap, in every warp. nvcc unrolls
+ *     the tap loop by 4 (cuobjdump -sass, CUDA 13.0, sm_90); a warp whose
+ *     lanes all stay in the tile issues 49 instructions per 4 taps: per
+ *     tap the 64-bit test of k against the tile (one unsigned compare
+ *     covers both ends), a branch with its reconvergence pair (BSSY,
+ *     BSYNC), the LDS, a ULDC of the tap, the FFMA and the addresses. That
+ *     is 12.25 per tap against variant 3's 53 per 16 (3.3): at most 8% of
+ *     the issue slots are FFMAs even in the inner warps.
  *   - Whether this is faster than variant 3 is a question of the GPU:
  *     PMPP's point is that on GPUs with large L1/L2 caches the simpler fill
  *     can win for small masks; for large masks the halo share and the
- *     divergence grow. The bench table answers it for the lent GPU.
+ *     divergence grow. The bench's table answers it for one GPU.
+ *     Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json): faster
+ *     than variant 3 only at w = 3 (1.045x at n = 2^28, 1.07x at 2^24); at
+ *     w = 7, 31 and 127 it takes 1.10, 1.99 and 2.72 times variant 3's time
+ *     (n = 2^28), at w = 1023 3.33 times (n = 2^24): 2.4% of the fp32 peak
+ *     at w = 127, under the 8% that its instructions allow, with the halo's
+ *     L1 requests and the divergence (4 of the 8 warps at w = 127) on top.
  *   - Arithmetic intensity unchanged: w / 4 FLOP/B at best, the knee of an
  *     H200's roofline at w = 56.
  *
@@ -43,7 +57,7 @@
  * of 256 threads, 2048 threads per SM (the thread limit, not registers or
  * shared memory).
  *
- * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; run() returns
+ * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; the launcher returns
  * cudaErrorInvalidValue above it). The tile is 256 outputs. Any n: 64-bit
  * positions, launches of at most 2^31 outputs (a multiple of the tile).
  * Pointers need only their 4-byte alignment. No workspace.
@@ -52,36 +66,18 @@
  * Processors", 4th ed., chapter 7 (tiled convolution using caches for halo
  * cells); CUDA C++ Programming Guide, "Shared Memory", "Constant Memory".
  *
- * Build alone: nvcc -arch=sm_90 -c 04_tiled_cached_halo.cu
+ * Build alone: nvcc -arch=sm_90 -c 04_tiled_cached_halo.cu, next to
+ * common.cuh (this folder's shared plumbing: Mask<C> and its host copy, the
+ * choice of capacity, the launches); the two files and the CUDA toolkit are
+ * all it needs.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
 
+#include "common.cuh" /* Mask<C>, with_param_mask (the host copy), launch_chunks */
+
 namespace {
 
-/* ---- Helpers. Each conv kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* outputs per launch: grid sizes stay far below 2^31 - 1 */
-
-/* ---- The mask as a kernel parameter (variants 2 to 5). ---------------- */
-constexpr unsigned kMaskMax = 4096; /* GK_CONV_PARAM_MASK_MAX: 16 KB of parameters */
-template <unsigned C> struct Mask {
-    float v[C];
-};
-
-/* Copies width taps of the device mask into host memory (zero after them)
- * and waits for the copy: queued on the caller's stream, it sees whatever
- * the caller queued before this call. */
-cudaError_t fetch_mask(const float *mask, size_t width, float *host, unsigned capacity, cudaStream_t stream)
-{
-    cudaError_t e = cudaMemcpyAsync(host, mask, width * sizeof(float), cudaMemcpyDeviceToHost, stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
-    for (size_t j = width; j < capacity; ++j) host[j] = 0.0f;
-    return e;
-}
-
-/* ---- The variant. ----------------------------------------------------- */
 constexpr unsigned kTile = 256; /* threads per block = outputs per block = inputs in shared memory */
 
 /* Block b of this launch computes outputs start .. start + 255, start =
@@ -118,38 +114,14 @@ __global__ void __launch_bounds__(kTile)
     out[i] = acc;
 }
 
-template <unsigned C>
-cudaError_t run(const float *in, size_t n, const float *mask, size_t width, float *out, cudaStream_t stream)
-{
-    Mask<C> m; /* the host copy that travels with each launch */
-    cudaError_t e = fetch_mask(mask, width, m.v, C, stream);
-    if (e) return e;
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        conv_tiled_cached_halo<C><<<(unsigned)ceil_div(len, kTile), kTile, 0, stream>>>(in, n, m, (unsigned)width,
-                                                                                         out, off);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
 } // namespace
 
-extern "C" size_t gk_conv_04_tiled_cached_halo_workspace(size_t n, size_t width)
-{
-    (void)n;
-    (void)width;
-    return 0;
-}
+extern "C" size_t gk_conv_04_tiled_cached_halo_workspace(size_t, size_t) { return 0; /* none */ }
 
 extern "C" cudaError_t gk_conv_04_tiled_cached_halo_run(const float *in, size_t n, const float *mask, size_t width,
-                                                        float *out, void *workspace, cudaStream_t stream)
+                                                        float *out, void * /* workspace: none */, cudaStream_t stream)
 {
-    (void)workspace;
-    if (width == 0 || width > kMaskMax) return cudaErrorInvalidValue;
-    if (n == 0) return cudaSuccess;
-    if (width <= 32) return run<32>(in, n, mask, width, out, stream);
-    if (width <= 512) return run<512>(in, n, mask, width, out, stream);
-    return run<kMaskMax>(in, n, mask, width, out, stream);
+    return with_param_mask(mask, n, width, stream, [&](const auto &m, auto C) {
+        return launch_chunks(conv_tiled_cached_halo<C>, n, kTile, kTile, 0, stream, in, n, m, (unsigned)width, out);
+    });
 }

@@ -63,7 +63,7 @@
  * of the fp32 peak at w = 127 (n = 2^28) and 58.0% at w = 1023 (n = 2^24),
  * under the 77% of FFMA issue slots counted above.
  *
- * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; run() returns
+ * Limits: width <= 4096 (GK_CONV_PARAM_MASK_MAX; the launcher returns
  * cudaErrorInvalidValue above it). The tile is 2048 outputs. Any n: 64-bit
  * positions, launches of at most 2^31 outputs (a multiple of the tile).
  * Threads whose outputs are past n still fill and compute (on zeros) and
@@ -75,36 +75,18 @@
  * the thread-coarsening sections of the book; CUDA C++ Programming Guide,
  * "Shared Memory" (banks), "Constant Memory".
  *
- * Build alone: nvcc -arch=sm_90 -c 05_register_tiled.cu
+ * Build alone: nvcc -arch=sm_90 -c 05_register_tiled.cu, next to common.cuh
+ * (this folder's shared plumbing: Mask<C> and its host copy, the choice of
+ * capacity, the launches); the two files and the CUDA toolkit are all it
+ * needs.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
 
+#include "common.cuh" /* Mask<C>, with_param_mask (the host copy), launch_chunks */
+
 namespace {
 
-/* ---- Helpers. Each conv kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-constexpr size_t kChunk = (size_t)1 << 31; /* outputs per launch: grid sizes stay far below 2^31 - 1 */
-
-/* ---- The mask as a kernel parameter (variants 2 to 5). ---------------- */
-constexpr unsigned kMaskMax = 4096; /* GK_CONV_PARAM_MASK_MAX: 16 KB of parameters */
-template <unsigned C> struct Mask {
-    float v[C];
-};
-
-/* Copies width taps of the device mask into host memory (zero after them)
- * and waits for the copy: queued on the caller's stream, it sees whatever
- * the caller queued before this call. */
-cudaError_t fetch_mask(const float *mask, size_t width, float *host, unsigned capacity, cudaStream_t stream)
-{
-    cudaError_t e = cudaMemcpyAsync(host, mask, width * sizeof(float), cudaMemcpyDeviceToHost, stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
-    for (size_t j = width; j < capacity; ++j) host[j] = 0.0f;
-    return e;
-}
-
-/* ---- The variant. ----------------------------------------------------- */
 constexpr unsigned kThreads = 256;            /* threads per block */
 constexpr unsigned kC = 8;                    /* consecutive outputs per thread */
 constexpr unsigned kTile = kThreads * kC;     /* outputs per block: 2048 */
@@ -184,39 +166,15 @@ __global__ void __launch_bounds__(kThreads)
         if (o + c < n) out[o + c] = acc[c];
 }
 
-template <unsigned C>
-cudaError_t run(const float *in, size_t n, const float *mask, size_t width, float *out, cudaStream_t stream)
-{
-    Mask<C> m; /* the host copy that travels with each launch */
-    cudaError_t e = fetch_mask(mask, width, m.v, C, stream);
-    if (e) return e;
-    const size_t smem = smem_words(kTile + width - 1) * sizeof(float); /* <= 27640 bytes: no opt-in needed */
-    for (size_t off = 0; off < n; off += kChunk) {
-        const size_t len = n - off < kChunk ? n - off : kChunk;
-        conv_register_tiled<C><<<(unsigned)ceil_div(len, kTile), kThreads, smem, stream>>>(in, n, m,
-                                                                                            (unsigned)width, out, off);
-        e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
 } // namespace
 
-extern "C" size_t gk_conv_05_register_tiled_workspace(size_t n, size_t width)
-{
-    (void)n;
-    (void)width;
-    return 0;
-}
+extern "C" size_t gk_conv_05_register_tiled_workspace(size_t, size_t) { return 0; /* none */ }
 
 extern "C" cudaError_t gk_conv_05_register_tiled_run(const float *in, size_t n, const float *mask, size_t width,
-                                                     float *out, void *workspace, cudaStream_t stream)
+                                                     float *out, void * /* workspace: none */, cudaStream_t stream)
 {
-    (void)workspace;
-    if (width == 0 || width > kMaskMax) return cudaErrorInvalidValue;
-    if (n == 0) return cudaSuccess;
-    if (width <= 32) return run<32>(in, n, mask, width, out, stream);
-    if (width <= 512) return run<512>(in, n, mask, width, out, stream);
-    return run<kMaskMax>(in, n, mask, width, out, stream);
+    const size_t smem = smem_words(kTile + width - 1) * sizeof(float); /* <= 27640 bytes: no opt-in needed */
+    return with_param_mask(mask, n, width, stream, [&](const auto &m, auto C) {
+        return launch_chunks(conv_register_tiled<C>, n, kTile, kThreads, smem, stream, in, n, m, (unsigned)width, out);
+    });
 }

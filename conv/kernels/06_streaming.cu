@@ -23,10 +23,12 @@
  *    sectors. Where the tile's first input sits inside its vector (kShift =
  *    0 .. 3) is the same for every tile, because tiles start on 16-byte
  *    boundaries of out and are a multiple of 4 long: the kernel is compiled
- *    for the 4 values and run() launches the one that applies, so the shift
- *    costs nothing at run time (window word kShift + c + jj is a constant
- *    register index). The tiles whose span crosses position 0 or n load
- *    element by element (ghost cells 0): nothing is read outside [0, n).
+ *    for the 4 values and the launcher starts the one that applies, so the
+ *    shift costs nothing at run time (window word kShift + c + jj is a
+ *    constant register index; what the shift does change is the chunk
+ *    loop's instruction count, below). The tiles whose span crosses
+ *    position 0 or n load element by element (ghost cells 0): nothing is
+ *    read outside [0, n).
  * 2. 16-byte stores. Tiles are laid on out's 16-byte grid (the first tile
  *    starts at position -d, d = out's distance in floats from the 16-byte
  *    boundary below it, 0 to 3), so every
@@ -60,9 +62,11 @@
  *    computes output vectors t + 256 u (4 outputs each, u < 4), with a
  *    12-word window of the span in registers. Per chunk of 4 taps: one new
  *    16-byte vector of the span, one 16-byte broadcast of the taps, 16 FFMA,
- *    8 register moves (the window slides by 4 words). The last w % 4 taps
- *    use the same window with predicated FFMAs, so no tap beyond width is
- *    ever multiplied and the result is exact for any input.
+ *    and the window's slide by 4 words (8 moves in the source, which the
+ *    compiler turns into 4 to 11 register moves, by kShift, and renames
+ *    the rest away). The last w % 4 taps use the same window with
+ *    predicated FFMAs, so no tap beyond width is ever multiplied and the
+ *    result is exact for any input.
  *
  * Shared memory traffic at w = 7, per warp and 128 outputs: 3 or 4 window
  * loads of 16 bytes (by kShift; 4 wavefronts each, consecutive lanes on
@@ -78,17 +82,25 @@
  * lanes per clock. So at w = 7 DRAM is the limit, with room in every other
  * unit.
  *
- * Wider masks. The chunk loop issues 31 to 33 instructions per 16 FFMA
- * (about half FFMAs), so this kernel's own FMA ceiling is about half of the
- * fp32 peak, about 33 TFLOP/s on an H200; the DRAM roof 4.8 TB/s x w / 4
- * FLOP/B reaches it near w = 28. Up to there it stays memory bound; beyond,
- * it is bound by instruction issue at about half the FMA peak (at w = 127,
- * about 4.5 times the DRAM time), which variant 7 is built to remove.
+ * Wider masks. The chunk loop issues 16 FFMA in 28 to 35 instructions, by
+ * kShift (cuobjdump -sass, CUDA 13.0, sm_90; kShift = 0, 1, 2, 3: 35, 33,
+ * 31, 29 in the one-pass loop, 35, 34, 32, 28 in the multi-pass one): 2
+ * LDS.128, 16 FFMA, 4 to 11 register moves and 6 for the addresses and the
+ * loop. kShift = 1 is the bench's case at w = 7, 31, 127 and 1023 (in and
+ * out from cudaMalloc, r mod 4 = 3): 16 FFMA in 33 instructions, 48%, so
+ * this kernel's own FMA ceiling is about half of the fp32 peak,
+ * 66.9 x 16 / 33 = 32.4 TFLOP/s on an H200 (30.6 to 36.9 over the four
+ * shifts). The DRAM roof, 4.81 TB/s x w / 4 FLOP/B, reaches that near w = 27
+ * (25 to 31 by kShift). Up to there it stays memory bound; beyond, it is
+ * bound by instruction issue at about half the FMA peak (at w = 127, 2.1 ms,
+ * about 4.7 times the DRAM time), which variant 7 is built to remove.
  * Measured (H200, CUDA 13.0, 2026-11-23, conv/bench-h200.json), n = 2^28:
  * lower than that count: 34.3% of the fp32 peak at w = 127 and 35.7% at
- * w = 1023, about a third, not half; at w = 127 2.9721 ms, 5.9 times the
- * device copy's 0.5049. At w = 31 it reaches 60.1% of the copy's speed and
- * variant 7 is already faster (0.7844 against 0.8398 ms).
+ * w = 1023, about a third, 71% and 74% of the 48% the count allows; at
+ * w = 127 2.9721 ms, 5.9 times the device copy's 0.5049. At w = 31 it
+ * reaches 60.1% of the copy's speed and variant 7 is already faster (0.7844
+ * against 0.8398 ms).
+ *
  * Masks wider than GK6_MAX_TAPS = 1024 taps take several passes over each
  * tile, each with its own span and taps; the sums wait between passes in
  * shared memory, each thread in its own 16-byte slots (no barrier needed).
@@ -131,11 +143,15 @@
  * vector accesses), "Shared Memory" (banks), "Occupancy Calculator"; CUDA
  * C++ Best Practices Guide, "Coalesced Access to Global Memory".
  *
- * Build alone: nvcc -arch=sm_90 -c 06_streaming.cu
+ * Build alone: nvcc -arch=sm_90 -c 06_streaming.cu, next to common.cuh (this
+ * folder's shared plumbing: ceil_div, the shared-memory opt-in, the resident
+ * grid); the two files and the CUDA toolkit are all it needs.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common.cuh" /* ceil_div, allow_smem, resident_grid */
 
 /* Tuning knobs (the header derives the defaults): */
 #ifndef GK6_THREADS
@@ -157,23 +173,6 @@
 
 namespace {
 
-/* ---- Helpers. Each conv kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-
-/* The most dynamic shared memory one block may ask for on the current GPU
- * (after cudaFuncSetAttribute): 232448 bytes on sm_90, 65536 on sm_75. */
-cudaError_t smem_per_block_optin(int *bytes)
-{
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    return e;
-}
-
-constexpr size_t kSmemNoOptin = 48 * 1024; /* dynamic shared memory a launch may use without the attribute */
-
-/* ---- The variant. ----------------------------------------------------- */
 constexpr unsigned kThreads = GK6_THREADS;
 constexpr unsigned kVec = GK6_VEC;
 constexpr unsigned kTileVecs = kThreads * kVec; /* float4 outputs per tile */
@@ -424,64 +423,32 @@ __global__ void __launch_bounds__(kThreads, GK6_MIN_BLOCKS)
     }
 }
 
-/* How many blocks of `kernel` (kThreads threads, smem bytes of dynamic
- * shared memory) the current GPU holds at once: SMs x blocks per SM, from
- * the occupancy calculator, which counts threads, registers and shared
- * memory. At least 1. */
-template <typename K>
-cudaError_t resident_blocks(K kernel, size_t smem, size_t *blocks)
-{
-    int dev = 0, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)kThreads, smem);
-    *blocks = e == cudaSuccess && sms > 0 && per_sm > 0 ? (size_t)sms * (size_t)per_sm : 1;
-    return e;
-}
-
 template <int kShift>
 cudaError_t launch(const float *in, size_t n, const float *mask, size_t width, float *out, long long base,
                    size_t tiles, cudaStream_t stream)
 {
+    /* Above 48 KB only with tuning values far from the defaults (the
+     * defaults need at most 40976 bytes). */
     const size_t smem = smem_vecs(width) * sizeof(float4);
-    cudaError_t e;
-    if (smem > kSmemNoOptin) {
-        /* Only with tuning values far from the defaults (the defaults need
-         * at most 40976 bytes). The limit is set to the device's maximum,
-         * the same value for every call, so that two host threads cannot
-         * lower it under each other's launch. */
-        int optin = 0;
-        e = smem_per_block_optin(&optin);
-        if (e) return e;
-        if (smem > (size_t)optin) return cudaErrorInvalidValue;
-        e = cudaFuncSetAttribute(conv_streaming<kShift>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-        if (e) return e;
-    }
+    cudaError_t e = allow_smem(conv_streaming<kShift>, smem);
+    if (e) return e;
     /* A grid of the resident blocks, each walking tiles blockIdx.x,
      * + gridDim.x, ...: one wave, and a next tile to prefetch for every
      * block but at the very end. Fewer blocks when there are fewer tiles. */
-    size_t blocks = 0;
-    e = resident_blocks(conv_streaming<kShift>, smem, &blocks);
+    unsigned blocks = 0;
+    e = resident_grid(conv_streaming<kShift>, kThreads, smem, tiles, &blocks);
     if (e) return e;
-    if (blocks > tiles) blocks = tiles;
-    conv_streaming<kShift><<<(unsigned)blocks, kThreads, smem, stream>>>(in, n, mask, width, out, base, tiles,
-                                                                         pass_taps(width));
+    conv_streaming<kShift><<<blocks, kThreads, smem, stream>>>(in, n, mask, width, out, base, tiles, pass_taps(width));
     return cudaGetLastError();
 }
 
 } // namespace
 
-extern "C" size_t gk_conv_06_streaming_workspace(size_t n, size_t width)
-{
-    (void)n;
-    (void)width;
-    return 0;
-}
+extern "C" size_t gk_conv_06_streaming_workspace(size_t, size_t) { return 0; /* none */ }
 
 extern "C" cudaError_t gk_conv_06_streaming_run(const float *in, size_t n, const float *mask, size_t width,
-                                                float *out, void *workspace, cudaStream_t stream)
+                                                float *out, void * /* workspace: none */, cudaStream_t stream)
 {
-    (void)workspace;
     if (n == 0) return cudaSuccess;
     if (width == 0) return cudaErrorInvalidValue;
     /* Offsets in floats from the 16-byte boundary below each pointer. */

