@@ -42,13 +42,25 @@ def load(path):
 
 def provenance(d):
     dev = d["device"]
-    peaks = [f"DRAM {dev['peak_dram_gbps']:.0f} GB/s"]
+    # The compute peaks are lanes (or tensor-core FLOPs) per clock x SMs x the
+    # SM clock the device reports, which is its boost clock. NVIDIA's
+    # published dense figures for the H100/H200 SXM use 1830 MHz instead;
+    # name the clock, and give those figures beside ours where they apply.
+    flops = []
     for key, label in (("peak_fp32_tflops", "fp32"), ("peak_tf32_tflops", "TF32"), ("peak_bf16_tflops", "BF16")):
         v = dev.get(key)
-        peaks.append(f"{label} {v:.1f} TFLOP/s" if v else f"{label} n/a")
+        flops.append(f"{label} {v:.1f} TFLOP/s" if v else f"{label} n/a")
+    mhz = dev.get("sm_clock_mhz")
+    clock = f"at the {mhz} MHz boost clock the device reports, " if mhz else ""
+    published = ""
+    if mhz and dev["cc"] == "9.0" and dev["sm_count"] == 132 and dev.get("peak_tf32_tflops"):
+        scale = 1830.0 / mhz
+        published = (f" (NVIDIA's published dense figures, at 1830 MHz: TF32 "
+                     f"{dev['peak_tf32_tflops'] * scale:.1f}, BF16 {dev['peak_bf16_tflops'] * scale:.1f} TFLOP/s)")
     t = d["timing"]
-    return (f"{dev['name']} (sm_{dev['cc'].replace('.', '')}, {dev['sm_count']} SMs; peaks "
-            f"{', '.join(peaks)}), CUDA runtime {d['cuda']['runtime']}, driver {d['cuda']['driver']}, "
+    return (f"{dev['name']} (sm_{dev['cc'].replace('.', '')}, {dev['sm_count']} SMs; peaks DRAM "
+            f"{dev['peak_dram_gbps']:.0f} GB/s; {clock}{', '.join(flops)}{published}), CUDA runtime "
+            f"{d['cuda']['runtime']}, driver {d['cuda']['driver']}, "
             f"{d['date']}; {t['l2']} L2, median of >= {t['min_iters']} timed calls after {t['warmup']} warm-up")
 
 

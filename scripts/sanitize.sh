@@ -7,6 +7,7 @@
 #   scripts/sanitize.sh build/tests/test_gemm_gpu --small
 #   scripts/sanitize.sh build/tests/test_histogram_gpu --small
 #   scripts/sanitize.sh build/tests/test_conv_gpu --small
+#   scripts/sanitize.sh build/tests/test_threads_gpu --small
 # Exit 0 when every tool reports 0 errors and the test passes under each; 77
 # (skip) without a GPU or without compute-sanitizer.
 set -u
