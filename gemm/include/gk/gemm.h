@@ -3,7 +3,7 @@
  *     C = alpha * A * B + beta * C
  *
  * in single precision (gk_gemm: from the naive kernel, variant 1, to a tuned
- * fp32 kernel for Hopper, 10, and two TF32 tensor-core kernels: 11 with
+ * fp32 kernel, 10, and two TF32 tensor-core kernels: 11 with
  * Ampere's mma.sync, 12 with Hopper's wgmma fed by the TMA) and in
  * bfloat16 on the tensor cores (gk_gemm_bf16, its own table of variants:
  * see "BF16" below). Every variant is one file in
@@ -59,6 +59,14 @@
  *     zero, so the two paths' results can differ in the last bits.
  *   - Deterministic: every variant adds in a fixed order, so the same inputs
  *     give the same bits run to run on the same GPU.
+ *   - Any call (gk_gemm, gk_gemm_bf16, and the table queries below) may be
+ *     made from several host threads at once, on different streams or
+ *     devices, with nothing shared between them: a launcher's settings (the
+ *     shared-memory opt-in of variants 10-12 and BF16 1-5, variant 10's
+ *     carveout) are constants of its kernel, not of the call, tensor maps
+ *     are made per call on the host stack, and nothing is cached. There is no workspace; what
+ *     concurrent calls must not share is an output: two calls at once must
+ *     not write the same C, nor one write a C that another reads as A or B.
  */
 #ifndef GK_GEMM_H
 #define GK_GEMM_H
@@ -95,7 +103,18 @@ typedef struct gk_gemm_variant {
 size_t gk_gemm_variant_count(void);
 const gk_gemm_variant *gk_gemm_variant_at(size_t index); /* NULL when out of range */
 const gk_gemm_variant *gk_gemm_find_variant(int id);     /* NULL when unknown      */
-/* The fastest fp32 variant, and the fastest overall (TF32, variant 12). */
+/* The variants to pick, as measured on an H200 (gemm/bench-h200.json, CUDA
+ * 13.0, 2026-11-23 19:42 UTC; square sizes 1024 to 8192 and
+ * 4097 x 3001 x 2049, alpha = 1, beta = 0, dense leading dimensions):
+ *   gk_gemm_best_fp32_variant() is 10, the fastest fp32 variant at 2048^3,
+ *     4096^3, 8192^3 and 4097 x 3001 x 2049. At 1024^3 its 128 x 256 tiles
+ *     give 32 blocks for 132 SMs, and variant 9 (0.126 ms against 0.186)
+ *     is the fastest there; 4, 6, 7 and 8 also beat 10 at that size.
+ *   gk_gemm_best_variant() is 12 (TF32, wgmma), the fastest variant at every
+ *     square size measured. At 4097 x 3001 x 2049, whose rows (lda = 2049,
+ *     ldb = 3001) the TMA cannot load, variant 11 (TF32, mma.sync) is faster
+ *     (0.465 ms against 0.487).
+ * Other shapes, alignments and GPUs were not measured. */
 int gk_gemm_best_fp32_variant(void);
 int gk_gemm_best_variant(void);
 const char *gk_gemm_precision_name(gk_gemm_precision p); /* "fp32", "tf32", "bf16" */
@@ -120,7 +139,9 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * tile loads while the current one is stored, with beta = 0 through
  * shared memory and TMA stores that overlap the next tile; CTAs in
  * clusters of 2 share B's tiles through TMA multicast): 5 rungs, and
- * gk_gemm_bf16_best_variant() gives 5.
+ * gk_gemm_bf16_best_variant() gives 5, the fastest BF16 variant at every
+ * size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
+ * 8192^3 and 4097 x 3001 x 2049).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
  *     m = 0 or n = 0 does nothing, k = 0 scales C by beta (A and B are not
@@ -134,9 +155,10 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  *     variants (3, 4, 5) load with the TMA only when A and B both start on
  *     a 16-byte boundary with row strides (2 lda, 2 ldb bytes) multiples of
  *     16; otherwise, and for k = 0, variants 3 and 4 run variant 2's
- *     cp.async path (its element-wise gather), and variant 5 runs its
- *     persistent kernel in gather mode (its producer warpgroup copies A and
- *     B with 2- and 4-byte loads).
+ *     kernel (16-byte cp.async for an operand whose rows all start on a
+ *     16-byte boundary, an element-wise gather otherwise), and variant 5
+ *     runs its persistent kernel in gather mode (its producer warpgroup
+ *     copies A and B with 2- and 4-byte loads).
  *   - Precision: each product of two bf16 numbers is exact in fp32 (8 + 8
  *     significant bits), the sums are fp32 on the tensor cores, alpha and
  *     beta are applied in fp32, and the result is rounded once to bf16
@@ -153,7 +175,7 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
 size_t gk_gemm_bf16_variant_count(void);
 const gk_gemm_variant *gk_gemm_bf16_variant_at(size_t index); /* NULL when out of range */
 const gk_gemm_variant *gk_gemm_bf16_find_variant(int id);     /* NULL when unknown      */
-int gk_gemm_bf16_best_variant(void);                          /* the fastest            */
+int gk_gemm_bf16_best_variant(void);                          /* 5: see above           */
 
 gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
                        const void *b, size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream);
