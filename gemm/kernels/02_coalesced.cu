@@ -66,32 +66,12 @@
  * coalescing); CUDA C++ Programming Guide, "Device Memory Accesses".
  *
  * Build alone: nvcc -arch=sm_90 -c 02_coalesced.cu
+ *   (next to common.cuh, which it includes: the two files need nothing
+ *   else but the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
+#include "common.cuh"
 
 namespace {
-
-/* ---- Helpers. Each gemm kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-
-/* Blocks in the one-dimensional grid of tiles_m x tiles_n output tiles, or 0
- * when that exceeds gridDim.x's limit of 2^31 - 1. (gridDim.y and z stop at
- * 65535, which would cap m or n; a 1-D grid never does for a real matrix.)
- * Each factor is below 2^31, so the 64-bit product cannot overflow. */
-size_t grid_blocks(size_t m, size_t n, size_t bm, size_t bn)
-{
-    const size_t blocks = ceil_div(m, bm) * ceil_div(n, bn);
-    return blocks > 0x7fffffffu ? 0 : blocks;
-}
-
-/* The epilogue, C = alpha * acc + beta * C. With beta == 0 C is not read at
- * all, so a NaN (or garbage) already in C cannot leak into the result. */
-__device__ __forceinline__ void store_c(float *c, float acc, float alpha, float beta)
-{
-    *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
-}
 
 constexpr unsigned kTile = 32; /* C tile per block: kTile x kTile, one thread per element */
 
@@ -122,9 +102,6 @@ extern "C" cudaError_t gk_gemm_02_coalesced_run(size_t m, size_t n, size_t k, fl
                                                 size_t lda, const float *b, size_t ldb, float beta, float *c,
                                                 size_t ldc, cudaStream_t stream)
 {
-    const size_t blocks = grid_blocks(m, n, kTile, kTile);
-    if (blocks == 0) return cudaErrorInvalidConfiguration;
-    gemm_coalesced<<<(unsigned)blocks, dim3(kTile, kTile), 0, stream>>>(
-        (unsigned)m, (unsigned)n, (unsigned)k, (unsigned)ceil_div(n, kTile), alpha, a, lda, b, ldb, beta, c, ldc);
-    return cudaGetLastError();
+    return launch_tiles(gemm_coalesced, kTile, kTile, dim3(kTile, kTile), m, n, k, alpha, a, lda, b, ldb, beta, c,
+                        ldc, stream);
 }

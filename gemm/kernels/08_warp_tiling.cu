@@ -47,7 +47,12 @@
  * its 24 wavefronts 24 clocks of its shared memory (one per clock): shared
  * memory is now busy three quarters of the FMA time instead of all of it.
  * Expected to be bound by FMA issue, and by the global-load latency that
- * each k-step still waits out in full (variant 09).
+ * each k-step still waits out in full (variant 09). Measured
+ * (gemm/bench-h200.json, H200, 2026-11-23 19:42 UTC): 37.6 TFLOP/s at
+ * 4096^3, 56.2% of the bench's FP32 peak (66.9 TFLOP/s at the 1.98 GHz
+ * boost clock), below variant 07's 40.8. A likely reason, not profiled:
+ * with half the warps per SM (8 instead of 16), less work hides the
+ * global-load wait of each k-step.
  *
  * Unchanged: the block tile loads (128 + 128) x 8 = 2048 floats for 131072
  * FMAs (64 FMAs per float), now 4 float4 (64 bytes) per thread per k-step;
@@ -79,33 +84,12 @@
  * CUDA C++ Programming Guide (shared memory banks, arithmetic instruction
  * throughput).
  * Build alone: nvcc -arch=sm_90 -c 08_warp_tiling.cu
+ *   (next to common.cuh, which it includes: the two files need nothing
+ *   else but the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
 namespace {
-
-/* ---- Helpers. Each gemm kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-
-/* Blocks in the one-dimensional grid of tiles_m x tiles_n output tiles, or 0
- * when that exceeds gridDim.x's limit of 2^31 - 1. (gridDim.y and z stop at
- * 65535, which would cap m or n; a 1-D grid never does for a real matrix.)
- * Each factor is below 2^31, so the 64-bit product cannot overflow. */
-size_t grid_blocks(size_t m, size_t n, size_t bm, size_t bn)
-{
-    const size_t blocks = ceil_div(m, bm) * ceil_div(n, bn);
-    return blocks > 0x7fffffffu ? 0 : blocks;
-}
-
-/* The epilogue, C = alpha * acc + beta * C. With beta == 0 C is not read at
- * all, so a NaN (or garbage) already in C cannot leak into the result. */
-__device__ __forceinline__ void store_c(float *c, float acc, float alpha, float beta)
-{
-    *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
-}
 
 constexpr unsigned kBM = 128;                 /* rows of C per block tile */
 constexpr unsigned kBN = 128;                 /* columns of C per block tile */
@@ -131,54 +115,6 @@ static_assert(kBK * kBN == kBM * kBK, "A and B slices have the same size: the sa
 static_assert(kCopies * 4 * kThreads == kBM * kBK, "the slices divide evenly among the threads");
 static_assert(kPadA % 4 == 0 && kPadA * 4 % 32 == 16,
               "rows of As stay 16-byte aligned, and the threads with t % 2 = 1 move 16 banks");
-
-/* Every row of a matrix starts on a 16-byte boundary: the base pointer is
- * 16-byte aligned and a row is a whole number of float4s. */
-bool rows_aligned16(const void *p, size_t ld) { return (uintptr_t)p % 16 == 0 && ld % 4 == 0; }
-
-/* Elements (r, col .. col + 3) of a rows x cols row-major matrix, zero
- * outside it. kVec: rows are 16-byte aligned and col is a multiple of 4, so
- * a float4 that lies wholly inside is one 16-byte load. */
-template <bool kVec>
-__device__ float4 load4(const float *__restrict__ p, size_t ld, unsigned r, unsigned col, unsigned rows,
-                        unsigned cols)
-{
-    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (r >= rows) return v;
-    const float *src = p + (size_t)r * ld + col;
-    if (kVec && col + 4 <= cols) return *reinterpret_cast<const float4 *>(src);
-    if (col < cols) v.x = src[0];
-    if (col + 1 < cols) v.y = src[1];
-    if (col + 2 < cols) v.z = src[2];
-    if (col + 3 < cols) v.w = src[3];
-    return v;
-}
-
-/* C(r, col .. col + 3) = alpha * acc + beta * C for the columns inside the
- * n columns of C; with beta == 0 the old C is never read (a NaN there must
- * not leak into the result). */
-template <bool kVec>
-__device__ void store4(float *__restrict__ c, size_t ldc, unsigned r, unsigned col, unsigned n, float4 acc,
-                       float alpha, float beta)
-{
-    float *dst = c + (size_t)r * ldc + col;
-    if (kVec && col + 4 <= n) {
-        float4 v = make_float4(alpha * acc.x, alpha * acc.y, alpha * acc.z, alpha * acc.w);
-        if (beta != 0.0f) {
-            const float4 old = *reinterpret_cast<const float4 *>(dst);
-            v.x += beta * old.x;
-            v.y += beta * old.y;
-            v.z += beta * old.z;
-            v.w += beta * old.w;
-        }
-        *reinterpret_cast<float4 *>(dst) = v;
-        return;
-    }
-    const float vals[4] = {acc.x, acc.y, acc.z, acc.w};
-#pragma unroll
-    for (unsigned e = 0; e < 4; ++e)
-        if (col + e < n) store_c(&dst[e], vals[e], alpha, beta);
-}
 
 template <bool kVec>
 __global__ void __launch_bounds__(kThreads, 2)
@@ -206,10 +142,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     const unsigned b_base = wc * kWN + lc * kTN; /* + wn * kSubN: its columns in Bs */
 
     float acc[kRows][kCols];
-#pragma unroll
-    for (unsigned i = 0; i < kRows; ++i)
-#pragma unroll
-        for (unsigned j = 0; j < kCols; ++j) acc[i][j] = 0.0f;
+    zero_acc(acc);
 
     for (unsigned k0 = 0; k0 < k; k0 += kBK) {
         /* Copy mapping: float4 number f = t + q * 128 of each slice. A's slice
@@ -243,26 +176,13 @@ __global__ void __launch_bounds__(kThreads, 2)
              * row) and 8 columns of B (one float4 per sub-tile column). */
             float fa[kRows], fb[kCols];
 #pragma unroll
-            for (unsigned wm = 0; wm < kIterM; ++wm) {
-                const float4 v = *reinterpret_cast<const float4 *>(&As[p][a_base + wm * kSubM]);
-                fa[wm * 4 + 0] = v.x;
-                fa[wm * 4 + 1] = v.y;
-                fa[wm * 4 + 2] = v.z;
-                fa[wm * 4 + 3] = v.w;
-            }
+            for (unsigned wm = 0; wm < kIterM; ++wm)
+                put4(&fa[wm * 4], *reinterpret_cast<const float4 *>(&As[p][a_base + wm * kSubM]));
 #pragma unroll
-            for (unsigned wn = 0; wn < kIterN; ++wn) {
-                const float4 v = *reinterpret_cast<const float4 *>(&Bs[p][b_base + wn * kSubN]);
-                fb[wn * 4 + 0] = v.x;
-                fb[wn * 4 + 1] = v.y;
-                fb[wn * 4 + 2] = v.z;
-                fb[wn * 4 + 3] = v.w;
-            }
+            for (unsigned wn = 0; wn < kIterN; ++wn)
+                put4(&fb[wn * 4], *reinterpret_cast<const float4 *>(&Bs[p][b_base + wn * kSubN]));
             /* Outer product over all 8 sub-tiles: 128 FMAs from 24 values. */
-#pragma unroll
-            for (unsigned i = 0; i < kRows; ++i)
-#pragma unroll
-                for (unsigned j = 0; j < kCols; ++j) acc[i][j] += fa[i] * fb[j];
+            fma_outer(acc, fa, fb);
         }
         __syncthreads(); /* every thread has finished reading the slice before the next k-step overwrites it */
     }
@@ -270,20 +190,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     /* Epilogue: acc[4 wm + i][4 wn + j] is C(row0 + a_base + 16 wm + i,
      * col0 + b_base + 32 wn + j); a warp writes rows of 8 lanes x 16 bytes =
      * 128 contiguous bytes. Every element inside C, also when k == 0. */
-#pragma unroll
-    for (unsigned wm = 0; wm < kIterM; ++wm)
-#pragma unroll
-        for (unsigned i = 0; i < kTM; ++i) {
-            const unsigned r = row0 + a_base + wm * kSubM + i;
-            if (r >= m) continue;
-            const float *row_acc = acc[wm * kTM + i];
-#pragma unroll
-            for (unsigned wn = 0; wn < kIterN; ++wn)
-                store4<kVec>(c, ldc, r, col0 + b_base + wn * kSubN, n,
-                             make_float4(row_acc[wn * 4], row_acc[wn * 4 + 1], row_acc[wn * 4 + 2],
-                                         row_acc[wn * 4 + 3]),
-                             alpha, beta);
-        }
+    store_pieces<kVec, kSubM, kSubN>(acc, c, ldc, m, n, row0 + a_base, col0 + b_base, alpha, beta);
 }
 
 } // namespace
@@ -292,14 +199,6 @@ extern "C" cudaError_t gk_gemm_08_warp_tiling_run(size_t m, size_t n, size_t k, 
                                                   size_t lda, const float *b, size_t ldb, float beta, float *c,
                                                   size_t ldc, cudaStream_t stream)
 {
-    const size_t blocks = grid_blocks(m, n, kBM, kBN); /* 0: more than 2^31 - 1 tiles */
-    if (blocks == 0) return cudaErrorInvalidConfiguration;
-    const unsigned grid = (unsigned)blocks, tiles_n = (unsigned)ceil_div(n, kBN);
-    if (rows_aligned16(a, lda) && rows_aligned16(b, ldb) && rows_aligned16(c, ldc))
-        gemm_warp_tiling<true><<<grid, kThreads, 0, stream>>>((unsigned)m, (unsigned)n, (unsigned)k, alpha, a, lda, b,
-                                                              ldb, beta, c, ldc, tiles_n);
-    else
-        gemm_warp_tiling<false><<<grid, kThreads, 0, stream>>>((unsigned)m, (unsigned)n, (unsigned)k, alpha, a, lda, b,
-                                                               ldb, beta, c, ldc, tiles_n);
-    return cudaGetLastError();
+    return launch_tiles_vec(gemm_warp_tiling<true>, gemm_warp_tiling<false>, 0, kBM, kBN, kThreads, m, n, k, alpha,
+                            a, lda, b, ldb, beta, c, ldc, stream);
 }

@@ -21,10 +21,12 @@
  *   kt, at most one instruction per clock, so the copies have over 1000 of
  *   the warp's issue clocks to arrive, expected to be longer than a
  *   global-memory round trip.
- * - Bytes in flight: 8 KB per block (a 128 x 8 slice of A and an 8 x 128
- *   slice of B, 4 bytes each) during the whole k-step, whereas in variant 08
- *   the same 8 KB were in flight only while the block waited; with 2 blocks
- *   per SM (see below), 16 KB per SM, all the time.
+ * - Bytes requested ahead: the next slice's 8 KB per block (a 128 x 8
+ *   slice of A and an 8 x 128 slice of B, 4 bytes each) are requested a
+ *   whole k-step before they are needed, whereas variant 08 requests a
+ *   slice when it needs it and waits for it; with 2 blocks per SM (see
+ *   below), 16 KB per SM. (Requested ahead, not in flight all that time:
+ *   copies that land early wait in shared memory.)
  * - Copies: per thread per k-step 2 copies of 16 bytes for A and 2 for B
  *   (cp.async.cg: through L2 only, no L1 allocation), no staging registers
  *   (variant 08 held 16 floats per thread) and no separate store instructions.
@@ -73,10 +75,14 @@
  *
  * Unchanged: (128 + 128) x 8 = 2048 floats loaded per 131072 FMAs (64 FMAs
  * per float), 6 shared loads and 24 wavefronts per warp per k index.
- * What bounds it: with the copy latency off the critical path, expected to
- * be bound by FMA issue: per k index a warp's 4096 FMAs take 32 clocks of an
- * SM's FMA units (128 per clock at compute capability 9.0) and its 24
- * wavefronts 24 clocks of shared memory (one per clock).
+ * What bounds it: with the copy latency off the critical path, the next
+ * limit in the counts is FMA issue: per k index a warp's 4096 FMAs take 32
+ * clocks of an SM's FMA units (128 per clock at compute capability 9.0)
+ * and its 24 wavefronts 24 clocks of shared memory (one per clock). It is
+ * not reached: measured (gemm/bench-h200.json, H200, 2026-11-23 19:42 UTC)
+ * 42.8 TFLOP/s at 4096^3, 64.0% of the bench's FP32 peak (66.9 TFLOP/s at
+ * the 1.98 GHz boost clock). Variant 10 counts what else takes issue
+ * slots and removes most of it.
  *
  * Limits: needs compute capability 8.0 (cp.async): the pipeline exists
  * only when compiled for sm_80 or later (an older build's kernel is a trap
@@ -102,33 +108,12 @@
  * pipelining with double-buffered shared memory); S. Boehm, "How to
  * Optimize a CUDA Matmul Kernel for cuBLAS-like Performance" (2022).
  * Build alone: nvcc -arch=sm_90 -c 09_double_buffered_cp_async.cu
+ *   (next to common.cuh, which it includes: the two files need nothing
+ *   else but the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
 namespace {
-
-/* ---- Helpers. Each gemm kernel file carries this block so that it compiles
- * on its own: copy one file into your project and it builds. ------------ */
-constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
-
-/* Blocks in the one-dimensional grid of tiles_m x tiles_n output tiles, or 0
- * when that exceeds gridDim.x's limit of 2^31 - 1. (gridDim.y and z stop at
- * 65535, which would cap m or n; a 1-D grid never does for a real matrix.)
- * Each factor is below 2^31, so the 64-bit product cannot overflow. */
-size_t grid_blocks(size_t m, size_t n, size_t bm, size_t bn)
-{
-    const size_t blocks = ceil_div(m, bm) * ceil_div(n, bn);
-    return blocks > 0x7fffffffu ? 0 : blocks;
-}
-
-/* The epilogue, C = alpha * acc + beta * C. With beta == 0 C is not read at
- * all, so a NaN (or garbage) already in C cannot leak into the result. */
-__device__ __forceinline__ void store_c(float *c, float acc, float alpha, float beta)
-{
-    *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
-}
 
 constexpr unsigned kBM = 128;                 /* rows of C per block tile */
 constexpr unsigned kBN = 128;                 /* columns of C per block tile */
@@ -159,10 +144,6 @@ static_assert(kElems * kThreads == kBM * kBK, "on the fallback path too");
 static_assert(kRows * kCols * kThreads == kBM * kBN, "the threads' results cover the block tile once");
 static_assert(kStages == 2, "stage s ^ 1 is the other stage");
 
-/* Every row of a matrix starts on a 16-byte boundary: the base pointer is
- * 16-byte aligned and a row is a whole number of float4s. */
-bool rows_aligned16(const void *p, size_t ld) { return (uintptr_t)p % 16 == 0 && ld % 4 == 0; }
-
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 /* cp.async wrappers (PTX ISA). The shared-memory operand is a 32-bit
  * shared-window address; src_bytes (src-size) of the cp-size bytes are read
@@ -179,9 +160,8 @@ __device__ void cp_async4(float *dst, const float *src, unsigned src_bytes)
     const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src), "r"(src_bytes) : "memory");
 }
-__device__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-/* Waits until all of this thread's committed copies have landed. */
-__device__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
+/* cp_async_commit() closes this thread's group of copies, cp_async_wait<0>()
+ * waits until all of its committed groups have landed (common.cuh). */
 
 /* Starts the copies of one k-slice (A's 128 x 8 and B's 8 x 128 at k0) into
  * one stage. Elements outside the matrices arrive as zeros. */
@@ -229,32 +209,6 @@ __device__ void copy_slice(float (*As)[kBK], float (*Bs)[kBN], const float *a, s
 }
 #endif
 
-/* C(r, col .. col + 3) = alpha * acc + beta * C for the columns inside the
- * n columns of C; with beta == 0 the old C is never read (a NaN there must
- * not leak into the result). */
-template <bool kVec>
-__device__ void store4(float *__restrict__ c, size_t ldc, unsigned r, unsigned col, unsigned n, float4 acc,
-                       float alpha, float beta)
-{
-    float *dst = c + (size_t)r * ldc + col;
-    if (kVec && col + 4 <= n) {
-        float4 v = make_float4(alpha * acc.x, alpha * acc.y, alpha * acc.z, alpha * acc.w);
-        if (beta != 0.0f) {
-            const float4 old = *reinterpret_cast<const float4 *>(dst);
-            v.x += beta * old.x;
-            v.y += beta * old.y;
-            v.z += beta * old.z;
-            v.w += beta * old.w;
-        }
-        *reinterpret_cast<float4 *>(dst) = v;
-        return;
-    }
-    const float vals[4] = {acc.x, acc.y, acc.z, acc.w};
-#pragma unroll
-    for (unsigned e = 0; e < 4; ++e)
-        if (col + e < n) store_c(&dst[e], vals[e], alpha, beta);
-}
-
 template <bool kVec>
 __global__ void __launch_bounds__(kThreads, 2)
     gemm_cp_async(unsigned m, unsigned n, unsigned k, float alpha, const float *__restrict__ a, size_t lda,
@@ -276,10 +230,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     const unsigned b_base = wc * kWN + lc * kTN; /* + wn * kSubN: its columns in Bs */
 
     float acc[kRows][kCols];
-#pragma unroll
-    for (unsigned i = 0; i < kRows; ++i)
-#pragma unroll
-        for (unsigned j = 0; j < kCols; ++j) acc[i][j] = 0.0f;
+    zero_acc(acc);
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     /* Two stages. A as it lies in global memory (As[s][i][p] = A(row0 + i,
@@ -297,7 +248,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 
     for (unsigned kt = 0; kt < slices; ++kt) {
         const unsigned s = kt % kStages;
-        cp_async_wait_all(); /* this thread's copies of slice kt have landed */
+        cp_async_wait<0>(); /* this thread's copies of slice kt have landed */
         __syncthreads(); /* (a) all threads' copies of slice kt have landed: stage s is complete and visible;
                             (b) all threads are done with step kt - 1, which read stage s ^ 1, overwritten next */
         if (kt + 1 < slices) {
@@ -313,14 +264,9 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
             for (unsigned kk = 0; kk < kKGroup; ++kk)
 #pragma unroll
-                for (unsigned wn = 0; wn < kIterN; ++wn) {
-                    const float4 v =
-                        *reinterpret_cast<const float4 *>(&Bs[s][g * kKGroup + kk][b_base + wn * kSubN]);
-                    fb[kk][wn * 4 + 0] = v.x;
-                    fb[kk][wn * 4 + 1] = v.y;
-                    fb[kk][wn * 4 + 2] = v.z;
-                    fb[kk][wn * 4 + 3] = v.w;
-                }
+                for (unsigned wn = 0; wn < kIterN; ++wn)
+                    put4(&fb[kk][wn * 4],
+                         *reinterpret_cast<const float4 *>(&Bs[s][g * kKGroup + kk][b_base + wn * kSubN]));
             /* A along k: one float4 holds row r's 4 k indices of the group;
              * 4 x 8 = 32 FMAs per float4, the k indices in order. */
 #pragma unroll
@@ -348,20 +294,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     /* Epilogue: acc[4 wm + i][4 wn + j] is C(row0 + a_base + 16 wm + i,
      * col0 + b_base + 32 wn + j); a warp writes rows of 8 lanes x 16 bytes =
      * 128 contiguous bytes. Every element inside C, also when k == 0. */
-#pragma unroll
-    for (unsigned wm = 0; wm < kIterM; ++wm)
-#pragma unroll
-        for (unsigned i = 0; i < kTM; ++i) {
-            const unsigned r = row0 + a_base + wm * kSubM + i;
-            if (r >= m) continue;
-            const float *row_acc = acc[wm * kTM + i];
-#pragma unroll
-            for (unsigned wn = 0; wn < kIterN; ++wn)
-                store4<kVec>(c, ldc, r, col0 + b_base + wn * kSubN, n,
-                             make_float4(row_acc[wn * 4], row_acc[wn * 4 + 1], row_acc[wn * 4 + 2],
-                                         row_acc[wn * 4 + 3]),
-                             alpha, beta);
-        }
+    store_pieces<kVec, kSubM, kSubN>(acc, c, ldc, m, n, row0 + a_base, col0 + b_base, alpha, beta);
 }
 
 } // namespace
@@ -371,32 +304,12 @@ extern "C" cudaError_t gk_gemm_09_double_buffered_cp_async_run(size_t m, size_t 
                                                                size_t ldb, float beta, float *c, size_t ldc,
                                                                cudaStream_t stream)
 {
-    /* cp.async needs compute capability 8.0. */
-    int dev = 0, major = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    /* cp.async needs compute capability 8.0; a build for older
+     * architectures only (e.g. compute_75 PTX, JIT-compiled for this
+     * device) has an empty kernel body, which min_ptx = 80 refuses rather
+     * than return garbage. */
+    const cudaError_t err = require_cc(8);
     if (err != cudaSuccess) return err;
-    if (major < 8) return cudaErrorNotSupported;
-
-    const size_t blocks = grid_blocks(m, n, kBM, kBN); /* 0: more than 2^31 - 1 tiles */
-    if (blocks == 0) return cudaErrorInvalidConfiguration;
-    const unsigned grid = (unsigned)blocks, tiles_n = (unsigned)ceil_div(n, kBN);
-    const bool vec = rows_aligned16(a, lda) && rows_aligned16(b, ldb) && rows_aligned16(c, ldc);
-
-    /* A build for older architectures only (e.g. compute_75 PTX, JIT-compiled
-     * for this device) has an empty kernel body: refuse rather than return
-     * garbage. ptxVersion is the virtual architecture the kernel came from. */
-    cudaFuncAttributes attr;
-    err = vec ? cudaFuncGetAttributes(&attr, gemm_cp_async<true>)
-              : cudaFuncGetAttributes(&attr, gemm_cp_async<false>);
-    if (err != cudaSuccess) return err;
-    if (attr.ptxVersion < 80) return cudaErrorNotSupported;
-
-    if (vec)
-        gemm_cp_async<true><<<grid, kThreads, 0, stream>>>((unsigned)m, (unsigned)n, (unsigned)k, alpha, a, lda, b,
-                                                           ldb, beta, c, ldc, tiles_n);
-    else
-        gemm_cp_async<false><<<grid, kThreads, 0, stream>>>((unsigned)m, (unsigned)n, (unsigned)k, alpha, a, lda, b,
-                                                            ldb, beta, c, ldc, tiles_n);
-    return cudaGetLastError();
+    return launch_tiles_vec(gemm_cp_async<true>, gemm_cp_async<false>, 80, kBM, kBN, kThreads, m, n, k, alpha, a,
+                            lda, b, ldb, beta, c, ldc, stream);
 }

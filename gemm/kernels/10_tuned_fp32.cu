@@ -51,14 +51,15 @@
  *    the only block on its SM (the 228 KB of an SM would hold 3:
  *    registers, not shared memory, limit occupancy). Slice t + 2 is
  *    requested while slice t is multiplied, and the wait before slice
- *    t + 1 leaves slice t + 2's copies in flight (variant 9 waits for
- *    everything). So 2 slices, 49,664 bytes, are in flight
- *    per block, which is per SM (variant 9: 8 KB per block, 16 KB per SM),
- *    and a copy has 2 slices of compute to land instead of 1. A block needs
- *    at least 128 x 256 x 16 / 128 = 4096 clocks per slice (it has all of
- *    the SM's 128 FMAs per clock), so a copy, issued 4 k into slice t
- *    (point 8), comes at least 1.75 slices = 7168 clocks, about 3.6 us at
- *    2 GHz, before its data is used: L2 and DRAM latency (typically well
+ *    t + 1 leaves slice t + 2's copies outstanding (variant 9 waits for
+ *    everything). So up to 2 slices, 49,664 bytes, are requested ahead per
+ *    block, which is per SM (variant 9: 8 KB per block, 16 KB per SM).
+ *    A block needs at least 128 x 256 / 128 = 256 clocks per k (it has all
+ *    of the SM's 128 FMAs per clock), 4096 per slice. A copy issued 4 k
+ *    into slice t (point 8) is first waited for at the last k of slice
+ *    t + 1, before that k's FFMAs: 12 k of slice t (k = 4 .. 15) and 15 k
+ *    of slice t + 1 later: at least 27 k = 6,912 clocks, about 3.5 us at
+ *    1.98 GHz (variant 9: one k-step). L2 and DRAM latency (typically well
  *    under 1 us), including the slow copies of a busy moment, are covered.
  *
  * 2. A transposed in shared memory, fragments double-buffered in
@@ -128,9 +129,10 @@
  *    every thread both fills and reads needs two facts before a stage is
  *    reused: the copies into it have landed (for everyone's copies, not
  *    just this thread's), and nobody still reads what it held before.
- *    Variant 9 gets both from one __syncthreads per slice (and so did this
- *    file before run 3 below), and with one block of 8 warps per SM that
- *    barrier makes every warp wait, once per slice, for the slowest. Here
+ *    Variant 9 gets both from one __syncthreads per slice (as does the
+ *    barrier version measured in run 3 below), and with one block of 8
+ *    warps per SM that barrier makes every warp wait, once per slice, for
+ *    the slowest. Here
  *    each fact has its own mbarrier per stage (PTX ISA: mbarrier), 256
  *    arrivals per phase:
  *    - full[s]: after issuing its copies into stage s, a thread executes
@@ -144,7 +146,7 @@
  *    still reading the slice whose stage it refills. And the refill is
  *    issued GK10_REFILL_AT = 4 k into slice t, not at its start: a thread
  *    then waits only for a thread more than 4 k (512 of its FFMAs) behind
- *    it, while the copy still has 1.75 slices to land. Per slice a thread
+ *    it, while the copy still has 27 k (6,912 clocks, point 1) to land. Per slice a thread
  *    executes 4 mbarrier operations (two waits, two arrivals) where it had
  *    a wait_group, a commit and a __syncthreads.
  *
@@ -172,11 +174,15 @@
  * so the extra products are exactly 0; the source address is then the
  * matrix base, valid and not read.
  *
- * Bound: FFMA issue. With 2048 of 2243 instructions per interior slice
- * being FFMA, the kernel cannot exceed about 91% of the FP32 peak even
- * with no stalls; what is left to lose is stalls at the mbarrier waits,
- * register bank conflicts inside the FFMA stream, and the clock the GPU
- * holds under this load.
+ * What bounds it: the instruction mix first. With 2048 of 2243
+ * instructions per interior slice being FFMA, the kernel cannot exceed
+ * about 91% of the FP32 peak even with no stalls. Measured
+ * (gemm/bench-h200.json, H200, 2026-11-23 19:42 UTC): 48.7 TFLOP/s at
+ * 4096^3 and 49.6 at 8192^3, 72.7% and 74.2% of the bench's FP32 peak
+ * (66.9 TFLOP/s: 128 FMAs per SM and clock, 132 SMs, the 1.98 GHz boost
+ * clock). The rest is lost to stalls at the mbarrier waits, register bank
+ * conflicts inside the FFMA stream and a clock below 1.98 GHz under this
+ * load; no profile here apportions them.
  *
  * Limits. Compute capability 8.0 or later (cp.async); the launcher returns
  * cudaErrorNotSupported below. 256 threads per block (default), 74,544
@@ -213,7 +219,7 @@
  * like 4097 x 3001 x 2049, -DGK10_BN=128 -DGK10_BK=8 (the previous tile
  * with 3 stages: 0.930 there). Reproduce with scripts/tune_gemm.sh.
  * Run 3 (scripts/tune_gemm.sh through gk_bench, cold L2, median, the same
- * H200, a later session) replaced the __syncthreads of that default by the
+ * H200) compared that configuration's __syncthreads per slice with the
  * mbarriers of point 8. The barrier version measured 3.006 / 23.78 / 1.341
  * ms (0.893 / 0.905 / 0.822); the mbarriers with the refill at k = 0,
  * 2.923 / 23.01 / 1.286 (0.919 / 0.935 / 0.857); at k = 8, 2.883 / 22.69
@@ -268,10 +274,10 @@
  * descriptions; no code copied.
  *
  * Build alone: nvcc -arch=sm_90 -c 10_tuned_fp32.cu
+ *   (next to common.cuh, which it includes: the two files need nothing
+ *   else but the CUDA toolkit)
  */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
 namespace {
 
@@ -371,102 +377,31 @@ static_assert(kRefillAt >= 0 && kRefillAt < kBK, "GK10_REFILL_AT: a k of the sli
 /* ---- cp.async (PTX ISA, "Data Movement: cp.async"), sm_80 and later. A
  * copy goes from global memory straight into shared memory without passing
  * through registers, and the thread does not wait for it: an mbarrier
- * hears later when its copies have landed (below). Below sm_80 these are empty (the
- * launcher refuses those devices, so the kernel never runs there). */
-__device__ __forceinline__ void cp_async4(uint32_t dst, const float *src)
+ * hears later when its copies have landed (below). kBytes = 4: .ca, the
+ * only cache mode allowed for a 4-byte copy; 16: .cg, cached in L2 only
+ * (nothing of B is read twice by one SM's L1). L2::128B: also bring the
+ * rest of the 128-byte line into L2, where the other copies of the row
+ * (for A: the other 8 k of this slice and the next slice, BK = 16) will find
+ * it. kZfill: copy only src_bytes (0 .. kBytes) and fill the rest with
+ * zeros; with 0 nothing is read (src must still be valid). Below sm_80 this
+ * is empty (the launcher refuses those devices, so the kernel never runs
+ * there). */
+template <int kBytes, bool kZfill = false>
+__device__ __forceinline__ void cp_async_l2(uint32_t dst, const float *src, uint32_t src_bytes = 0)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    /* .ca: the only cache mode allowed for a 4-byte copy. L2::128B: also
-     * bring the rest of the 128-byte line (32 k) into L2, where the other
-     * copies of this row of A, in this slice and the next (BK = 16), will
-     * find it. */
-    asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 4;\n" ::"r"(dst), "l"(src) : "memory");
+    if (kBytes == 4 && !kZfill)
+        asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 4;\n" ::"r"(dst), "l"(src) : "memory");
+    else if (kBytes == 4)
+        asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes)
+                     : "memory");
+    else if (!kZfill)
+        asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
+    else
+        asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes)
+                     : "memory");
 #endif
 }
-/* With a source size: copies src_bytes (0 or 4) and fills the rest of the
- * 4 bytes with zeros. With 0 nothing is read (src must still be valid). */
-__device__ __forceinline__ void cp_async4(uint32_t dst, const float *src, uint32_t src_bytes)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes)
-                 : "memory");
-#endif
-}
-__device__ __forceinline__ void cp_async16(uint32_t dst, const float *src)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    /* .cg: cache in L2 only; nothing of B is read twice by one SM's L1. */
-    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
-#endif
-}
-__device__ __forceinline__ void cp_async16(uint32_t dst, const float *src, uint32_t src_bytes)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes)
-                 : "memory");
-#endif
-}
-/* ---- mbarrier (PTX ISA, "Parallel Synchronization and Communication
- * Instructions: mbarrier"), sm_80 and later: a 64-bit object in shared
- * memory whose current phase completes when it has received the number of
- * arrivals it was initialized with; the next phase then begins. A waiter
- * names the parity of the phase it waits for (0, 1, 0, ...). */
-__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-#endif
-}
-/* One arrival, with release semantics: this thread's earlier shared-memory
- * reads are ordered before it for whoever waits on the phase. */
-__device__ __forceinline__ void mbar_arrive(uint32_t bar)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-#endif
-}
-/* One arrival that happens when all of this thread's earlier cp.async
- * copies have completed (.noinc: the arrival is one of the count the
- * barrier was initialized with, not an extra one). The thread goes on at once. */
-__device__ __forceinline__ void cp_async_mbar_arrive(uint32_t bar)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
-#endif
-}
-/* Whether the phase of the given parity has completed (acquire semantics).
- * sm_90's try_wait suspends the thread for a while before it answers no;
- * sm_80's test_wait answers at once. */
-__device__ __forceinline__ bool mbar_test(uint32_t bar, uint32_t parity)
-{
-    uint32_t done = 1;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(done)
-                 : "r"(bar), "r"(parity)
-                 : "memory");
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(done)
-                 : "r"(bar), "r"(parity)
-                 : "memory");
-#endif
-    return done != 0;
-}
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
-{
-    while (!mbar_test(bar, parity)) {
-    }
-}
-
 /* ---- Global -> shared copies of one k-slice (a stage) --------------------
  * Stage layout (floats): As[BK][BM + 4], then Bs[BK][BN].
  * A is stored transposed (k-major), so that a thread's fragment of A for
@@ -505,9 +440,9 @@ template <bool kVecB> struct TileLoader {
                 const uint32_t dst = a_dst + stage_off + (kp * 8 * kAStride + i * kARowsPerPass) * 4;
                 if (kGuard) {
                     const bool ok = a_row + i * kARowsPerPass < m && k0 + kp * 8 + a_k < k;
-                    cp_async4(dst, ok ? src : a, ok ? 4u : 0u);
+                    cp_async_l2<4, true>(dst, ok ? src : a, ok ? 4u : 0u);
                 } else {
-                    cp_async4(dst, src);
+                    cp_async_l2<4>(dst, src);
                 }
             }
         }
@@ -525,9 +460,9 @@ template <bool kVecB> struct TileLoader {
                     /* a chunk that straddles column n copies only its first n - col floats */
                     unsigned bytes = col < n ? (n - col < 4u ? (n - col) * 4u : 16u) : 0u;
                     if (k0 + b_row + dr >= k) bytes = 0u;
-                    cp_async16(dst, bytes ? src : b, bytes);
+                    cp_async_l2<16, true>(dst, bytes ? src : b, bytes);
                 } else {
-                    cp_async16(dst, src);
+                    cp_async_l2<16>(dst, src);
                 }
             }
         } else {
@@ -539,9 +474,9 @@ template <bool kVecB> struct TileLoader {
                 const uint32_t dst = b_dst + stage_off + (dr * kBStride + dc) * 4;
                 if (kGuard) {
                     const bool ok = b_col + dc < n && k0 + b_row + dr < k;
-                    cp_async4(dst, ok ? src : b, ok ? 4u : 0u);
+                    cp_async_l2<4, true>(dst, ok ? src : b, ok ? 4u : 0u);
                 } else {
-                    cp_async4(dst, src);
+                    cp_async_l2<4>(dst, src);
                 }
             }
         }
@@ -555,21 +490,9 @@ template <bool kVecB> struct TileLoader {
 __device__ __forceinline__ void load_fragments(float (&fa)[kTM], float (&fb)[kTN], const float *as, const float *bs)
 {
 #pragma unroll
-    for (int i = 0; i < kTM / 4; ++i) {
-        const float4 v = *reinterpret_cast<const float4 *>(as + i * kLaneRows * 4);
-        fa[4 * i + 0] = v.x;
-        fa[4 * i + 1] = v.y;
-        fa[4 * i + 2] = v.z;
-        fa[4 * i + 3] = v.w;
-    }
+    for (int i = 0; i < kTM / 4; ++i) put4(&fa[4 * i], *reinterpret_cast<const float4 *>(as + i * kLaneRows * 4));
 #pragma unroll
-    for (int j = 0; j < kTN / 4; ++j) {
-        const float4 v = *reinterpret_cast<const float4 *>(bs + j * kLaneCols * 4);
-        fb[4 * j + 0] = v.x;
-        fb[4 * j + 1] = v.y;
-        fb[4 * j + 2] = v.z;
-        fb[4 * j + 3] = v.w;
-    }
+    for (int j = 0; j < kTN / 4; ++j) put4(&fb[4 * j], *reinterpret_cast<const float4 *>(bs + j * kLaneCols * 4));
 }
 
 /* One k of the outer product: TM x TN FFMAs, no other instruction. */
@@ -808,7 +731,8 @@ cudaError_t launch(unsigned m, unsigned n, unsigned k, float alpha, const float 
     /* Dynamic shared memory above 48 KB must be asked for (the default
      * configuration needs 74,544 bytes); the carveout hint gives shared
      * memory the largest share of the L1/shared array (this kernel reads
-     * nothing twice through L1). */
+     * nothing twice through L1). Both values are constants: calls from
+     * several host threads at once set the same ones. */
     cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -826,11 +750,8 @@ extern "C" cudaError_t gk_gemm_10_tuned_fp32_run(size_t m, size_t n, size_t k, f
                                                   size_t ldc, cudaStream_t stream)
 {
     /* cp.async needs compute capability 8.0 or later. */
-    int dev = 0, major = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    const cudaError_t err = require_cc(8);
     if (err != cudaSuccess) return err;
-    if (major < 8) return cudaErrorNotSupported;
 
     const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
     if (tiles_m * tiles_n > 2147483647u) return cudaErrorInvalidConfiguration;

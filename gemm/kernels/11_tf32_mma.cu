@@ -36,9 +36,9 @@
  * mma's B) needs b0 = B[t][g] and b1 = B[t+4][g] side by side in a register
  * pair, but in a row-major B tile they lie in different k rows: no vector
  * load (and no ldmatrix.trans, which transposes 16-bit elements) delivers
- * that pair, and a first version of this file, loading B with LDS.128, made
- * ptxas build the pairs with 192 register moves per 128 HMMA in the loop
- * (counted in its SASS).
+ * that pair: loading B with LDS.128 in that mapping, ptxas builds the pairs
+ * with 192 register moves per 128 HMMA in the loop (counted in the SASS of
+ * such a build).
  * So the roles are swapped: the tensor core computes C^T = B^T * A^T, tile by
  * tile, and three free relabellings make every operand a plain 8-byte load:
  * - k: inside k-step s (8 columns of the k-tile), mma index t is k column
@@ -237,13 +237,13 @@
  * (NVIDIA H200, CUDA 13.0). scripts/tune_gemm.sh 11 builds gk_bench once per
  * set of -D flags and times this variant and cuBLAS TF32 in the same process
  * (cold L2, median) at 4096^3, 8192^3 and 4097x3001x2049. Its vs_reference
- * column is cuBLAS TF32 time / variant 11 time: 1 would be cuBLAS's speed,
- * and above 0.5 is the issue's target. cuBLAS's own time varies by several %
- * from process to process (0.341-0.377 ms at 4096^3), so the ratios are
- * noisier than the kernel's own times, which are quoted too.
- * The file first had the cp.async path alone (runs 2-4). Its best
- * configuration took 0.80 ms at 4096^3 (172 TFLOP/s, 0.43-0.46x), and no
- * tile or stage count moved it by more than 4%: -DGK11_BK=64
+ * column is cuBLAS TF32 time / variant 11 time: 1 would be cuBLAS's speed.
+ * cuBLAS's own time varies by several % from process to process
+ * (0.341-0.377 ms at 4096^3), so the ratios are noisier than the kernel's
+ * own times, which are quoted too. The cp.async path alone (runs 2-4,
+ * without the TMA path): its best configuration took 0.80 ms at 4096^3
+ * (172 TFLOP/s, 0.43-0.46x), and no tile or stage count moved it by more
+ * than 4%: -DGK11_BK=64
  * -DGK11_STAGES=2 0.76-0.78 ms, 4 stages within 1%, 128x128 with 2 blocks
  * per SM 5-20% slower (a third more L2 traffic), 256x128 as fast on the
  * squares and 50% slower on 4097x3001x2049 (its 17 x 24 = 408 tiles make
@@ -251,8 +251,8 @@
  * exactly 3). Rounding once per element in shared memory instead of in
  * registers (a pass over each landed slab, a second barrier per k-tile:
  * 48 instead of 128 conversions per thread and k-tile, but 2 x 384 more
- * wavefronts) was 9-16% slower. So the next question was what the loop's
- * costs are, priced one at a time (run 4, 4096^3 / 8192^3):
+ * wavefronts) was 9-16% slower. The loop's costs, priced one at a time
+ * (run 4, 4096^3 / 8192^3):
  * - The rounding. The same kernel with the conversion removed (a
  *   measurement only: the tensor core then truncates) took 0.711 / 5.78 ms
  *   instead of 0.798 / 6.35: the 64 conversions per 32 HMMA cost 11%.
@@ -263,17 +263,20 @@
  *   above (run 6, the default) took 0.590 / 4.83 ms: 233 / 228 TFLOP/s,
  *   0.589x / 0.632x cuBLAS TF32 in that run: 12% less time than with the
  *   barrier, 26% less than the cp.async path. With one barrier per
- *   k-tile every warp waited for the slowest at every k-tile; now a warp
- *   waits only for data that has not landed.
+ *   k-tile every warp waits for the slowest at every k-tile; with the
+ *   mbarriers a warp waits only for data that has not landed.
  * - 3 TMA stages instead of 4: the same speed (0.589 / 4.81 ms).
  * - -DGK11_BK=64 -DGK11_STAGES=2 -DGK11_TMA_STAGES=2: 0.542 / 4.39 ms
  *   (0.635x / 0.696x), and 0.432 ms instead of 0.464 on 4097x3001x2049
  *   (lda = 2049: the cp.async path). Not the default, because BK is one
  *   macro for both paths: the cp.async path's 2 stages of 64 need 192 KB,
  *   more than an A100 gives a block.
- * The issue's target (0.5x cuBLAS TF32 at 4096^3) is met by the default on
- * the TMA path; the cp.async path alone (A100, or rows the TMA cannot
- * address) stays at 0.43-0.47x on the squares.
+ * How it compares (gemm/bench-h200.json, H200, 2026-11-23 19:42 UTC): the
+ * default's TMA path takes 0.5935 ms at 4096^3 and 4.7964 at 8192^3, 0.574x
+ * and 0.631x cuBLAS TF32 (231.6 and 229.2 TFLOP/s); on 4097x3001x2049
+ * (lda = 2049: the cp.async path) 0.4654 ms, 0.910x. The cp.async path on
+ * the squares (A100, or rows the TMA cannot address) measured 0.43-0.47x
+ * in the runs above. What bounds it: see "What bounds it" above.
  *
  * Sources: PTX ISA (cp.async, cp.async.bulk.tensor, mbarrier, mma.m16n8k8
  * .tf32 fragment layouts, cvt.rna.tf32.f32); CUDA C++ Programming Guide
@@ -285,12 +288,11 @@
  * cuBLAS-like Performance" (2022), for the ladder this ends.
  *
  * Build alone: nvcc -arch=sm_90 -c 11_tf32_mma.cu
+ *   (next to sm90.cuh and common.cuh, which it includes: the three files
+ *   need nothing else but the CUDA toolkit)
  */
-#include <cuda.h>         /* CUtensorMap and its enums: types only, nothing from libcuda is linked */
-#include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "sm90.cuh"
+
 #include <string.h>
 
 /* The tuning knobs (see the header); the defaults are the first configuration. */
@@ -325,12 +327,6 @@
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 /* Below sm_80 the kernel body is compiled out, leaving its helpers unused. */
 #pragma nv_diag_suppress 177
-#endif
-/* The TMA and the transaction-counting mbarrier exist from sm_90 on. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define GK11_TMA 1
-#else
-#define GK11_TMA 0
 #endif
 
 namespace {
@@ -511,33 +507,11 @@ static_assert(copy_writes_conflict_free(), "cp.async writes: one wavefront per 8
 static_assert(layout_is_permutation(), "the swizzle permutes chunks inside each 128-byte row");
 
 /* ---- PTX wrappers (sm_80+ / sm_90+; empty elsewhere, and never called there) */
-__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
-/* 16-byte async copy; reads only src_bytes (0..16) bytes and zero-fills the rest. */
-__device__ __forceinline__ void cp_async16(uint32_t dst, const float *src, int src_bytes)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-#endif
-}
 /* 4-byte async copy (any 4-byte alignment); src_bytes 0 writes a zero. */
 __device__ __forceinline__ void cp_async4(uint32_t dst, const float *src, int src_bytes)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-#endif
-}
-__device__ __forceinline__ void cp_async_commit()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-/* Wait until at most N of this thread's committed groups are still in flight. */
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
 }
 /* fp32 -> tf32, round to nearest, ties away from zero (the low 13 bits become 0). */
@@ -557,81 +531,6 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], 
         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
-}
-
-/* mbarrier (sm_90 forms): a 64-bit object in shared memory whose phase
- * completes when its arrivals (count set at init) and its transaction bytes
- * (added by arrive.expect_tx, subtracted by each byte the TMA delivers)
- * both reach zero. A waiter names the parity of the phase it waits for. */
-__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
-{
-#if GK11_TMA
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-#endif
-}
-/* The initializations (generic-proxy writes) are made visible to the async
- * proxy, through which the TMA completes its transactions on the barriers. */
-__device__ __forceinline__ void fence_mbarrier_init()
-{
-#if GK11_TMA
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-#endif
-}
-/* One arrival (release semantics: this thread's earlier memory accesses
- * are ordered before it for whoever acquires the phase). */
-__device__ __forceinline__ void mbar_arrive(uint32_t bar)
-{
-#if GK11_TMA
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-#endif
-}
-__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
-{
-#if GK11_TMA
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-#endif
-}
-__device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done = 1;
-#if GK11_TMA
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(done)
-                 : "r"(bar), "r"(parity)
-                 : "memory");
-#endif
-    return done != 0;
-}
-/* try_wait suspends the thread for a while (a hardware time limit) before
- * it returns false; the loop asks again. */
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
-{
-    while (!mbar_try_wait(bar, parity)) {
-    }
-}
-/* Fetch the tensor map (a 128-byte kernel parameter) into the TMA unit's cache. */
-__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap *map)
-{
-#if GK11_TMA
-    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-#endif
-}
-/* The TMA copies the box of the tensor map at element coordinates (x: the
- * contiguous dimension, y: the rows) into shared memory at dst, swizzled as
- * the map says, zeros where the box leaves the matrix, and completes
- * its bytes on the mbarrier bar. One thread issues it; nothing else to wait for. */
-__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
-{
-#if GK11_TMA
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
-                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
-                 : "memory");
 #endif
 }
 
@@ -833,12 +732,6 @@ template <bool kRound> __device__ __forceinline__ void mma_step(float (&acc)[kNT
         for (int j = 0; j < kMT; ++j) mma_tf32(acc[i][j], x[i], y[j][0], y[j][1]);
 }
 
-/* One element of C; beta == 0 never reads the old value (NaN there must not leak). */
-__device__ __forceinline__ void store_one(float *p, float alpha, float v, float beta)
-{
-    *p = beta == 0.0f ? alpha * v : alpha * v + beta * *p;
-}
-
 /* kTma: the TMA path (sm_90; both operands TMA-addressable, k > 0);
  * otherwise the cp.async path, 16-byte copies of A (B) when kAVec (kBVec). */
 template <bool kTma, bool kAVec, bool kBVec>
@@ -848,7 +741,7 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
               const float *__restrict__ b, size_t ldb, float beta, float *__restrict__ c, size_t ldc,
               unsigned tiles_m, unsigned tiles_n, bool c_vec)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && (GK11_TMA || !kTma)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && (GK_SM90 || !kTma)
     constexpr int kStages = kTma ? kStagesTma : kStagesCopy;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     /* Round the slabs up to a 1024-byte boundary (the TMA swizzle's period). */
@@ -862,13 +755,8 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
     const uint32_t full = smem_u32(bs + kStages * kBStage), empty = full + 8u * kStages;
 
     /* L2 swizzle: groups of kGroupM tile rows, walked column by column. */
-    const unsigned long long group_tiles = (unsigned long long)kGroupM * tiles_n;
-    const unsigned group = (unsigned)(blockIdx.x / group_tiles);
-    const unsigned first_m = group * kGroupM;
-    const unsigned rows_in_group = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
-    const unsigned in_group = (unsigned)(blockIdx.x - group * group_tiles);
-    const unsigned bm = (first_m + in_group % rows_in_group) * kBM; /* first row of the tile */
-    const unsigned bn = (in_group / rows_in_group) * kBN;           /* first column */
+    unsigned bm, bn; /* the tile's first row and column */
+    tile_origin<kGroupM, kBM, kBN>(blockIdx.x, tiles_m, tiles_n, &bm, &bn);
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wm = warp / kWarpsN, wn = warp % kWarpsN; /* this warp's tile inside the block tile */
@@ -996,8 +884,8 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
                     }
                     *p = r;
                 } else {
-                    if (col < n) store_one(crow + col, alpha, v0, beta);
-                    if (col + 1 < n) store_one(crow + col + 1, alpha, v1, beta);
+                    if (col < n) store_c(crow + col, v0, alpha, beta);
+                    if (col + 1 < n) store_c(crow + col + 1, v1, alpha, beta);
                 }
             }
         }
@@ -1013,58 +901,6 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
 typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, unsigned, unsigned, unsigned, float, const float *,
                        size_t, const float *, size_t, float, float *, size_t, unsigned, unsigned, bool);
 
-/* The TMA addresses rows whose start is 16-byte aligned: the base address
- * and the row stride in bytes (below 2^40) multiples of 16. */
-bool tma_addressable(const void *p, size_t ld)
-{
-    return ((uintptr_t)p & 15u) == 0 && (ld * 4) % 16 == 0 && ld * 4 < ((size_t)1 << 40);
-}
-
-/* cuTensorMapEncodeTiled is a driver function: reached through the runtime's
- * entry-point query, so that nothing links libcuda. */
-cudaError_t get_encode_tiled(PFN_cuTensorMapEncodeTiled_v12000 *fn)
-{
-    void *f = nullptr;
-    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-#if CUDART_VERSION >= 12050
-    cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q);
-#else
-    cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &f, cudaEnableDefault, &q);
-#endif
-    if (err != cudaSuccess) return err;
-    if (q != cudaDriverEntryPointSuccess || f == nullptr) return cudaErrorNotSupported;
-    *fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-    return cudaSuccess;
-}
-
-/* The tensor map of a row-major rows x cols fp32 matrix (leading dimension
- * ld) read as TF32: boxes of 32 columns (128 bytes) x box_rows, 128-byte
- * swizzle, zeros outside the matrix (OOB fill "none" means zeros). */
-cudaError_t make_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const void *p, size_t rows,
-                     size_t cols, size_t ld, unsigned box_rows)
-{
-    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    const cuuint64_t strides[1] = {(cuuint64_t)ld * 4}; /* bytes from one row to the next */
-    const cuuint32_t box[2] = {(cuuint32_t)kPanel, box_rows};
-    const cuuint32_t elem_strides[2] = {1, 1};
-    const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 2, const_cast<void *>(p), dims, strides, box,
-                              elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
-}
-
-/* Whether this build holds a real TMA kernel for the current GPU (not the
- * stub that a build for older GPUs leaves: it has a static shared variable). */
-bool tma_image(Kernel kernel)
-{
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
-        (void)cudaGetLastError(); /* no image for this GPU: take the cp.async path */
-        return false;
-    }
-    return fa.sharedSizeBytes == 0;
-}
-
 } // namespace
 
 extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, float alpha, const float *a,
@@ -1072,11 +908,8 @@ extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, flo
                                               size_t ldc, cudaStream_t stream)
 {
     /* cp.async and mma .tf32 exist from compute capability 8.0 on, the TMA from 9.0. */
-    int dev = 0, major = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaError_t err = require_cc(8);
     if (err != cudaSuccess) return err;
-    if (major < 8) return cudaErrorNotSupported;
 
     const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
     if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
@@ -1086,9 +919,11 @@ extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, flo
      * coordinates (up to a dimension + BN) that fit the TMA's signed 32-bit
      * coordinates. Everything else takes the cp.async path. */
     const size_t coord_max = (size_t)0x7fffffff - (kBM > kBN ? kBM : kBN) - kBK;
-    bool tma = major >= 9 && k > 0 && m <= coord_max && n <= coord_max && k <= coord_max &&
-               tma_addressable(a, lda) && tma_addressable(b, ldb);
-    if (tma) tma = tma_image(gemm_tf32_mma<true, true, true>);
+    bool tma = k > 0 && m <= coord_max && n <= coord_max && k <= coord_max && tma_addressable(a, lda, 4) &&
+               tma_addressable(b, ldb, 4) && require_cc(9) == cudaSuccess;
+    /* A build for older GPUs only holds a stub TMA kernel (sm90a_image
+     * tells it by its static shared variable): then the cp.async path. */
+    if (tma) tma = sm90a_image(gemm_tf32_mma<true, true, true>) == cudaSuccess;
 
     /* 16-byte copies need every row start 16-byte aligned: the base and ld;
      * float2 stores need 8-byte aligned row starts of C. */
@@ -1098,6 +933,8 @@ extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, flo
     const Kernel kernel = tma     ? gemm_tf32_mma<true, true, true>
                           : a_vec ? (b_vec ? gemm_tf32_mma<false, true, true> : gemm_tf32_mma<false, true, false>)
                                   : (b_vec ? gemm_tf32_mma<false, false, true> : gemm_tf32_mma<false, false, false>);
+    /* A constant of each kernel (the TMA kernel's stages, or the cp.async
+     * kernels'), so that calls from several host threads set the same value. */
     const size_t smem = smem_bytes(tma ? kStagesTma : kStagesCopy);
 
     CUtensorMap map_a, map_b;
@@ -1108,8 +945,10 @@ extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, flo
         err = get_encode_tiled(&encode);
         /* A: m rows of k, boxes of 32 k-columns x BM rows; B: k rows of n,
          * boxes of 32 n-columns x BK rows. */
-        if (err == cudaSuccess) err = make_map(encode, &map_a, a, m, k, lda, kBM);
-        if (err == cudaSuccess) err = make_map(encode, &map_b, b, k, n, ldb, kBK);
+        if (err == cudaSuccess)
+            err = make_map(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, a, m, k, lda, kPanel, kBM);
+        if (err == cudaSuccess)
+            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, b, k, n, ldb, kPanel, kBK);
         if (err != cudaSuccess) return err;
     }
 

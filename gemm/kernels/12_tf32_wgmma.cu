@@ -73,12 +73,12 @@
  * kt-1's wgmma still read set (kt-1) % 2. After each wait_group an empty asm with "+r"
  * on the retired set keeps those registers live up to that point, so that
  * the compiler cannot hand them to the next loads early. The odd last
- * k-tile of a tile is a separate step after the loop: a first version made
- * it a conditional second half inside the loop body, and ptxas (which
- * checks every control-flow path, feasible or not) found a path running
- * two set-0 k-tiles back to back, warned "wgmma.mma_async instructions are
- * serialized due to non wgmma instructions defining input registers of a
- * wgmma between start and end of the pipeline stage" (C7513) and put a
+ * k-tile of a tile is a separate step after the loop. Written as a
+ * conditional second half inside the loop body instead, it gives ptxas
+ * (which checks every control-flow path, feasible or not) a path running
+ * two set-0 k-tiles back to back: it warns "wgmma.mma_async instructions
+ * are serialized due to non wgmma instructions defining input registers of
+ * a wgmma between start and end of the pipeline stage" (C7513) and puts a
  * wait after every wgmma. As written, ptxas gives no such warning for
  * either kernel (CUDA 13.0), and the SASS per k-tile is 4 HGMMA after one
  * WARPGROUP.ARRIVE, then WARPGROUP.DEPBAR.LE gsb0, 0x1, with the three
@@ -133,8 +133,8 @@
  * registers at launch: setmaxnreg only moves registers within the CTA);
  * cp.async path 56 / 224 (64,512 too): with 32-column panels its producer
  * threads keep two column offsets and two 64-bit row offsets for B, and
- * at 40 ptxas spilled 56 bytes. A cp.async instantiation with two producer
- * warpgroups (512 threads) was tried: ptxas cannot compile the m64n256k8
+ * at 40 ptxas spills 56 bytes. Two producer warpgroups (512 threads) are
+ * not an option for the cp.async path: ptxas cannot compile the m64n256k8
  * wgmma under the 128-register launch cap of 512 threads ("Insufficient
  * registers (128) ... 158 or higher").
  *
@@ -174,11 +174,12 @@
  * cp.async.mbarrier.arrive.noinc on the stage's full barrier, which counts
  * the arrival when the thread's copies have landed (128 arrivals complete
  * the phase), and goes on to the next stage as soon as it is free: up to 4
- * stages of copies in flight per thread. (A first version waited for its
- * copies of k-tile it-2 with cp.async.wait_group before arriving, so each
- * producer step waited for the consumers' answer to the previous one; the
- * odd shape took 0.90 ms against 0.46 with the arrivals, before the
- * 32-column panels.) Then the consumers: after the
+ * stages of copies in flight per thread. (Waiting for its copies of k-tile
+ * it-2 with cp.async.wait_group before arriving instead makes each
+ * producer step wait for the consumers' answer to the previous one: the
+ * odd shape took 0.90 ms that way against 0.46 with the arrivals, both
+ * measured with the 8-column layout of "Why 32-column panels".) Then the
+ * consumers: after the
  * full barrier, the 256 consumer threads round the A slab in place (8
  * LDS.128, 32 conversions and 8 STS.128 each), fence their writes to the
  * async proxy (fence.proxy.async: st.shared and cp.async are generic-proxy
@@ -198,31 +199,31 @@
  * n, ldc.
  *
  * ---- Why 32-column panels: the L2's requests ------------------------------------------
- * The first version of this file laid B out [n/8][k][n%8]: 16 TMA boxes of
- * 8 columns x 32 k-rows per stage, unswizzled, whose fragment loads were
- * conflict-free with column i in row i. Each box row is 32 bytes, so the
- * TMA asks the L2 for B in 32-byte pieces. Counted per CTA and k-tile:
+ * The simpler layout of B, [n/8][k][n%8] (16 TMA boxes of 8 columns x 32
+ * k-rows per stage, unswizzled), has conflict-free fragment loads with
+ * column i in row i. But each box row is 32 bytes, so the TMA asks the L2
+ * for B in 32-byte pieces. Counted per CTA and k-tile:
  * A's box 256 rows of 128 bytes, B's 16 x 32 rows of 32 bytes: 768 row
  * requests, 512 of them B's for a third of the bytes; with 4 panels of
  * 128-byte rows B takes 128, and the k-tile 384. Nsight Compute (ncu
  * --clock-control none, H200, CUDA 13.0, 2026-11-23, 4096^3, one launch
- * each) on the 8-column version: 484.5 us, L2 throughput 72% of its peak
+ * each) with the 8-column layout: 484.5 us, L2 throughput 72% of its peak
  * against cuBLAS TF32's 54% (343.2 us, the same bytes: its kernel,
  * sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x256x32_warpgroupsize2x1x1,
- * has this file's tile shape), and SM throughput 60% against 88%. On the
- * panel version: 343.1 us, against cuBLAS's 342.2 us in the same run;
+ * has this file's tile shape), and SM throughput 60% against 88%. With the
+ * panels: 343.1 us, against cuBLAS's 342.2 us in the same run;
  * 19.5 million L2 read requests (80.7 million sectors) against cuBLAS's
  * 17.1 million (68.9 million). In the bench (H200, CUDA 13.0, cold L2,
- * medians): 0.4895 -> 0.3529 ms at 4096^3 and 3.9977 -> 3.0454 ms at
- * 8192^3 (the 17:54 and 18:32 UTC runs of 2026-11-23), 0.761x -> 0.969x
- * and 0.750x -> 0.975x cuBLAS TF32. The row permutation (frag_col) is what
+ * medians; two runs of 2026-11-23, 17:54 UTC with 8 columns, 18:32 UTC
+ * with panels): 0.4895 -> 0.3529 ms at 4096^3 and 3.9977 -> 3.0454 ms at
+ * 8192^3, 0.761x -> 0.969x and 0.750x -> 0.975x cuBLAS TF32. The row permutation (frag_col) is what
  * lets 128-byte swizzled panels keep the conflict-free fragment loads.
- * (One 3D TMA box per stage in the old layout, which cut the instructions
- * but not the 32-byte rows, had measured no gain: 0.4855 against 0.4884 ms
- * at 4096^3.) The cp.async path copies the same layout; on the odd shape
- * it went from 0.4645 to 0.4862 ms (0.915x -> 0.869x) in those two runs,
- * with its new register split (56 / 224, was 40 / 232) and copy order;
- * which of the two costs the 5% was not isolated.
+ * (One 3D TMA box per stage in the 8-column layout, which cuts the
+ * instructions but not the 32-byte rows, measured no gain: 0.4855 against
+ * 0.4884 ms at 4096^3.) The cp.async path copies the same layout; on the
+ * odd shape it took 0.4645 ms with 8 columns (register split 40 / 232) and
+ * 0.4862 with the panels (56 / 224, another copy order) in those two runs
+ * (0.915x -> 0.869x); which of the two changes costs the 5% is not known.
  *
  * ---- What is left out -------------------------------------------------------------------
  * - Cluster multicast of A (BF16 variant 5 multicasts B across 2-CTA
@@ -235,20 +236,23 @@
  *   the 128 KB fp32 tile.
  *
  * What bounds it: a k-tile's 1,048,576 multiply-adds take the SM about
- * 1024 clocks at the TF32 rate (NVIDIA's H100 SXM figure, 989 TFLOPS with
- * sparsity, is 494.7 dense: 1024 multiply-adds per SM and clock at 132
- * SMs and 1.83 GHz), and its shared-memory traffic is 1024 wavefronts of
+ * 1024 clocks at the TF32 rate (NVIDIA's H100 SXM and H200 figure, 989
+ * TFLOPS with sparsity, is 494.7 dense: 1024 multiply-adds per SM and
+ * clock at 132 SMs and 1.83 GHz), and its shared-memory traffic is 1024
+ * wavefronts of
  * 128 bytes by the count above, one per clock, if the wgmma's descriptor
  * reads and the TMA's writes share the LDS's 128 bytes per clock (not
- * verified here). Measured (H200, CUDA 13.0, 2026-11-23 18:32 UTC, the
- * table in gemm/README.md): 0.3529 ms at 4096^3, 389.41 TFLOP/s, 72.8% of
- * the bench's dense TF32 peak (535.3 TFLOP/s), against cuBLAS TF32's
- * 0.3418 ms (0.969x); 3.0454 ms at 8192^3 against 2.9695 (0.975x); 0.4862
- * ms on 4097 x 3001 x 2049, the cp.async path, against 0.4227 (0.869x);
- * variant 11 takes 0.5849, 4.7719 and 0.4653 ms. Tried and measured
- * slower: grouping 16 tile rows instead of 8 (GK12_GROUP_M=16: 0.5189
- * against 0.4907 ms at 4096^3, 4.3783 against 3.9797 at 8192^3, same
- * session, 8-column version). Then the epilogue (above) and the last round
+ * verified here). Measured (gemm/bench-h200.json: H200, CUDA 13.0,
+ * 2026-11-23 19:42 UTC, cold L2, medians): 0.3443 ms at 4096^3, 399.2
+ * TFLOP/s, which is 74.6% of the bench's TF32 peak of 535.3 TFLOP/s (the
+ * same 1024 multiply-adds per SM and clock at the 1.98 GHz boost clock the
+ * device reports) and 80.7% of NVIDIA's published dense 494.7 TFLOP/s (at
+ * 1.83 GHz), against cuBLAS TF32's 0.3406 ms (0.989x); 3.1025 ms at 8192^3
+ * against 3.0262 (0.975x); 0.4868 ms on 4097 x 3001 x 2049, the cp.async
+ * path, against 0.4236 (0.870x); variant 11 takes 0.5935, 4.7964 and 0.4654
+ * ms. Measured slower: grouping 16 tile rows instead of 8 (GK12_GROUP_M=16:
+ * 0.5189 against 0.4907 ms at 4096^3, 4.3783 against 3.9797 at 8192^3, one
+ * run, with the 8-column layout). Then the epilogue (above) and the last round
  * of tiles; for the cp.async path, the 96 copies per producer thread and
  * k-tile and the consumers' rounding of A (8 KB more shared-memory reads
  * and writes per consumer warp and k-tile).
@@ -257,13 +261,13 @@
  * float, leading dimensions +3/+5/+1, both paths, against float64 and
  * cuBLAS) and compute-sanitizer's memcheck, racecheck and synccheck pass on
  * the H200, with the panel layout; test shape 300 x 36 x 200 leaves two
- * of a tile's four B panels unloaded (right of n). The 8-column layout
- * was first checked by a CPU emulation (C++, not part of the library) of
- * the stages, fragments, m64n256k8 and the epilogue, exact on integer data
- * for m x n x k = 256 x 128 x 32, 300 x 130 x 70, 513 x 260 x 33, 1 x 1 x 1
- * and 17 x 9 x 95; the panel layout was not re-emulated: static_asserts
- * check b_offset's swizzle, that frag_col is a permutation of the 64
- * columns and that every fragment load touches 32 distinct banks.
+ * of a tile's four B panels unloaded (right of n). A CPU emulation (C++,
+ * not part of the repository) of the stages, fragments, m64n256k8 and the
+ * epilogue with the 8-column layout was exact on integer data for
+ * m x n x k = 256 x 128 x 32, 300 x 130 x 70, 513 x 260 x 33, 1 x 1 x 1
+ * and 17 x 9 x 95; the panel layout has no emulation: static_asserts check
+ * b_offset's swizzle, that frag_col is a permutation of the 64 columns and
+ * that every fragment load touches 32 distinct banks.
  *
  * Limits:
  * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here):
@@ -294,23 +298,19 @@
  * schedulers) and cute/atom/mma_traits_sm90_gmma.hpp (the fragment layouts).
  *
  * Build alone: nvcc -gencode arch=compute_90a,code=sm_90a -c 12_tf32_wgmma.cu
- *   (with -arch=sm_90 or -arch=sm_80 it builds too, as the stubs that report
- *   "not supported")
+ *   (next to sm90.cuh and common.cuh, which it includes: the three files
+ *   need nothing else but the CUDA toolkit; with -arch=sm_90 or -arch=sm_80
+ *   it builds too, as the stubs that report "not supported")
  */
-#include <cuda.h> /* CUtensorMap and its enums: types only, nothing from libcuda is linked */
-#include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "sm90.cuh"
+
 #include <string.h>
 
-/* The wgmma and TMA code exists only in a device compilation for sm_90a. */
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define GK12_SM90A 1
-#else
-#define GK12_SM90A 0
+/* The wgmma and TMA code exists only in a device compilation for sm_90a,
+ * where nvcc defines __CUDA_ARCH_FEAT_SM90_ALL (sm90.cuh's GK_SM90A). */
+#ifndef __CUDA_ARCH_FEAT_SM90_ALL
 #pragma nv_diag_suppress 177 /* the stub leaves the helpers unused */
-#pragma nv_diag_suppress 550 /* and its static array, kept on purpose, "set but never used" */
+#pragma nv_diag_suppress 550 /* and round_a_slab's registers "set but never used" */
 #endif
 
 #ifndef GK12_GROUP_M
@@ -441,11 +441,6 @@ static_assert(frag_col_bijective(), "frag_col: a permutation of the 64 columns")
 /* The A slab as the wgmma's B operand (N' = 256 rows, K-major): 8-row atoms
  * 1024 bytes apart (SBO); LBO unused (K lies inside one 128-byte row). */
 constexpr uint32_t kSbo = 1024, kLbo = 16;
-__host__ __device__ constexpr uint64_t make_desc(uint32_t saddr, uint32_t lbo, uint32_t sbo)
-{
-    return (uint64_t)((saddr & 0x3ffffu) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fffu) << 16) |
-           ((uint64_t)((sbo >> 4) & 0x3fffu) << 32) | ((uint64_t)1 << 62); /* 1: 128-byte swizzle */
-}
 /* k8-step s of the slab at byte address as: 8 fp32 = 32 bytes further
  * along each row (the swizzle is applied to the address the hardware
  * forms, as for bf16_05's k16-steps of 32 bytes). Both consumer warpgroups
@@ -456,28 +451,12 @@ __host__ __device__ constexpr uint64_t a_slab_desc(uint32_t as, int s)
 }
 
 /* ---- PTX wrappers (sm_90a; empty elsewhere, and never called there) ------- */
-__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
 /* 4 bytes global -> shared, bypassing registers; src_bytes 0 writes a zero
  * and reads nothing (src must still be a valid address). */
 __device__ __forceinline__ void cp_async4(uint32_t dst, const float *src, int src_bytes)
 {
-#if GK12_SM90A
+#if GK_SM90A
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if GK12_SM90A
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-/* This thread's shared-memory writes (generic proxy) become visible to the
- * async proxy, which wgmma reads through. */
-__device__ __forceinline__ void fence_proxy_async()
-{
-#if GK12_SM90A
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
 /* One fp32 from shared memory, rounded to TF32 (round to nearest, ties away
@@ -486,7 +465,7 @@ __device__ __forceinline__ void fence_proxy_async()
 __device__ __forceinline__ uint32_t lds_tf32(uint32_t addr)
 {
     uint32_t r = 0;
-#if GK12_SM90A
+#if GK_SM90A
     asm volatile("{\n"
                  ".reg .f32 x;\n"
                  "ld.shared.f32 x, [%1];\n"
@@ -504,7 +483,7 @@ __device__ __forceinline__ uint32_t lds_tf32(uint32_t addr)
 __device__ __forceinline__ uint32_t lds_b32(uint32_t addr)
 {
     uint32_t r = 0;
-#if GK12_SM90A
+#if GK_SM90A
     asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(r) : "r"(addr) : "memory");
 #endif
     return r;
@@ -513,32 +492,9 @@ template <bool kTma> __device__ __forceinline__ uint32_t lds_frag(uint32_t addr)
 {
     return kTma ? lds_b32(addr) : lds_tf32(addr);
 }
-__device__ __forceinline__ void wgmma_fence()
-{
-#if GK12_SM90A
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_commit()
-{
-#if GK12_SM90A
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void wgmma_wait()
-{
-#if GK12_SM90A
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-#endif
-}
-/* Keep the compiler from moving reads or writes of the accumulators across
- * a wgmma fence or wait (the registers change behind its back). */
-__device__ __forceinline__ void acc_fence(float (&d)[kAcc])
-{
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-/* The same for a fragment set: it is "used" here, so its registers stay
+/* Keep the compiler from moving reads or writes of a fragment set across a
+ * wgmma fence or wait, as acc_fence (sm90.cuh) does for the accumulators:
+ * the set is "used" here, so its registers stay
  * its own (not reused for anything else) up to this point. */
 __device__ __forceinline__ void frag_fence(uint32_t (&f)[kFrag])
 {
@@ -552,162 +508,21 @@ __device__ __forceinline__ void frag_fence(uint32_t (&f)[kFrag])
 __device__ __forceinline__ void wgmma_m64n256k8(float (&d)[kAcc], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
                                                 uint64_t db)
 {
-#if GK12_SM90A
+#if GK_SM90A
     asm volatile(
         "{\n"
         ".reg .pred p;\n"
         "setp.ne.b32 p, %133, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32\n"
         "{"
-        "%0, %1, %2, %3, %4, %5, %6, %7,"
-        "%8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23,"
-        "%24, %25, %26, %27, %28, %29, %30, %31,"
-        "%32, %33, %34, %35, %36, %37, %38, %39,"
-        "%40, %41, %42, %43, %44, %45, %46, %47,"
-        "%48, %49, %50, %51, %52, %53, %54, %55,"
-        "%56, %57, %58, %59, %60, %61, %62, %63,"
-        "%64, %65, %66, %67, %68, %69, %70, %71,"
-        "%72, %73, %74, %75, %76, %77, %78, %79,"
-        "%80, %81, %82, %83, %84, %85, %86, %87,"
-        "%88, %89, %90, %91, %92, %93, %94, %95,"
-        "%96, %97, %98, %99, %100, %101, %102, %103,"
-        "%104, %105, %106, %107, %108, %109, %110, %111,"
-        "%112, %113, %114, %115, %116, %117, %118, %119,"
-        "%120, %121, %122, %123, %124, %125, %126, %127"
+        GK_WGMMA_D128
         "},\n"
         "{%128, %129, %130, %131}, %132, p, 1, 1;\n"
         "}\n"
         :
-          "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+          GK_WGMMA_D128_OPERANDS(d)
         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(db), "r"(1));
 #endif
-}
-
-/* ---- mbarrier and TMA (sm_90a) -----------------------------------------------
- * An mbarrier is a 64-bit object in shared memory. Each phase waits for a
- * number of arrivals (set at init) and, for the TMA, a number of bytes (the
- * transaction count: arrive.expect_tx adds to it, each completed TMA byte
- * subtracts); when both reach zero the phase completes and the next begins.
- * A waiter names the parity of the phase it waits for (0, 1, 0, ...):
- * try_wait.parity P returns true once the phase of parity P has completed. */
-__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
-{
-#if GK12_SM90A
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-#endif
-}
-/* The initializations (generic-proxy writes) are made visible to the async
- * proxy, through which the TMA completes its transactions on the barriers. */
-__device__ __forceinline__ void fence_mbarrier_init()
-{
-#if GK12_SM90A
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-#endif
-}
-/* One arrival (release semantics: this thread's earlier memory accesses
- * are ordered before it for whoever acquires the phase). */
-__device__ __forceinline__ void mbar_arrive(uint32_t bar)
-{
-#if GK12_SM90A
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-#endif
-}
-/* One arrival, and `bytes` more transactions expected in the current phase. */
-__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
-{
-#if GK12_SM90A
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-#endif
-}
-__device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done = 1;
-#if GK12_SM90A
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(done)
-                 : "r"(bar), "r"(parity)
-                 : "memory");
-#endif
-    return done != 0;
-}
-/* try_wait suspends the thread for a while (a hardware time limit) before
- * it returns false; the loop asks again. */
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
-{
-    while (!mbar_try_wait(bar, parity)) {
-    }
-}
-/* Fetch the tensor map (a 128-byte kernel parameter) into the TMA unit's cache. */
-__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap *map)
-{
-#if GK12_SM90A
-    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-#endif
-}
-/* The TMA copies the box of the tensor map at element coordinates (x: the
- * contiguous dimension, y: the rows) into shared memory at dst, swizzled as
- * the map says, zeros where the box leaves the matrix, and completes
- * its bytes on the mbarrier bar. One thread issues it; nothing else to wait for. */
-__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
-{
-#if GK12_SM90A
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
-                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
-                 : "memory");
-#endif
-}
-
-/* setmaxnreg: the executing warpgroup gives back registers to the block's
- * pool (dec) or takes them from it (inc, waiting until the pool holds
- * them); every warp of the warpgroup executes the same one. */
-template <int N> __device__ __forceinline__ void setmaxnreg_dec()
-{
-#if GK12_SM90A
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
-#endif
-}
-template <int N> __device__ __forceinline__ void setmaxnreg_inc()
-{
-#if GK12_SM90A
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
-#endif
-}
-
-/* Tile t (0 .. tiles_m * tiles_n - 1) in the L2-friendly order: groups of
- * kGroupM tile rows, walked column by column inside a group, so that the
- * tiles in progress at one time share A rows and B columns (bf16_05's; a
- * bijection onto the tiles). */
-__device__ __forceinline__ void tile_origin(unsigned t, unsigned tiles_m, unsigned tiles_n, unsigned *bm,
-                                            unsigned *bn)
-{
-    const unsigned long long group_tiles = (unsigned long long)kGroupM * tiles_n;
-    const unsigned group = (unsigned)(t / group_tiles);
-    const unsigned first_m = group * kGroupM;
-    const unsigned rows_in_group = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
-    const unsigned in_group = (unsigned)(t - group * group_tiles);
-    *bm = (first_m + in_group % rows_in_group) * kBM;
-    *bn = (in_group / rows_in_group) * kBN;
 }
 
 /* ---- The producer's two ways of filling a stage -------------------------------------- */
@@ -809,7 +624,7 @@ __device__ __forceinline__ void round_a_slab(uint32_t as, int q)
     for (int i = 0; i < kABytes / 16 / (kConsumers * 128); ++i) {
         const uint32_t addr = as + 16u * (uint32_t)(q + kConsumers * 128 * i);
         uint32_t x, y, z, w;
-#if GK12_SM90A
+#if GK_SM90A
         asm volatile("{\n"
                      ".reg .f32 a, b, c, d;\n"
                      "ld.shared.v4.f32 {a, b, c, d}, [%4];\n"
@@ -832,16 +647,8 @@ __device__ __forceinline__ void round_a_slab(uint32_t as, int q)
 /* The 256 consumer threads (named barrier 1; 0 is __syncthreads'). */
 __device__ __forceinline__ void consumers_sync()
 {
-#if GK12_SM90A
+#if GK_SM90A
     asm volatile("bar.sync 1, %0;\n" ::"n"(kConsumers * 128) : "memory");
-#endif
-}
-/* The mbarrier receives one arrival when all of this thread's earlier
- * cp.async have landed (noinc: the arrival is one of the count set at init). */
-__device__ __forceinline__ void cp_async_mbar_arrive(uint32_t bar)
-{
-#if GK12_SM90A
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
 #endif
 }
 
@@ -934,10 +741,6 @@ __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[
 }
 
 /* ---- The epilogue from registers ----------------------------------------------------- */
-__device__ __forceinline__ void store_one(float *p, float alpha, float v, float beta)
-{
-    *p = beta == 0.0f ? alpha * v : alpha * v + beta * *p; /* beta = 0: C is never read */
-}
 /* A warp's 16 columns x the tile's 256 rows: d[4j + 2h + e] is
  * C(bm + 8j + 2t + e, col0 + frag_col(16w + 8h + g)), lane = 4g + t,
  * col0 = bn + 64 cw. For fixed (j, e, h) the warp's 32 stores cover 4 rows
@@ -957,8 +760,8 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, siz
             const unsigned row = bm + 8 * j + 2 * t + e;
             if (row >= m) continue;
             float *const crow = c + (size_t)row * ldc;
-            if (ok0) store_one(crow + c0, alpha, d[4 * j + e], beta);
-            if (ok1) store_one(crow + c1, alpha, d[4 * j + 2 + e], beta);
+            if (ok0) store_c(crow + c0, d[4 * j + e], alpha, beta);
+            if (ok1) store_c(crow + c1, d[4 * j + 2 + e], alpha, beta);
         }
     }
 }
@@ -994,15 +797,12 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                      unsigned n, unsigned k, float alpha, float beta, float *__restrict__ c, size_t ldc,
                      unsigned tiles_m, unsigned tiles_n)
 {
-#if GK12_SM90A
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
     extern __shared__ __align__(128) unsigned char smem[];
-    /* Slabs from the first 1024-byte boundary (the swizzle atoms'
-     * alignment; kSmemBytes holds the slack), then the barriers. */
-    const uint32_t base = (smem_u32(smem) + 1023u) & ~1023u;
-    const uint32_t as0 = base;                      /* kStages A slabs */
-    const uint32_t bs0 = base + kStages * kABytes;  /* kStages B slabs */
-    const uint32_t full0 = bs0 + kStages * kBBytes; /* kStages full barriers: "stage s holds its k-tile" */
-    const uint32_t empty0 = full0 + 8 * kStages;    /* kStages empty barriers: "the consumers are done with s" */
+    /* The slabs, then the barriers (ring_layout; kSmemBytes holds the slack):
+     * empty[s] is "the consumers are done with stage s". */
+    const Ring ring = ring_layout<kStages, kABytes, kBBytes>(smem);
+    const uint32_t as0 = ring.as0, bs0 = ring.bs0, full0 = ring.full0, empty0 = ring.empty0;
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wg = warp >> 2; /* 0: the producer; 1, 2: the consumers */
@@ -1010,13 +810,9 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
     const unsigned tiles = tiles_m * tiles_n;    /* <= 2^31 - 1 (the launcher checks) */
 
     if (tid == 0) {
-        for (int s = 0; s < kStages; ++s) {
-            /* TMA: the producer's arrive.expect_tx, then the bytes;
-             * cp.async: one arrival per producer thread. */
-            mbar_init(full0 + 8 * s, Mode<kTma>::kFullCount);
-            mbar_init(empty0 + 8 * s, Mode<kTma>::kEmptyCount); /* see release_stage */
-        }
-        fence_mbarrier_init();
+        /* full: TMA, the producer's arrive.expect_tx, then the bytes;
+         * cp.async, one arrival per producer thread. empty: see release_stage. */
+        init_ring<kStages>(full0, empty0, Mode<kTma>::kFullCount, Mode<kTma>::kEmptyCount);
         if (kTma) {
             prefetch_tensormap(&map_a);
             prefetch_tensormap(&map_b);
@@ -1039,7 +835,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                 unsigned it = 0; /* the ring position: never reset between tiles */
                 for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
                     unsigned bm, bn;
-                    tile_origin(t, tiles_m, tiles_n, &bm, &bn);
+                    tile_origin<kGroupM, kBM, kBN>(t, tiles_m, tiles_n, &bm, &bn);
                     const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + kPanelCols - 1) / kPanelCols); /* inside n */
                     for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                         const int slab = (int)(it % kStages);
@@ -1066,7 +862,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
         unsigned it = 0;
         for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
             unsigned bm, bn;
-            tile_origin(t, tiles_m, tiles_n, &bm, &bn);
+            tile_origin<kGroupM, kBM, kBN>(t, tiles_m, tiles_n, &bm, &bn);
             for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                 const int slab = (int)(it % kStages);
                 /* As the TMA producer: the stage's previous use is released. */
@@ -1093,7 +889,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
     unsigned it = 0; /* the same sequence as the producer's */
     for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
         unsigned bm, bn;
-        tile_origin(t, tiles_m, tiles_n, &bm, &bn);
+        tile_origin<kGroupM, kBM, kBN>(t, tiles_m, tiles_n, &bm, &bn);
         /* A fresh tile: zero the accumulators. The epilogue of the previous
          * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
          * acc_fence in consume_ktile orders these writes before the next wgmma. */
@@ -1131,12 +927,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
         store_tile(d, c, ldc, m, n, bm, bn + 64 * cw, w, lane, alpha, beta);
     }
 #else
-    /* Not compiled for sm_90a: no wgmma here. This image is never launched:
-     * the launcher sees this 1 KB static array through cudaFuncGetAttributes
-     * (sharedSizeBytes != 0) and returns cudaErrorNotSupported. The volatile
-     * store (never executed: m >= 1) keeps the array in the image. */
-    __shared__ int not_sm90a[256];
-    if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
+    sm90a_stub(m, n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
 }
 
@@ -1155,60 +946,6 @@ __global__ void __launch_bounds__(256) gemm_tf32_scale_c(size_t m, size_t n, flo
     }
 }
 
-/* Is this kernel's image the real one (built for sm_90a)? The stubs hold
- * static shared memory; the real kernels have none. */
-template <typename K> cudaError_t check_sm90a_image(K kernel)
-{
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
-        (void)cudaGetLastError(); /* no image for this GPU: not an error to leave behind */
-        return cudaErrorNotSupported;
-    }
-    return fa.sharedSizeBytes != 0 ? cudaErrorNotSupported : cudaSuccess;
-}
-
-/* The TMA addresses rows whose start is 16-byte aligned: the base address
- * and the row stride in bytes (below 2^40) multiples of 16. */
-bool tma_addressable(const void *p, size_t ld)
-{
-    return ((uintptr_t)p & 15u) == 0 && (ld * 4) % 16 == 0 && ld * 4 < ((size_t)1 << 40);
-}
-
-/* cuTensorMapEncodeTiled is a driver function: reached through the runtime's
- * entry-point query, so that nothing links libcuda. */
-cudaError_t get_encode_tiled(PFN_cuTensorMapEncodeTiled_v12000 *fn)
-{
-    void *f = nullptr;
-    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-#if CUDART_VERSION >= 12050
-    cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q);
-#else
-    cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &f, cudaEnableDefault, &q);
-#endif
-    if (err != cudaSuccess) return err;
-    if (q != cudaDriverEntryPointSuccess || f == nullptr) return cudaErrorNotSupported;
-    *fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-    return cudaSuccess;
-}
-
-/* The tensor map of a row-major rows x cols fp32 matrix (leading dimension
- * ld): boxes of box_cols (contiguous) x box_rows, written to shared memory
- * with the given swizzle, zeros outside the matrix (OOB fill "none" means
- * zeros; the alternative fills NaN). */
-cudaError_t make_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, CUtensorMapDataType dtype,
-                     const void *p, size_t rows, size_t cols, size_t ld, unsigned box_cols, unsigned box_rows,
-                     CUtensorMapSwizzle swizzle)
-{
-    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    const cuuint64_t strides[1] = {(cuuint64_t)ld * 4}; /* bytes from one row to the next */
-    const cuuint32_t box[2] = {box_cols, box_rows};
-    const cuuint32_t elem_strides[2] = {1, 1};
-    const CUresult r = encode(map, dtype, 2, const_cast<void *>(p), dims, strides, box, elem_strides,
-                              CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
-}
-
 typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, const float *, size_t, const float *, size_t, unsigned,
                        unsigned, unsigned, float, float, float *, size_t, unsigned, unsigned);
 
@@ -1219,27 +956,24 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run(size_t m, size_t n, size_t k, f
                                                  size_t ldc, cudaStream_t stream)
 {
     /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
-    int dev = 0, major = 0, minor = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    int dev = 0;
+    cudaError_t err = require_cc(9, 0, &dev);
     if (err != cudaSuccess) return err;
-    if (major != 9 || minor != 0) return cudaErrorNotSupported;
 
     const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
     if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
 
     /* Rows the TMA cannot address take the same kernel with cp.async copies. */
-    const bool tma = k > 0 && tma_addressable(a, lda) && tma_addressable(b, ldb);
+    const bool tma = k > 0 && tma_addressable(a, lda, 4) && tma_addressable(b, ldb, 4);
     const Kernel kernel = tma ? gemm_tf32_persistent<true> : gemm_tf32_persistent<false>;
-    err = check_sm90a_image(kernel); /* the stub image: nothing is launched, k = 0 included */
-    if (err != cudaSuccess) return err;
-    int sms = 0;
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    err = sm90a_image(kernel); /* the stub image: nothing is launched, k = 0 included */
     if (err != cudaSuccess) return err;
 
     if (k == 0) {
         /* No k-tile: the ring would never turn. C = beta * C instead. */
+        int sms = 0;
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (err != cudaSuccess) return err;
         const size_t total = m * n, want = (total + 255) / 256, cap = (size_t)sms * 16;
         const unsigned blocks = (unsigned)(want < cap ? want : cap);
         gemm_tf32_scale_c<<<blocks, 256, 0, stream>>>(m, n, beta, c, ldc);
@@ -1253,30 +987,26 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run(size_t m, size_t n, size_t k, f
         PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
         err = get_encode_tiled(&encode);
         if (err != cudaSuccess) return err;
-        /* A: m rows of k, one box of 32 k x 256 rows per stage, 128-byte swizzle. */
-        err = make_map(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, a, m, k, lda, kBK, kBM, CU_TENSOR_MAP_SWIZZLE_128B);
-        /* B: k rows of n, boxes of 32 columns x 32 k-rows (one panel),
-         * 128-byte swizzle, rounded to TF32 by the TMA as A is. */
+        /* A: m rows of k, one box of 32 k x 256 rows per stage; B: k rows of
+         * n, boxes of 32 columns x 32 k-rows (one panel). Both with the
+         * 128-byte swizzle and rounded to TF32 by the TMA. */
+        err = make_map(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, a, m, k, lda, kBK, kBM);
         if (err == cudaSuccess)
-            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, b, k, n, ldb, kPanelCols, kBK,
-                           CU_TENSOR_MAP_SWIZZLE_128B);
+            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, b, k, n, ldb, kPanelCols, kBK);
         if (err != cudaSuccess) return err;
     }
 
+    /* The same constant at every call (both kernels use kSmemBytes). */
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
     if (err != cudaSuccess) return err;
     /* Persistent: as many CTAs as can be resident at once (1 per SM: 197,696
      * bytes of shared memory each), never more than there are tiles; each
      * walks tiles blockIdx.x, + gridDim.x, ... */
-    int per_sm = 0;
-    const int threads = kThreads;
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, kSmemBytes);
+    size_t grid = 0;
+    err = resident_grid(kernel, kThreads, kSmemBytes, dev, tiles_m * tiles_n, &grid);
     if (err != cudaSuccess) return err;
-    if (per_sm < 1) return cudaErrorInvalidConfiguration; /* cannot happen on a 9.0 GPU (227 KB per block) */
-    const size_t resident = (size_t)sms * (size_t)per_sm;
-    const size_t grid = tiles_m * tiles_n < resident ? tiles_m * tiles_n : resident;
-    kernel<<<(unsigned)grid, threads, kSmemBytes, stream>>>(map_a, map_b, a, lda, b, ldb, (unsigned)m, (unsigned)n,
-                                                             (unsigned)k, alpha, beta, c, ldc, (unsigned)tiles_m,
-                                                             (unsigned)tiles_n);
+    kernel<<<(unsigned)grid, kThreads, kSmemBytes, stream>>>(map_a, map_b, a, lda, b, ldb, (unsigned)m, (unsigned)n,
+                                                              (unsigned)k, alpha, beta, c, ldc, (unsigned)tiles_m,
+                                                              (unsigned)tiles_n);
     return cudaGetLastError();
 }

@@ -65,7 +65,9 @@
  *     16 ((q % 8) ^ (p % 8)).
  * These are exactly the layouts Hopper's wgmma reads with its 128-byte
  * swizzle (A "K-major", B "N-major"), so BF16 variant 2 keeps this copy code
- * and changes only the compute.
+ * and changes only the compute. The layout and the copies that fill it are
+ * common.cuh's Bf16Slab, shared by the BF16 ladder; the epilogue (bf16
+ * pairs, store_pair) is common.cuh's too.
  * - ldmatrix reads its four 8x8 matrices one per wavefront: the 8 lanes of a
  *   matrix name 8 consecutive rows (A: rows r..r+7; B: k rows p..p+7) of the
  *   same logical chunk. Rows are 128 B apart, so unswizzled all 8 would fall
@@ -140,11 +142,10 @@
  * memory banks, bfloat16 conversions).
  *
  * Build alone: nvcc -arch=sm_90 -c bf16_01_mma_sync.cu
+ *   (next to common.cuh, which it includes: the two files need nothing
+ *   else but the CUDA toolkit)
  */
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.cuh"
 
 #ifndef GKB1_STAGES
 #define GKB1_STAGES 3
@@ -172,32 +173,24 @@ constexpr int kKSteps = kBK / 16;                       /* k16 steps per k-tile:
 constexpr int kABytes = kBM * kBK * 2;                  /* one A slab: 16 KB */
 constexpr int kBBytes = kBK * kBN * 2;                  /* one B slab: 32 KB */
 constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes);
-constexpr int kAChunks = kBM * kBK / 8 / kThreads;      /* 16-byte chunks per thread and k-tile: 4 */
-constexpr int kBChunks = kBK * kBN / 8 / kThreads;      /* 8 */
+/* The slabs' swizzled layout and the copies that fill them (common.cuh):
+ * 4 chunks of A and 8 of B per thread and k-tile. */
+typedef Bf16Slab<kBM, kBN, kBK, kThreads> Slab;
 
-static_assert(kBK == 64, "A rows of 128 bytes: the 128-byte swizzle");
-static_assert(kBN % 64 == 0, "B in panels of 64 columns");
 static_assert(kWM % 16 == 0 && kWN % 16 == 0, "warp tile: m16 tiles, pairs of n8 tiles");
-static_assert(kBM * kBK / 8 % kThreads == 0 && kBK * kBN / 8 % kThreads == 0, "whole chunks per thread");
-static_assert(kThreads % 8 == 0 && kThreads % (kBN / 8) == 0, "a thread keeps one chunk column");
 static_assert(kStages >= 2 && kStages <= 8, "2..8 pipeline stages");
 static_assert(kSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
 
-/* ---- Where things live in a slab (bytes) --------------------------------- */
-__host__ __device__ constexpr int a_offset(int r, int q) { return r * 128 + ((q ^ (r & 7)) << 4); }
-__host__ __device__ constexpr int b_offset(int p, int q)
-{
-    return (q >> 3) * (kBK * 128) + p * 128 + (((q & 7) ^ (p & 7)) << 4);
-}
+/* ---- Where things live in a slab (bytes): Slab::a_offset, Slab::b_offset */
 /* The row address lane l gives ldmatrix for A's m16-tile i, k16-step s of
  * warp row wm, and for B's n8-tile pair jj, k16-step s of warp column wn. */
 __host__ __device__ constexpr int a_ldm_offset(int l, int wm, int i, int s)
 {
-    return a_offset(wm * kWM + 16 * i + (l & 15), 2 * s + (l >> 4));
+    return Slab::a_offset(wm * kWM + 16 * i + (l & 15), 2 * s + (l >> 4));
 }
 __host__ __device__ constexpr int b_ldm_offset(int l, int wn, int jj, int s)
 {
-    return b_offset(16 * s + (l & 7) + 8 * ((l >> 3) & 1), (wn * kWN + 16 * jj) / 8 + (l >> 4));
+    return Slab::b_offset(16 * s + (l & 7) + 8 * ((l >> 3) & 1), (wn * kWN + 16 * jj) / 8 + (l >> 4));
 }
 
 /* ---- Compile-time proofs for the configuration being built ---------------
@@ -242,7 +235,7 @@ __host__ __device__ constexpr bool copy_writes_conflict_free()
     for (int r = 0; r < kBM; ++r) {
         bool used[8] = {};
         for (int q = 0; q < 8; ++q) {
-            const int pos = a_offset(r, q) / 16 % 8;
+            const int pos = Slab::a_offset(r, q) / 16 % 8;
             if (used[pos]) return false;
             used[pos] = true;
         }
@@ -251,7 +244,7 @@ __host__ __device__ constexpr bool copy_writes_conflict_free()
         for (int q0 = 0; q0 < kBN / 8; q0 += 8) {
             bool used[8] = {};
             for (int q = q0; q < q0 + 8; ++q) {
-                const int pos = b_offset(p, q) / 16 % 8;
+                const int pos = Slab::b_offset(p, q) / 16 % 8;
                 if (used[pos]) return false;
                 used[pos] = true;
             }
@@ -262,47 +255,20 @@ static_assert(ldmatrix_conflict_free(), "ldmatrix: one wavefront per 8x8 matrix"
 static_assert(copy_writes_conflict_free(), "copies: one wavefront per 8 chunks");
 
 /* ---- PTX wrappers (sm_80+; empty elsewhere, and never called there) ----- */
-__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
-/* 16-byte async copy; src_bytes 0 reads nothing and writes 16 zero bytes. */
-__device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, int src_bytes)
+/* Four 8x8 matrices of 16-bit elements from shared memory (lane 8i + j
+ * names row j of matrix i; register i of every lane receives matrix i),
+ * kTrans: each matrix transposed on the way. */
+template <bool kTrans> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-#endif
-}
-__device__ __forceinline__ void cp_async_commit()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-/* Wait until at most N of this thread's committed groups are still in flight. */
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-__device__ __forceinline__ void st_shared16(uint32_t dst, uint32_t x, uint32_t y, uint32_t z, uint32_t w)
-{
-    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "r"(x), "r"(y), "r"(z), "r"(w)
-                 : "memory");
-}
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
-#endif
-}
-__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t addr)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
+    if (kTrans)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr));
+    else
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr));
 #endif
 }
 /* d += a * b on the tensor cores, one m16n8k16 tile. */
@@ -314,110 +280,6 @@ __device__ __forceinline__ void mma_bf16(float (&d)[4], const uint32_t (&a)[4], 
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 #endif
-}
-
-/* ---- Global -> shared copies of one k-tile (issued, not waited) ---------- */
-/* One 16-byte chunk gathered element by element: count (0..8) elements of
- * src[off ..] (the rest zeros), then one 16-byte shared store. Used where a
- * 16-byte cp.async cannot be: rows not 16-byte aligned, and chunks that
- * straddle the matrix's last column. */
-__device__ __forceinline__ void gather_chunk(uint32_t dst, const unsigned short *src, size_t off, int count)
-{
-    uint32_t w[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-    for (int e = 0; e < 8; ++e)
-        if (e < count) w[e >> 1] |= (uint32_t)__ldg(src + off + e) << (16 * (e & 1));
-    st_shared16(dst, w[0], w[1], w[2], w[3]);
-}
-
-/* Thread tid copies chunk column q = tid % 8 of A rows tid / 8 + 32 i
- * (i < kAChunks): consecutive threads read consecutive 16 bytes of a row. A
- * chunk covers columns col .. col + 7 of A: inside when row < m and col + 8
- * <= k, outside (zeros) when row >= m or col >= k, straddling otherwise. */
-template <bool kVec>
-__device__ __forceinline__ void load_a_tile(uint32_t as, const unsigned short *a, size_t lda, unsigned m,
-                                            unsigned k, unsigned bm, unsigned kt, int tid)
-{
-    const int q = tid & 7, r0 = tid >> 3;
-    const unsigned col = kt * kBK + 8 * q;
-    const int count = col >= k ? 0 : (k - col < 8 ? (int)(k - col) : 8); /* elements of this chunk in A's row */
-    if (kVec && (count == 8 || count == 0)) {
-        /* The fast path, unrolled: every chunk of this thread is whole or
-         * outside (one column for all its chunks). */
-#pragma unroll
-        for (int i = 0; i < kAChunks; ++i) {
-            const int r = r0 + i * (kThreads / 8);
-            const unsigned row = bm + r;
-            const int cnt = row < m ? count : 0;
-            const size_t off = (size_t)row * lda + col; /* an offset: added to a only when cnt > 0 */
-            cp_async16(as + a_offset(r, q), cnt ? a + off : a, 2 * cnt);
-        }
-        return;
-    }
-    /* Gathered chunks (unaligned rows, or this thread's column straddles
-     * column k): a loop, one chunk's 8 loads in flight at a time, so that
-     * its registers do not crowd out the accumulators. */
-#pragma unroll 1
-    for (int i = 0; i < kAChunks; ++i) {
-        const int r = r0 + i * (kThreads / 8);
-        const unsigned row = bm + r;
-        gather_chunk(as + a_offset(r, q), a, (size_t)row * lda + col, row < m ? count : 0);
-    }
-}
-/* Thread tid copies chunk column q = tid % 32 (of BN / 8 = 32) of B's k rows
- * tid / 32 + 8 i (i < kBChunks). */
-template <bool kVec>
-__device__ __forceinline__ void load_b_tile(uint32_t bs, const unsigned short *b, size_t ldb, unsigned n,
-                                            unsigned k, unsigned bn, unsigned kt, int tid)
-{
-    constexpr int kQ = kBN / 8, kRowStep = kThreads / kQ;
-    const int q = tid % kQ, p0 = tid / kQ;
-    const unsigned col = bn + 8 * q;
-    const int count = col >= n ? 0 : (n - col < 8 ? (int)(n - col) : 8);
-    if (kVec && (count == 8 || count == 0)) {
-#pragma unroll
-        for (int i = 0; i < kBChunks; ++i) {
-            const int p = p0 + i * kRowStep;
-            const unsigned row = kt * kBK + p;
-            const int cnt = row < k ? count : 0;
-            const size_t off = (size_t)row * ldb + col;
-            cp_async16(bs + b_offset(p, q), cnt ? b + off : b, 2 * cnt);
-        }
-        return;
-    }
-#pragma unroll 1
-    for (int i = 0; i < kBChunks; ++i) {
-        const int p = p0 + i * kRowStep;
-        const unsigned row = kt * kBK + p;
-        gather_chunk(bs + b_offset(p, q), b, (size_t)row * ldb + col, row < k ? count : 0);
-    }
-}
-
-/* ---- The epilogue --------------------------------------------------------- */
-/* One element of C; beta == 0 never reads the old value (NaN there must not leak). */
-__device__ __forceinline__ void store_one(__nv_bfloat16 *p, float alpha, float v, float beta)
-{
-    const float r = beta == 0.0f ? alpha * v : alpha * v + beta * __bfloat162float(*p);
-    *p = __float2bfloat16_rn(r);
-}
-/* Columns col, col + 1 of one row: a 4-byte bf16 pair when allowed. */
-__device__ __forceinline__ void store_pair(__nv_bfloat16 *crow, unsigned col, unsigned n, float alpha, float v0,
-                                           float v1, float beta, bool c_vec)
-{
-    if (c_vec && col + 2 <= n) {
-        /* c 4-byte aligned, ldc even, col even: an aligned pair */
-        __nv_bfloat162 *p = reinterpret_cast<__nv_bfloat162 *>(crow + col);
-        float r0 = alpha * v0, r1 = alpha * v1;
-        if (beta != 0.0f) { /* only then is C read */
-            const float2 o = __bfloat1622float2(*p);
-            r0 += beta * o.x;
-            r1 += beta * o.y;
-        }
-        *p = __floats2bfloat162_rn(r0, r1);
-    } else {
-        if (col < n) store_one(crow + col, alpha, v0, beta);
-        if (col + 1 < n) store_one(crow + col + 1, alpha, v1, beta);
-    }
 }
 
 template <bool kAVec, bool kBVec>
@@ -432,13 +294,8 @@ gemm_bf16_mma_sync(unsigned m, unsigned n, unsigned k, float alpha, const unsign
     const uint32_t bs0 = as0 + kStages * kABytes;           /* kStages B slabs */
 
     /* L2 swizzle: groups of kGroupM tile rows, walked column by column. */
-    const unsigned long long group_tiles = (unsigned long long)kGroupM * tiles_n;
-    const unsigned group = (unsigned)(blockIdx.x / group_tiles);
-    const unsigned first_m = group * kGroupM;
-    const unsigned rows_in_group = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
-    const unsigned in_group = (unsigned)(blockIdx.x - group * group_tiles);
-    const unsigned bm = (first_m + in_group % rows_in_group) * kBM; /* first row of the tile */
-    const unsigned bn = (in_group / rows_in_group) * kBN;           /* first column */
+    unsigned bm, bn; /* the tile's first row and column */
+    tile_origin<kGroupM, kBM, kBN>(blockIdx.x, tiles_m, tiles_n, &bm, &bn);
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wm = warp / kWarpsN, wn = warp % kWarpsN;
@@ -458,8 +315,8 @@ gemm_bf16_mma_sync(unsigned m, unsigned n, unsigned k, float alpha, const unsign
 #pragma unroll
         for (int s = 0; s < kStages - 1; ++s) {
             if ((unsigned)s < ktiles) {
-                load_a_tile<kAVec>(as0 + s * kABytes, a, lda, m, k, bm, s, tid);
-                load_b_tile<kBVec>(bs0 + s * kBBytes, b, ldb, n, k, bn, s, tid);
+                Slab::load_a_tile<kAVec>(as0 + s * kABytes, a, lda, m, k, bm, s, tid);
+                Slab::load_b_tile<kBVec>(bs0 + s * kBBytes, b, ldb, n, k, bn, s, tid);
             }
             cp_async_commit();
         }
@@ -473,8 +330,8 @@ gemm_bf16_mma_sync(unsigned m, unsigned n, unsigned k, float alpha, const unsign
             const unsigned next = kt + kStages - 1;
             if (next < ktiles) {
                 const int ws = (int)(next % kStages);
-                load_a_tile<kAVec>(as0 + ws * kABytes, a, lda, m, k, bm, next, tid);
-                load_b_tile<kBVec>(bs0 + ws * kBBytes, b, ldb, n, k, bn, next, tid);
+                Slab::load_a_tile<kAVec>(as0 + ws * kABytes, a, lda, m, k, bm, next, tid);
+                Slab::load_b_tile<kBVec>(bs0 + ws * kBBytes, b, ldb, n, k, bn, next, tid);
             }
             cp_async_commit(); /* one group per k-tile, even empty: the wait count stays exact */
 
@@ -485,11 +342,11 @@ gemm_bf16_mma_sync(unsigned m, unsigned n, unsigned k, float alpha, const unsign
                  * at a time (4 registers), each used by kMT mma at once. */
                 uint32_t af[kMT][4];
 #pragma unroll
-                for (int i = 0; i < kMT; ++i) ldmatrix_x4(af[i], as + a_ldm_offset(lane, wm, i, s));
+                for (int i = 0; i < kMT; ++i) ldmatrix_x4<false>(af[i], as + a_ldm_offset(lane, wm, i, s));
 #pragma unroll
                 for (int jj = 0; jj < kNT / 2; ++jj) {
                     uint32_t bf[4];
-                    ldmatrix_x4_trans(bf, bs + b_ldm_offset(lane, wn, jj, s));
+                    ldmatrix_x4<true>(bf, bs + b_ldm_offset(lane, wn, jj, s));
 #pragma unroll
                     for (int i = 0; i < kMT; ++i) {
                         mma_bf16(acc[i][2 * jj], af[i], bf[0], bf[1]);
@@ -528,11 +385,8 @@ extern "C" cudaError_t gk_gemm_bf16_01_mma_sync_run(size_t m, size_t n, size_t k
                                                     size_t ldc, cudaStream_t stream)
 {
     /* cp.async, ldmatrix and mma .bf16 exist from compute capability 8.0 on. */
-    int dev = 0, major = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaError_t err = require_cc(8);
     if (err != cudaSuccess) return err;
-    if (major < 8) return cudaErrorNotSupported;
 
     const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
     if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;

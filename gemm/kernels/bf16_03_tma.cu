@@ -12,10 +12,11 @@
  * signals an mbarrier in shared memory byte by byte as the data lands.
  *
  * What changes from variant 2, counted per k-tile (128 x 256 x 64) and block:
- * - Who loads: variant 2's 256 threads each issue 12 cp.async (3,072 copy
- *   instructions, each with its own address arithmetic and bounds test, and
- *   the gathered path's element loads at the edges). Here thread 0 issues
- *   5 TMA instructions (A: one box of 64 k x 128 rows = 16 KB; B: four boxes
+ * - Who loads: in variant 2 each of the 8 warps issues 12 cp.async (LDGSTS)
+ *   per k-tile, 96 warp instructions that copy 3,072 chunks of 16 bytes,
+ *   every thread with its own address arithmetic and bounds test for each
+ *   of its 12 chunks (and the gathered path's element loads at the edges).
+ *   Here one thread issues 5 TMA instructions (A: one box of 64 k x 128 rows = 16 KB; B: four boxes
  *   of 64 columns x 64 k-rows = 8 KB each, one per 64-column panel). The
  *   edges cost nothing: the TMA zero-fills the parts of a box outside the
  *   matrix (columns of A >= k, rows of A >= m, rows of B >= k), so the
@@ -73,8 +74,10 @@
  *
  * What bounds it: with the copies off the threads, the wgmma issue and the
  * stalls around it: the full-barrier waits when the TMA falls behind, and
- * warp 0's wait in step 5. 256 threads at 154 registers leave the register
- * file 40% empty, which is what variant 4 spends on a producer warpgroup.
+ * warp 0's wait in step 5. Registers are allocated 8 per thread at a time
+ * (256 per warp), so 154 take 160: 256 threads x 160 = 40,960 of the SM's
+ * 65,536, which leaves 37.5% of the register file empty; variant 4 spends
+ * it on a producer warpgroup.
  *
  * Limits and fallbacks:
  * - sm_90a only (wgmma, and the TMA and mbarrier forms used here): built as
@@ -89,9 +92,9 @@
  *   (below 2^40). Rows that the TMA cannot address take the cp.async path of
  *   variant 2: when A or B is not TMA-addressable (an lda or ldb that is not
  *   a multiple of 8, a pointer off 16-byte alignment), or k = 0, the launcher
- *   runs a copy of variant 2's kernel, carried in this file (16-byte cp.async
- *   where rows allow it, gathered chunks otherwise), so the file compiles and
- *   links alone. Both operands take the same path.
+ *   runs variant 2's kernel, which sm90.cuh carries for variants 3 and 4
+ *   (16-byte cp.async where rows allow it, gathered chunks otherwise). Both
+ *   operands take the same path.
  * - Tensor maps: made on the host at every call (two cuTensorMapEncodeTiled,
  *   which encode on the host and allocate nothing); the
  *   driver function is reached with cudaGetDriverEntryPointByVersion
@@ -113,23 +116,16 @@
  * NVIDIA CUTLASS documentation (the TMA pipeline of full and empty barriers).
  *
  * Build alone: nvcc -gencode arch=compute_90a,code=sm_90a -c bf16_03_tma.cu
- *   (with -arch=sm_90 or -arch=sm_80 it builds too, as the stubs that report
- *   "not supported")
+ *   (next to sm90.cuh and common.cuh, which it includes: the three files
+ *   need nothing else but the CUDA toolkit; with -arch=sm_90 or -arch=sm_80
+ *   it builds too, as the stubs that report "not supported")
  */
-#include <cuda.h> /* CUtensorMap and its enums: types only, nothing from libcuda is linked */
-#include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled */
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "sm90.cuh"
 
-/* The wgmma and TMA code exists only in a device compilation for sm_90a. */
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define GKB3_SM90A 1
-#else
-#define GKB3_SM90A 0
+/* The wgmma and TMA code exists only in a device compilation for sm_90a,
+ * where nvcc defines __CUDA_ARCH_FEAT_SM90_ALL (sm90.cuh). */
+#ifndef __CUDA_ARCH_FEAT_SM90_ALL
 #pragma nv_diag_suppress 177 /* the stub leaves the helpers unused */
-#pragma nv_diag_suppress 550 /* and its static array, kept on purpose, "set but never used" */
 #endif
 
 #ifndef GKB3_GROUP_M
@@ -138,455 +134,13 @@
 
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kBK = 64;
-constexpr int kWarpgroups = kBM / 64;               /* 2: each owns 64 rows x all BN columns */
-constexpr int kThreads = kWarpgroups * 128;         /* 256 */
-constexpr int kWarps = kThreads / 32;               /* 8: each releases a stage once (the empty barrier's count) */
-constexpr int kStages = 4;
-constexpr int kAhead = kStages - 2;                 /* cp.async path: k-tiles of copies in flight ahead */
+/* The tile, its stages and their bytes (128 x 256 x 64, 4 stages of 48 KB)
+ * are those of BF16 variants 2-5: sm90.cuh's bf16_tile. */
+using namespace bf16_tile;
+constexpr int kWarpgroups = kBM / 64;       /* 2: each owns 64 rows x all BN columns */
+constexpr int kThreads = kWarpgroups * 128; /* 256 */
+constexpr int kWarps = kThreads / 32;       /* 8: each releases a stage once (the empty barrier's count) */
 constexpr unsigned kGroupM = GKB3_GROUP_M;
-constexpr int kKSteps = kBK / 16;                   /* wgmma k16-steps per k-tile: 4 */
-constexpr int kABytes = kBM * kBK * 2;              /* one A slab: 16 KB, one TMA box of 64 x 128 */
-constexpr int kPanelBytes = kBK * 64 * 2;           /* one B panel (64 k-rows x 64 columns): 8 KB, one TMA box */
-constexpr int kPanels = kBN / 64;                   /* 4 */
-constexpr int kBBytes = kBK * kBN * 2;              /* one B slab: 32 KB */
-constexpr int kAcc = kBN / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
-constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024; /* + alignment slack */
-constexpr size_t kTmaSmemBytes = kSmemBytes + 2 * kStages * 8; /* + a full and an empty mbarrier per stage */
-constexpr int kAChunks = kBM * kBK / 8 / kThreads;  /* cp.async path: 16-byte chunks per thread and k-tile: 4 */
-constexpr int kBChunks = kBK * kBN / 8 / kThreads;  /* 8 */
-
-static_assert(kBK == 64, "rows of 128 bytes: the 128-byte swizzle (and the TMA box's inner 128 bytes)");
-static_assert(kBN == 256, "the wgmma below is m64n256k16 (128 accumulators)");
-static_assert(kBM <= 256 && kBK <= 256, "a TMA box is at most 256 elements along each dimension");
-static_assert(kABytes % 1024 == 0 && kBBytes % 1024 == 0 && kPanelBytes % 1024 == 0,
-              "slabs and panels keep the 1024-byte alignment of the atoms");
-static_assert(kStages >= kAhead + 2, "cp.async path: a slab is refilled 2 k-tiles after the wgmma that read it");
-static_assert(kTmaSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
-
-/* ---- Where things live in a slab (bytes): variant 1's layout ------------- */
-__host__ __device__ constexpr int a_offset(int r, int q) { return r * 128 + ((q ^ (r & 7)) << 4); }
-__host__ __device__ constexpr int b_offset(int p, int q)
-{
-    return (q >> 3) * (kBK * 128) + p * 128 + (((q & 7) ^ (p & 7)) << 4);
-}
-
-/* ---- Descriptors ------------------------------------------------------------ */
-constexpr uint32_t kASbo = 1024, kALbo = 16;        /* A: 8-row atoms along M; LBO unused (K in one row) */
-constexpr uint32_t kBSbo = 1024, kBLbo = kBK * 128; /* B: 8-row atoms along K; 64-column panels along N */
-__host__ __device__ constexpr uint64_t make_desc(uint32_t saddr, uint32_t lbo, uint32_t sbo)
-{
-    return (uint64_t)((saddr & 0x3ffffu) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fffu) << 16) |
-           ((uint64_t)((sbo >> 4) & 0x3fffu) << 32) | ((uint64_t)1 << 62); /* 1: 128-byte swizzle */
-}
-/* Warpgroup wg, k16-step s, slab starting at byte address as / bs. */
-__host__ __device__ constexpr uint64_t a_desc(uint32_t as, int wg, int s)
-{
-    return make_desc(as + (uint32_t)(wg * 64 * 128 + 32 * s), kALbo, kASbo);
-}
-__host__ __device__ constexpr uint64_t b_desc(uint32_t bs, int s)
-{
-    return make_desc(bs + (uint32_t)(16 * 128 * s), kBLbo, kBSbo);
-}
-
-/* ---- PTX wrappers (sm_90a; empty elsewhere, and never called there) ------- */
-__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, int src_bytes)
-{
-#if GKB3_SM90A
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-#endif
-}
-__device__ __forceinline__ void cp_async_commit()
-{
-#if GKB3_SM90A
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if GKB3_SM90A
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-__device__ __forceinline__ void st_shared16(uint32_t dst, uint32_t x, uint32_t y, uint32_t z, uint32_t w)
-{
-#if GKB3_SM90A
-    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "r"(x), "r"(y), "r"(z), "r"(w)
-                 : "memory");
-#endif
-}
-/* This thread's shared-memory writes (generic proxy) become visible to the
- * async proxy, which wgmma reads through. */
-__device__ __forceinline__ void fence_proxy_async()
-{
-#if GKB3_SM90A
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_fence()
-{
-#if GKB3_SM90A
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_commit()
-{
-#if GKB3_SM90A
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void wgmma_wait()
-{
-#if GKB3_SM90A
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-#endif
-}
-/* Keep the compiler from moving reads or writes of the accumulators across
- * a wgmma fence or wait (the registers change behind its back). */
-__device__ __forceinline__ void acc_fence(float (&d)[kAcc])
-{
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-/* d += A * B: one m64n256k16 wgmma of the warpgroup, A K-major
- * (imm-trans-a 0), B N-major (imm-trans-b 1), scale-d 1 (accumulate), A and
- * B scaled by 1. */
-__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[kAcc], uint64_t da, uint64_t db)
-{
-#if GKB3_SM90A
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16\n"
-        "{"
-        "%0, %1, %2, %3, %4, %5, %6, %7,"
-        "%8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23,"
-        "%24, %25, %26, %27, %28, %29, %30, %31,"
-        "%32, %33, %34, %35, %36, %37, %38, %39,"
-        "%40, %41, %42, %43, %44, %45, %46, %47,"
-        "%48, %49, %50, %51, %52, %53, %54, %55,"
-        "%56, %57, %58, %59, %60, %61, %62, %63,"
-        "%64, %65, %66, %67, %68, %69, %70, %71,"
-        "%72, %73, %74, %75, %76, %77, %78, %79,"
-        "%80, %81, %82, %83, %84, %85, %86, %87,"
-        "%88, %89, %90, %91, %92, %93, %94, %95,"
-        "%96, %97, %98, %99, %100, %101, %102, %103,"
-        "%104, %105, %106, %107, %108, %109, %110, %111,"
-        "%112, %113, %114, %115, %116, %117, %118, %119,"
-        "%120, %121, %122, %123, %124, %125, %126, %127"
-        "},\n"
-        "%128, %129, p, 1, 1, 0, 1;\n"
-        "}\n"
-        :
-          "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(da), "l"(db), "r"(1));
-#endif
-}
-
-/* ---- mbarrier and TMA (sm_90a) -----------------------------------------------
- * An mbarrier is a 64-bit object in shared memory. Each phase waits for a
- * number of arrivals (set at init) and, for the TMA, a number of bytes (the
- * transaction count: arrive.expect_tx adds to it, each completed TMA byte
- * subtracts); when both reach zero the phase completes and the next begins.
- * A waiter names the parity of the phase it waits for (0, 1, 0, ...):
- * try_wait.parity P returns true once the phase of parity P has completed. */
-__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
-{
-#if GKB3_SM90A
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-#endif
-}
-/* The initializations (generic-proxy writes) are made visible to the async
- * proxy, through which the TMA completes its transactions on the barriers. */
-__device__ __forceinline__ void fence_mbarrier_init()
-{
-#if GKB3_SM90A
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t bar)
-{
-#if GKB3_SM90A
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-#endif
-}
-/* One arrival, and `bytes` more transactions expected in the current phase. */
-__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
-{
-#if GKB3_SM90A
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-#endif
-}
-__device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done = 1;
-#if GKB3_SM90A
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(done)
-                 : "r"(bar), "r"(parity)
-                 : "memory");
-#endif
-    return done != 0;
-}
-/* try_wait suspends the thread for a while (a hardware time limit) before
- * it returns false; the loop asks again. */
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
-{
-    while (!mbar_try_wait(bar, parity)) {
-    }
-}
-/* Fetch the tensor map (a 128-byte kernel parameter) into the TMA unit's cache. */
-__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap *map)
-{
-#if GKB3_SM90A
-    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-#endif
-}
-/* The TMA copies the box of the tensor map at element coordinates (x: the
- * contiguous dimension, y: the rows) into shared memory at dst, swizzled as
- * the map says, zeros where the box leaves the matrix, and completes
- * its bytes on the mbarrier bar. One thread issues it; nothing else to wait for. */
-__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
-{
-#if GKB3_SM90A
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
-                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
-                 : "memory");
-#endif
-}
-
-/* ---- Global -> shared copies of one k-tile: variant 1's, unchanged ------- */
-/* One 16-byte chunk gathered element by element: count (0..8) elements of
- * src[off ..] (the rest zeros), then one 16-byte shared store. */
-__device__ __forceinline__ void gather_chunk(uint32_t dst, const unsigned short *src, size_t off, int count)
-{
-    uint32_t w[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-    for (int e = 0; e < 8; ++e)
-        if (e < count) w[e >> 1] |= (uint32_t)__ldg(src + off + e) << (16 * (e & 1));
-    st_shared16(dst, w[0], w[1], w[2], w[3]);
-}
-/* Thread tid copies chunk column tid % 8 of A rows tid / 8 + 32 i. */
-template <bool kVec>
-__device__ __forceinline__ void load_a_tile(uint32_t as, const unsigned short *a, size_t lda, unsigned m,
-                                            unsigned k, unsigned bm, unsigned kt, int tid)
-{
-    const int q = tid & 7, r0 = tid >> 3;
-    const unsigned col = kt * kBK + 8 * q;
-    const int count = col >= k ? 0 : (k - col < 8 ? (int)(k - col) : 8); /* elements of this chunk in A's row */
-    if (kVec && (count == 8 || count == 0)) {
-#pragma unroll
-        for (int i = 0; i < kAChunks; ++i) {
-            const int r = r0 + i * (kThreads / 8);
-            const unsigned row = bm + r;
-            const int cnt = row < m ? count : 0;
-            const size_t off = (size_t)row * lda + col; /* an offset: added to a only when cnt > 0 */
-            cp_async16(as + a_offset(r, q), cnt ? a + off : a, 2 * cnt);
-        }
-        return;
-    }
-#pragma unroll 1
-    for (int i = 0; i < kAChunks; ++i) {
-        const int r = r0 + i * (kThreads / 8);
-        const unsigned row = bm + r;
-        gather_chunk(as + a_offset(r, q), a, (size_t)row * lda + col, row < m ? count : 0);
-    }
-}
-/* Thread tid copies chunk column tid % 32 of B's k rows tid / 32 + 8 i. */
-template <bool kVec>
-__device__ __forceinline__ void load_b_tile(uint32_t bs, const unsigned short *b, size_t ldb, unsigned n,
-                                            unsigned k, unsigned bn, unsigned kt, int tid)
-{
-    constexpr int kQ = kBN / 8, kRowStep = kThreads / kQ;
-    const int q = tid % kQ, p0 = tid / kQ;
-    const unsigned col = bn + 8 * q;
-    const int count = col >= n ? 0 : (n - col < 8 ? (int)(n - col) : 8);
-    if (kVec && (count == 8 || count == 0)) {
-#pragma unroll
-        for (int i = 0; i < kBChunks; ++i) {
-            const int p = p0 + i * kRowStep;
-            const unsigned row = kt * kBK + p;
-            const int cnt = row < k ? count : 0;
-            const size_t off = (size_t)row * ldb + col;
-            cp_async16(bs + b_offset(p, q), cnt ? b + off : b, 2 * cnt);
-        }
-        return;
-    }
-#pragma unroll 1
-    for (int i = 0; i < kBChunks; ++i) {
-        const int p = p0 + i * kRowStep;
-        const unsigned row = kt * kBK + p;
-        gather_chunk(bs + b_offset(p, q), b, (size_t)row * ldb + col, row < k ? count : 0);
-    }
-}
-
-/* ---- The epilogue: variant 1's ------------------------------------------- */
-__device__ __forceinline__ void store_one(__nv_bfloat16 *p, float alpha, float v, float beta)
-{
-    const float r = beta == 0.0f ? alpha * v : alpha * v + beta * __bfloat162float(*p);
-    *p = __float2bfloat16_rn(r);
-}
-__device__ __forceinline__ void store_pair(__nv_bfloat16 *crow, unsigned col, unsigned n, float alpha, float v0,
-                                           float v1, float beta, bool c_vec)
-{
-    if (c_vec && col + 2 <= n) {
-        __nv_bfloat162 *p = reinterpret_cast<__nv_bfloat162 *>(crow + col);
-        float r0 = alpha * v0, r1 = alpha * v1;
-        if (beta != 0.0f) { /* only then is C read */
-            const float2 o = __bfloat1622float2(*p);
-            r0 += beta * o.x;
-            r1 += beta * o.y;
-        }
-        *p = __floats2bfloat162_rn(r0, r1);
-    } else {
-        if (col < n) store_one(crow + col, alpha, v0, beta);
-        if (col + 1 < n) store_one(crow + col + 1, alpha, v1, beta);
-    }
-}
-
-/* A warp's 16 rows of its warpgroup's 64 x 256 tile, from registers:
- * d[4j + 2h + e] is C(row0 + g + 8h, bn + 8j + 2t + e), lane = 4g + t.
- * Rows past m are skipped, columns past n guarded by store_pair. */
-__device__ __forceinline__ void store_tile(const float (&d)[kAcc], __nv_bfloat16 *c, size_t ldc, unsigned m,
-                                           unsigned n, unsigned row0, unsigned bn, int lane, float alpha, float beta,
-                                           bool c_vec)
-{
-    const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const unsigned row = row0 + g + 8 * h;
-        if (row >= m) continue;
-        __nv_bfloat16 *const crow = c + (size_t)row * ldc;
-#pragma unroll
-        for (int j = 0; j < kBN / 8; ++j)
-            store_pair(crow, bn + 8 * j + 2 * t, n, alpha, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], beta, c_vec);
-    }
-}
-
-/* The tile of this block: the 1-D grid walked in groups of kGroupM tile
- * rows, column by column inside a group (an L2 swizzle: the blocks resident
- * together share A rows and B columns). */
-__device__ __forceinline__ void block_tile(unsigned tiles_m, unsigned tiles_n, unsigned *bm, unsigned *bn)
-{
-    const unsigned long long group_tiles = (unsigned long long)kGroupM * tiles_n;
-    const unsigned group = (unsigned)(blockIdx.x / group_tiles);
-    const unsigned first_m = group * kGroupM;
-    const unsigned rows_in_group = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
-    const unsigned in_group = (unsigned)(blockIdx.x - group * group_tiles);
-    *bm = (first_m + in_group % rows_in_group) * kBM;
-    *bn = (in_group / rows_in_group) * kBN;
-}
-
-template <bool kAVec, bool kBVec>
-__global__ void __launch_bounds__(kThreads, 1)
-gemm_bf16_cp_async(unsigned m, unsigned n, unsigned k, float alpha, const unsigned short *__restrict__ a,
-                   size_t lda, const unsigned short *__restrict__ b, size_t ldb, float beta,
-                   __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
-{
-#if GKB3_SM90A
-    extern __shared__ __align__(128) unsigned char smem[];
-    /* The slabs start at the first 1024-byte boundary (the swizzle atoms'
-     * alignment); kSmemBytes holds 1024 bytes of slack for it. */
-    const uint32_t base = (smem_u32(smem) + 1023u) & ~1023u;
-    const uint32_t as0 = base;                    /* kStages A slabs */
-    const uint32_t bs0 = base + kStages * kABytes; /* kStages B slabs */
-
-    unsigned bm, bn;
-    block_tile(tiles_m, tiles_n, &bm, &bn);
-
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wg = warp >> 2; /* this thread's warpgroup: rows 64 wg .. 64 wg + 63 of the tile */
-
-    float d[kAcc];
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) d[i] = 0.0f;
-
-    const unsigned ktiles = (k + kBK - 1) / kBK;
-    if (ktiles > 0) {
-        /* Prologue: k-tiles 0 .. kAhead-1, one commit group each (empty groups
-         * past ktiles keep the wait count exact). */
-#pragma unroll
-        for (int s = 0; s < kAhead; ++s) {
-            if ((unsigned)s < ktiles) {
-                load_a_tile<kAVec>(as0 + s * kABytes, a, lda, m, k, bm, s, tid);
-                load_b_tile<kBVec>(bs0 + s * kBBytes, b, ldb, n, k, bn, s, tid);
-            }
-            cp_async_commit();
-        }
-        for (unsigned kt = 0; kt < ktiles; ++kt) {
-            const int slab = (int)(kt % kStages);
-            /* This thread's copies of k-tile kt have landed (the kAhead - 1
-             * newer groups may still be in flight) ... */
-            cp_async_wait<kAhead - 1>();
-            /* ... and are made visible to the async proxy that wgmma reads
-             * through (they, and the gathered st.shared, went through the
-             * generic proxy). */
-            fence_proxy_async();
-            /* Every thread's copies of k-tile kt are complete and visible;
-             * and every warpgroup has passed its wgmma.wait_group 1 of k-tile
-             * kt-1, so the wgmma of k-tile kt-2 are finished everywhere: its
-             * slab is refilled just below. */
-            __syncthreads();
-            const unsigned next = kt + kAhead;
-            if (next < ktiles) {
-                const int ws = (int)(next % kStages); /* = slab of k-tile kt - 2 */
-                load_a_tile<kAVec>(as0 + ws * kABytes, a, lda, m, k, bm, next, tid);
-                load_b_tile<kBVec>(bs0 + ws * kBBytes, b, ldb, n, k, bn, next, tid);
-            }
-            cp_async_commit(); /* one group per k-tile, even empty: the wait count stays exact */
-
-            /* The accumulators were last written by the zeroing or by wgmma
-             * that wait_group retired: order that before the new wgmma. */
-            acc_fence(d);
-            wgmma_fence();
-            const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
-#pragma unroll
-            for (int s = 0; s < kKSteps; ++s) wgmma_m64n256k16(d, a_desc(as, wg, s), b_desc(bs, s));
-            wgmma_commit();
-            /* At most this k-tile's group still running: k-tile kt-1's wgmma
-             * (and their reads of its slab) are done. */
-            wgmma_wait<1>();
-            acc_fence(d);
-        }
-        wgmma_wait<0>(); /* every wgmma done: the accumulators are final */
-        acc_fence(d);
-    }
-
-    /* Epilogue from registers (store_tile). */
-    store_tile(d, c, ldc, m, n, bm + 64 * wg + 16 * (warp & 3), bn, lane, alpha, beta, c_vec);
-#else
-    /* Not compiled for sm_90a: no wgmma here. This image is never launched:
-     * the launcher sees this 1 KB static array through cudaFuncGetAttributes
-     * (sharedSizeBytes != 0) and returns cudaErrorNotSupported. The volatile
-     * store (never executed: m >= 1) keeps the array in the image. */
-    __shared__ int not_sm90a[256];
-    if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
-#endif
-}
 
 /* ---- The TMA kernel -------------------------------------------------------- */
 /* Thread 0 queues k-tile kt into stage `slab`: one arrive.expect_tx on the
@@ -613,30 +167,24 @@ gemm_bf16_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
               unsigned n, unsigned k, float alpha, float beta, __nv_bfloat16 *__restrict__ c, size_t ldc,
               unsigned tiles_m, unsigned tiles_n, bool c_vec)
 {
-#if GKB3_SM90A
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
     extern __shared__ __align__(128) unsigned char smem[];
-    /* The slabs start at the first 1024-byte boundary (the swizzle atoms'
-     * alignment, which the TMA's 128-byte swizzle follows too); the
-     * barriers follow the slabs. kTmaSmemBytes holds the 1024 bytes of slack. */
-    const uint32_t base = (smem_u32(smem) + 1023u) & ~1023u;
-    const uint32_t as0 = base;                     /* kStages A slabs */
-    const uint32_t bs0 = base + kStages * kABytes; /* kStages B slabs */
-    const uint32_t full0 = bs0 + kStages * kBBytes; /* kStages full barriers: "stage s holds its k-tile" */
-    const uint32_t empty0 = full0 + 8 * kStages;    /* kStages empty barriers: "every warp is done with stage s" */
+    /* The slabs, then the barriers (ring_layout): empty[s] is "every warp is
+     * done with stage s". */
+    const Ring ring = ring_layout<kStages, kABytes, kBBytes>(smem);
+    const uint32_t as0 = ring.as0, bs0 = ring.bs0, full0 = ring.full0, empty0 = ring.empty0;
 
     unsigned bm, bn;
-    block_tile(tiles_m, tiles_n, &bm, &bn);
+    tile_origin<kGroupM, kBM, kBN>(blockIdx.x, tiles_m, tiles_n, &bm, &bn); /* the L2 swizzle of variant 2 */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wg = warp >> 2; /* this thread's warpgroup: rows 64 wg .. 64 wg + 63 of the tile */
     const unsigned ktiles = (k + kBK - 1) / kBK; /* >= 1: the launcher sends k = 0 to the cp.async kernel */
     const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + 63) / 64); /* B panels inside n */
 
     if (tid == 0) {
-        for (int s = 0; s < kStages; ++s) {
-            mbar_init(full0 + 8 * s, 1);       /* the producer's arrive.expect_tx, then the bytes */
-            mbar_init(empty0 + 8 * s, kWarps); /* one arrival per warp */
-        }
-        fence_mbarrier_init();
+        /* full: the producer's arrive.expect_tx, then the bytes; empty: one
+         * arrival per warp. */
+        init_ring<kStages>(full0, empty0, 1, kWarps);
         prefetch_tensormap(&map_a);
         prefetch_tensormap(&map_b);
     }
@@ -660,16 +208,10 @@ gemm_bf16_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
          * work in the async proxy, so no proxy fence is needed). */
         mbar_wait(full0 + 8 * slab, (kt / kStages) & 1u);
         __syncwarp(); /* the wgmma below are .sync.aligned: the warp's lanes converge */
-        acc_fence(d);
-        wgmma_fence();
-        const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
-#pragma unroll
-        for (int s = 0; s < kKSteps; ++s) wgmma_m64n256k16(d, a_desc(as, wg, s), b_desc(bs, s));
-        wgmma_commit();
-        /* At most this k-tile's group still running: k-tile kt-1's wgmma
-         * (and their reads of its stage) are done in this warp. */
-        wgmma_wait<1>();
-        acc_fence(d);
+        /* 4 wgmma, then wait until at most this k-tile's group is running:
+         * k-tile kt-1's wgmma (and their reads of its stage) are done in
+         * this warp. */
+        bf16_wgmma_ktile<kBK, kKSteps, kABytes, kBBytes>(d, as0, bs0, slab, wg);
         if (kt > 0) {
             const unsigned prev = kt - 1;
             const int ps = (int)(prev % kStages);
@@ -692,86 +234,8 @@ gemm_bf16_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
 
     store_tile(d, c, ldc, m, n, bm + 64 * wg + 16 * (warp & 3), bn, lane, alpha, beta, c_vec);
 #else
-    /* Not compiled for sm_90a: as gemm_bf16_cp_async's stub. */
-    __shared__ int not_sm90a[256];
-    if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
+    sm90a_stub(m, n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
-}
-
-typedef void (*Kernel)(unsigned, unsigned, unsigned, float, const unsigned short *, size_t, const unsigned short *,
-                       size_t, float, __nv_bfloat16 *, size_t, unsigned, unsigned, bool);
-
-/* Is this kernel's image the real one (built for sm_90a)? The stubs hold
- * static shared memory; the real kernels have none. */
-template <typename K> cudaError_t check_sm90a_image(K kernel)
-{
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
-        (void)cudaGetLastError(); /* no image for this GPU: not an error to leave behind */
-        return cudaErrorNotSupported;
-    }
-    return fa.sharedSizeBytes != 0 ? cudaErrorNotSupported : cudaSuccess;
-}
-
-/* Variant 2's launch, for what the TMA cannot address (and k = 0). */
-cudaError_t run_cp_async(size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda, const void *b,
-                         size_t ldb, float beta, void *c, size_t ldc, size_t tiles_m, size_t tiles_n, bool c_vec,
-                         cudaStream_t stream)
-{
-    const bool a_vec = ((uintptr_t)a & 15u) == 0 && lda % 8 == 0;
-    const bool b_vec = ((uintptr_t)b & 15u) == 0 && ldb % 8 == 0;
-    const Kernel kernel = a_vec ? (b_vec ? gemm_bf16_cp_async<true, true> : gemm_bf16_cp_async<true, false>)
-                                : (b_vec ? gemm_bf16_cp_async<false, true> : gemm_bf16_cp_async<false, false>);
-    cudaError_t err = check_sm90a_image(kernel);
-    if (err != cudaSuccess) return err;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
-    if (err != cudaSuccess) return err;
-    kernel<<<(unsigned)(tiles_m * tiles_n), kThreads, kSmemBytes, stream>>>(
-        (unsigned)m, (unsigned)n, (unsigned)k, alpha, (const unsigned short *)a, lda, (const unsigned short *)b, ldb,
-        beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
-    return cudaGetLastError();
-}
-
-/* The TMA addresses rows whose start is 16-byte aligned: the base address
- * and the row stride in bytes (below 2^40) multiples of 16. */
-bool tma_addressable(const void *p, size_t ld)
-{
-    return ((uintptr_t)p & 15u) == 0 && (ld * 2) % 16 == 0 && ld * 2 < ((size_t)1 << 40);
-}
-
-/* cuTensorMapEncodeTiled is a driver function: reached through the runtime's
- * entry-point query, so that nothing links libcuda. */
-cudaError_t get_encode_tiled(PFN_cuTensorMapEncodeTiled_v12000 *fn)
-{
-    void *f = nullptr;
-    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-#if CUDART_VERSION >= 12050
-    cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q);
-#else
-    cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &f, cudaEnableDefault, &q);
-#endif
-    if (err != cudaSuccess) return err;
-    if (q != cudaDriverEntryPointSuccess || f == nullptr) return cudaErrorNotSupported;
-    *fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-    return cudaSuccess;
-}
-
-/* The tensor map of a row-major rows x cols bf16 matrix (leading dimension
- * ld): boxes of box_cols (the contiguous 128 bytes) x box_rows, written to
- * shared memory with the 128-byte swizzle that the wgmma descriptors read,
- * zeros outside the matrix (OOB fill "none" means zeros; the alternative
- * fills NaN). */
-cudaError_t make_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const void *p, size_t rows,
-                     size_t cols, size_t ld, unsigned box_cols, unsigned box_rows)
-{
-    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    const cuuint64_t strides[1] = {(cuuint64_t)ld * 2}; /* bytes from one row to the next */
-    const cuuint32_t box[2] = {box_cols, box_rows};
-    const cuuint32_t elem_strides[2] = {1, 1};
-    const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void *>(p), dims, strides, box,
-                              elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 } // namespace
@@ -780,37 +244,7 @@ extern "C" cudaError_t gk_gemm_bf16_03_tma_run(size_t m, size_t n, size_t k, flo
                                                const void *b, size_t ldb, float beta, void *c, size_t ldc,
                                                cudaStream_t stream)
 {
-    /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
-    int dev = 0, major = 0, minor = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
-    if (err != cudaSuccess) return err;
-    if (major != 9 || minor != 0) return cudaErrorNotSupported;
-
-    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
-    const bool c_vec = ((uintptr_t)c & 3u) == 0 && ldc % 2 == 0;
-
     /* Rows that the TMA cannot address (and k = 0, which loads nothing)
-     * take the cp.async path of variant 2. */
-    if (k == 0 || !tma_addressable(a, lda) || !tma_addressable(b, ldb))
-        return run_cp_async(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tiles_m, tiles_n, c_vec, stream);
-
-    err = check_sm90a_image(gemm_bf16_tma);
-    if (err != cudaSuccess) return err;
-    PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-    err = get_encode_tiled(&encode);
-    if (err != cudaSuccess) return err;
-    CUtensorMap map_a, map_b;
-    err = make_map(encode, &map_a, a, m, k, lda, kBK, kBM); /* A: m rows of k; boxes 64 k x 128 rows */
-    if (err == cudaSuccess) err = make_map(encode, &map_b, b, k, n, ldb, 64, kBK); /* B: boxes 64 n x 64 k */
-    if (err != cudaSuccess) return err;
-
-    err = cudaFuncSetAttribute(gemm_bf16_tma, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kTmaSmemBytes);
-    if (err != cudaSuccess) return err;
-    gemm_bf16_tma<<<(unsigned)(tiles_m * tiles_n), kThreads, kTmaSmemBytes, stream>>>(
-        map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc,
-        (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
-    return cudaGetLastError();
+     * take the cp.async path of variant 2 (run_tma, sm90.cuh). */
+    return run_tma<kGroupM>(gemm_bf16_tma, kThreads, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
 }

@@ -267,17 +267,17 @@
  * An odd lda or ldb, as in 4097 x 3001 x 2049 (lda = 2049, ldb = 3001),
  * starts every other row 2 bytes past a 4-byte boundary: neither the TMA
  * (16-byte rows) nor cp.async (4 bytes at least) can copy those rows.
- * Variants 3 and 4 (and this file before) hand such calls to a copy of
- * variant 2's kernel, whose 256 computing threads gather element by
- * element between their wgmma, 8 loads in flight per chunk: 0.548 ms on
- * the H200 against cuBLAS's 0.375. (A first version of this file issued
- * all of a k-tile's loads before the stores in that kernel: the computing
- * threads took 234-236 registers instead of 170-182, and 0.5969 ms against
- * variant 4's 0.5573 on the same day.) Here they run the persistent
- * kernel in gather mode (kTma = false: gemm_bf16_persistent_gather): no
- * tensor maps and no cluster (each CTA loads its own A and B; the grid is
- * step 1's, with the gather kernel's own occupancy); the same ring,
- * consumers and epilogue.
+ * Variants 3 and 4 hand such calls to variant 2's kernel, whose 256
+ * computing threads gather element by element between their wgmma, 8 loads
+ * in flight per chunk: 0.549 ms on the H200 against cuBLAS's 0.378
+ * (gemm/bench-h200.json, 2026-11-23 19:42 UTC). (Issuing all of a k-tile's
+ * loads before the stores in that kernel instead takes the computing
+ * threads to 234-236 registers instead of 170-182, and measured 0.5969 ms
+ * against 0.5573 with 8 loads per chunk, the same day.) Here they run
+ * the persistent kernel in gather mode (kTma = false:
+ * gemm_bf16_persistent_gather): no tensor maps and no cluster (each CTA
+ * loads its own A and B; the grid is step 1's, with the gather kernel's own
+ * occupancy); the same ring, consumers and epilogue.
  *   - Who loads: all 128 threads of the producer warpgroup (in TMA mode
  *     one issues the TMA and 127 idle), with registers of their own, so the
  *     loads in flight do not compete with the accumulators. Per stage each
@@ -389,25 +389,20 @@
  * tutorial ("L2 cache optimizations": grouped ordering).
  *
  * Build alone: nvcc -gencode arch=compute_90a,code=sm_90a -c bf16_05_persistent.cu
+ *   (next to sm90.cuh and common.cuh, which it includes: the three files
+ *   need nothing else but the CUDA toolkit)
  *   (-DGKB5_CLUSTER=1 without clusters; -DGKB5_GATHER_BATCH=24, 12 or 8
  *   for other batches in gather mode; with -arch=sm_90 or -arch=sm_80 it builds
  *   too, as the stubs that report "not supported")
  */
-#include <cuda.h> /* CUtensorMap and its enums: types only, nothing from libcuda is linked */
-#include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled */
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "sm90.cuh"
+
 #include <string.h>
 
-/* The wgmma and TMA code exists only in a device compilation for sm_90a. */
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define GKB5_SM90A 1
-#else
-#define GKB5_SM90A 0
+/* The wgmma and TMA code exists only in a device compilation for sm_90a,
+ * where nvcc defines __CUDA_ARCH_FEAT_SM90_ALL (sm90.cuh's GK_SM90A). */
+#ifndef __CUDA_ARCH_FEAT_SM90_ALL
 #pragma nv_diag_suppress 177 /* the stub leaves the helpers unused */
-#pragma nv_diag_suppress 550 /* and its static array, kept on purpose, "set but never used" */
 #endif
 
 #ifndef GKB5_GROUP_M
@@ -426,7 +421,9 @@
 
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kBK = 64;
+/* The tile, its stages and their bytes (128 x 256 x 64, 4 stages of 48 KB)
+ * are those of BF16 variants 2-5: sm90.cuh's bf16_tile. */
+using namespace bf16_tile;
 constexpr int kWarpgroups = kBM / 64;               /* 2: each owns 64 rows x all BN columns */
 constexpr int kWsThreads = 3 * 128;                 /* 1 producer + 2 consumer warpgroups */
 constexpr int kProducerThreads = 128;               /* the producer warpgroup */
@@ -438,18 +435,11 @@ constexpr int kConsumerWarps = kWarpgroups * 4;     /* 8: each releases a stage 
  * pool holds them), so a split must satisfy 128 P + 256 C <= 384 x 168. */
 constexpr int kLaunchRegs = (65536 / kWsThreads) & ~7; /* 168 */
 constexpr int kProducerRegs = 40, kConsumerRegs = 232; /* TMA mode: setmaxnreg, per thread after the split */
-constexpr int kStages = 4;
 constexpr unsigned kGroupM = GKB5_GROUP_M;             /* TMA mode */
 constexpr unsigned kGatherGroupM = GKB5_GATHER_GROUP_M; /* gather mode */
-constexpr int kKSteps = kBK / 16;                   /* wgmma k16-steps per k-tile: 4 */
-constexpr int kABytes = kBM * kBK * 2;              /* one A slab: 16 KB, one TMA box of 64 x 128 */
-constexpr int kPanelBytes = kBK * 64 * 2;           /* one B panel (64 k-rows x 64 columns): 8 KB, one TMA box */
-constexpr int kPanels = kBN / 64;                   /* 4 */
 constexpr int kCluster = GKB5_CLUSTER;              /* TMA mode: CTAs of a cluster, adjacent tile rows, the same bn */
 constexpr int kPanelsPerCta = kPanels / kCluster;   /* B panels each CTA loads for the cluster: 2 (4 alone) */
 constexpr uint16_t kClusterMask = (1u << kCluster) - 1u; /* multicast to every CTA of the cluster: 0b11 */
-constexpr int kBBytes = kBK * kBN * 2;              /* one B slab: 32 KB */
-constexpr int kAcc = kBN / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
 /* The epilogue's staging buffer (TMA mode with beta = 0 and a C the TMA
  * can address): each consumer warp stages 16 rows x 128 columns of bf16 at
  * a time, two boxes of 16 x 64 for the TMA store. */
@@ -458,8 +448,9 @@ constexpr int kEpiWarpBytes = kEpiRows * kEpiCols * 2;   /* 4 KB */
 constexpr int kEpiBoxBytes = kEpiRows * kEpiBoxCols * 2; /* 2 KB: 16 rows of 128 bytes, the 128-byte swizzle */
 constexpr int kEpiBytes = kConsumerWarps * kEpiWarpBytes; /* 32 KB */
 constexpr int kEpiPasses = kBN / kEpiCols;               /* 2 */
-constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + kEpiBytes + 1024; /* + alignment slack */
-constexpr size_t kTmaSmemBytes = kSmemBytes + 2 * kStages * 8; /* + a full and an empty mbarrier per stage */
+/* Dynamic shared memory: the stages, the epilogue's buffers, 1024 bytes of
+ * alignment slack, a full and an empty mbarrier per stage. */
+constexpr size_t kDynSmemBytes = (size_t)kStages * (kABytes + kBBytes) + kEpiBytes + 1024 + 2 * kStages * 8;
 
 /* Gather mode (rows the TMA cannot address): every producer thread copies
  * 16-byte chunks (8 bf16) of each stage, kGatherAChunks of A's slab and
@@ -480,12 +471,7 @@ constexpr int kGatherBatch = GKB5_GATHER_BATCH;
 constexpr int kGatherProducerRegs = kGatherBatch == 24 ? 152 : kGatherBatch == 12 ? 120 : kGatherBatch == 8 ? 112 : 104;
 constexpr int kGatherConsumerRegs = ((kWsThreads * kLaunchRegs / 128 - kGatherProducerRegs) / 2) & ~7;
 
-static_assert(kBK == 64, "rows of 128 bytes: the 128-byte swizzle (and the TMA box's inner 128 bytes)");
-static_assert(kBN == 256, "the wgmma below is m64n256k16 (128 accumulators)");
-static_assert(kBM <= 256 && kBK <= 256, "a TMA box is at most 256 elements along each dimension");
-static_assert(kABytes % 1024 == 0 && kBBytes % 1024 == 0 && kPanelBytes % 1024 == 0,
-              "slabs and panels keep the 1024-byte alignment of the atoms");
-static_assert(kTmaSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
+static_assert(kDynSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
 static_assert(kEpiBoxBytes % 1024 == 0 && kEpiWarpBytes % 1024 == 0 && kEpiPasses * kEpiCols == kBN &&
                   kEpiRows == 16 && kEpiCols == 2 * kEpiBoxCols,
               "epilogue: a warp's 16 rows, boxes of 1024-byte-aligned swizzle atoms");
@@ -505,226 +491,19 @@ static_assert(kGatherAChunks == 8 && kGatherBChunks == 16, "the gather's thread 
 static_assert(kCluster == 1 || kCluster == 2, "GKB5_CLUSTER: 1 (no clusters) or 2 (a pair of CTAs along m)");
 static_assert(kGroupM % kCluster == 0, "GKB5_GROUP_M counts tile rows: a whole number of cluster rows");
 
-/* ---- Where things live in a slab (bytes): variant 1's layout ------------- */
-__host__ __device__ constexpr int a_offset(int r, int q) { return r * 128 + ((q ^ (r & 7)) << 4); }
-__host__ __device__ constexpr int b_offset(int p, int q)
-{
-    return (q >> 3) * (kBK * 128) + p * 128 + (((q & 7) ^ (p & 7)) << 4);
-}
-
-/* ---- Descriptors ------------------------------------------------------------ */
-constexpr uint32_t kASbo = 1024, kALbo = 16;        /* A: 8-row atoms along M; LBO unused (K in one row) */
-constexpr uint32_t kBSbo = 1024, kBLbo = kBK * 128; /* B: 8-row atoms along K; 64-column panels along N */
-__host__ __device__ constexpr uint64_t make_desc(uint32_t saddr, uint32_t lbo, uint32_t sbo)
-{
-    return (uint64_t)((saddr & 0x3ffffu) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fffu) << 16) |
-           ((uint64_t)((sbo >> 4) & 0x3fffu) << 32) | ((uint64_t)1 << 62); /* 1: 128-byte swizzle */
-}
-/* Warpgroup wg, k16-step s, slab starting at byte address as / bs. */
-__host__ __device__ constexpr uint64_t a_desc(uint32_t as, int wg, int s)
-{
-    return make_desc(as + (uint32_t)(wg * 64 * 128 + 32 * s), kALbo, kASbo);
-}
-__host__ __device__ constexpr uint64_t b_desc(uint32_t bs, int s)
-{
-    return make_desc(bs + (uint32_t)(16 * 128 * s), kBLbo, kBSbo);
-}
-
-/* ---- PTX wrappers (sm_90a; empty elsewhere, and never called there) ------- */
-__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ void st_shared16(uint32_t dst, uint32_t x, uint32_t y, uint32_t z, uint32_t w)
-{
-#if GKB5_SM90A
-    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "r"(x), "r"(y), "r"(z), "r"(w)
-                 : "memory");
-#endif
-}
-/* This thread's shared-memory writes (generic proxy) become visible to the
- * async proxy, which wgmma reads through. */
-__device__ __forceinline__ void fence_proxy_async()
-{
-#if GKB5_SM90A
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_fence()
-{
-#if GKB5_SM90A
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_commit()
-{
-#if GKB5_SM90A
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void wgmma_wait()
-{
-#if GKB5_SM90A
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-#endif
-}
-/* Keep the compiler from moving reads or writes of the accumulators across
- * a wgmma fence or wait (the registers change behind its back). */
-__device__ __forceinline__ void acc_fence(float (&d)[kAcc])
-{
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-/* d += A * B: one m64n256k16 wgmma of the warpgroup, A K-major
- * (imm-trans-a 0), B N-major (imm-trans-b 1), scale-d 1 (accumulate), A and
- * B scaled by 1. */
-__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[kAcc], uint64_t da, uint64_t db)
-{
-#if GKB5_SM90A
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16\n"
-        "{"
-        "%0, %1, %2, %3, %4, %5, %6, %7,"
-        "%8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23,"
-        "%24, %25, %26, %27, %28, %29, %30, %31,"
-        "%32, %33, %34, %35, %36, %37, %38, %39,"
-        "%40, %41, %42, %43, %44, %45, %46, %47,"
-        "%48, %49, %50, %51, %52, %53, %54, %55,"
-        "%56, %57, %58, %59, %60, %61, %62, %63,"
-        "%64, %65, %66, %67, %68, %69, %70, %71,"
-        "%72, %73, %74, %75, %76, %77, %78, %79,"
-        "%80, %81, %82, %83, %84, %85, %86, %87,"
-        "%88, %89, %90, %91, %92, %93, %94, %95,"
-        "%96, %97, %98, %99, %100, %101, %102, %103,"
-        "%104, %105, %106, %107, %108, %109, %110, %111,"
-        "%112, %113, %114, %115, %116, %117, %118, %119,"
-        "%120, %121, %122, %123, %124, %125, %126, %127"
-        "},\n"
-        "%128, %129, p, 1, 1, 0, 1;\n"
-        "}\n"
-        :
-          "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(da), "l"(db), "r"(1));
-#endif
-}
-
-/* ---- mbarrier and TMA (sm_90a) -----------------------------------------------
- * An mbarrier is a 64-bit object in shared memory. Each phase waits for a
- * number of arrivals (set at init) and, for the TMA, a number of bytes (the
- * transaction count: arrive.expect_tx adds to it, each completed TMA byte
- * subtracts); when both reach zero the phase completes and the next begins.
- * A waiter names the parity of the phase it waits for (0, 1, 0, ...):
- * try_wait.parity P returns true once the phase of parity P has completed. */
-__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
-{
-#if GKB5_SM90A
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-#endif
-}
-/* The initializations (generic-proxy writes) are made visible to the async
- * proxy, through which the TMA completes its transactions on the barriers. */
-__device__ __forceinline__ void fence_mbarrier_init()
-{
-#if GKB5_SM90A
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t bar)
-{
-#if GKB5_SM90A
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-#endif
-}
-/* One arrival, and `bytes` more transactions expected in the current phase. */
-__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
-{
-#if GKB5_SM90A
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-#endif
-}
-__device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done = 1;
-#if GKB5_SM90A
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(done)
-                 : "r"(bar), "r"(parity)
-                 : "memory");
-#endif
-    return done != 0;
-}
-/* try_wait suspends the thread for a while (a hardware time limit) before
- * it returns false; the loop asks again. */
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
-{
-    while (!mbar_try_wait(bar, parity)) {
-    }
-}
-/* Fetch the tensor map (a 128-byte kernel parameter) into the TMA unit's cache. */
-__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap *map)
-{
-#if GKB5_SM90A
-    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-#endif
-}
-/* The TMA copies the box of the tensor map at element coordinates (x: the
- * contiguous dimension, y: the rows) into shared memory at dst, swizzled as
- * the map says, zeros where the box leaves the matrix, and completes
- * its bytes on the mbarrier bar. One thread issues it; nothing else to wait for. */
-__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
-{
-#if GKB5_SM90A
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
-                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
-                 : "memory");
-#endif
-}
+/* ---- Where things live in a slab: BF16 variant 1's layout (common.cuh) -- */
+typedef Bf16Slab<kBM, kBN, kBK, kProducerThreads> Slab;
 
 /* ---- Clusters (sm_90a): used only when GKB5_CLUSTER = 2 ----------------------
- * The multicast form of the copy above: the box is read from L2 once and
- * written at the same shared-memory offset dst in every CTA of the cluster
- * named in cta_mask (bit r: the CTA of rank r), and each CTA's mbarrier at
- * the same offset bar receives the transactions of its own copy. The two
- * CTAs run the same kernel with the same dynamic shared memory layout, so
- * one offset names the same slab and barrier in both. */
-__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap *map, int x, int y,
-                                                      uint32_t bar, uint16_t cta_mask)
-{
-#if GKB5_SM90A
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
-                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar), "h"(cta_mask)
-                 : "memory");
-#endif
-}
+ * The multicast form of the TMA copy is sm90.cuh's tma_load_2d with a CTA
+ * mask. The two CTAs run the same kernel with the same dynamic shared
+ * memory layout, so one offset names the same slab and barrier in both. */
 /* This CTA's rank in its cluster (0 .. kCluster - 1; blockIdx.x % kCluster
  * for clusters laid along x). */
 __device__ __forceinline__ unsigned cluster_ctarank()
 {
     unsigned r = 0;
-#if GKB5_SM90A
+#if GK_SM90A
     asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
 #endif
     return r;
@@ -735,7 +514,7 @@ __device__ __forceinline__ unsigned cluster_ctarank()
  * passes. .aligned: all threads of a warp execute it together. */
 __device__ __forceinline__ void cluster_sync()
 {
-#if GKB5_SM90A
+#if GK_SM90A
     asm volatile("barrier.cluster.arrive.release.aligned;\n"
                  "barrier.cluster.wait.acquire.aligned;\n" ::
                      : "memory");
@@ -749,16 +528,16 @@ __device__ __forceinline__ void cluster_sync()
  * wgmma's reads, through the async proxy, retired by wgmma.wait_group
  * before this arrival; the peer's producer overwrites the stage only with
  * the TMA, after its wait on the empty barrier that this arrival
- * completes. A first version asked for .release.cluster here (and
- * .acquire.cluster in the producer's wait): ptxas puts a MEMBAR.ALL.GPU
- * before every such arrive, which waits for the warp's outstanding global
- * stores (the previous tile's epilogue) too, and on the H200 (CUDA 13.0,
- * 2026-11-23) variant 5 then took 0.2601 ms at 4096^3 against variant 4's
- * 0.2000, 1.30 times as long; with the default semantics 0.1935 against
- * 0.1952. A remote arrive returns no state ("_"). */
+ * completes. With .release.cluster here (and .acquire.cluster in the
+ * producer's wait), ptxas puts a MEMBAR.ALL.GPU before every such arrive,
+ * which waits for the warp's outstanding global stores (the previous
+ * tile's epilogue) too: on the H200 (CUDA 13.0, 2026-11-23) variant 5 then
+ * took 0.2601 ms at 4096^3 against variant 4's 0.2000, 1.30 times as long;
+ * with the default semantics 0.1935 against 0.1952. A remote arrive
+ * returns no state ("_"). */
 __device__ __forceinline__ void mbar_arrive_remote(uint32_t bar, unsigned cta)
 {
-#if GKB5_SM90A
+#if GK_SM90A
     asm volatile("{\n"
                  ".reg .b32 remote;\n"
                  "mapa.shared::cluster.u32 remote, %0, %1;\n"
@@ -769,22 +548,6 @@ __device__ __forceinline__ void mbar_arrive_remote(uint32_t bar, unsigned cta)
 #endif
 }
 
-/* setmaxnreg: the executing warpgroup gives back registers to the block's
- * pool (dec) or takes them from it (inc, waiting until the pool holds
- * them); every warp of the warpgroup executes the same one. */
-template <int N> __device__ __forceinline__ void setmaxnreg_dec()
-{
-#if GKB5_SM90A
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
-#endif
-}
-template <int N> __device__ __forceinline__ void setmaxnreg_inc()
-{
-#if GKB5_SM90A
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
-#endif
-}
-
 /* ---- The TMA store epilogue's instructions ---------------------------------- */
 /* Four 8 x 8 matrices of b16 from registers to shared memory: lane l gives
  * the address of row l % 8 of matrix l / 8, and register i of each lane
@@ -792,7 +555,7 @@ template <int N> __device__ __forceinline__ void setmaxnreg_inc()
  * 2 (lane % 4), + 1): the layout of an accumulator fragment. */
 __device__ __forceinline__ void stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3)
 {
-#if GKB5_SM90A
+#if GK_SM90A
     asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0), "r"(r1),
                  "r"(r2), "r"(r3)
                  : "memory");
@@ -803,7 +566,7 @@ __device__ __forceinline__ void stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t
  * written. Completion is tracked by the issuing thread's bulk groups. */
 __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, uint32_t src, int x, int y)
 {
-#if GKB5_SM90A
+#if GK_SM90A
     asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
                      reinterpret_cast<uint64_t>(map)),
                  "r"(x), "r"(y), "r"(src)
@@ -812,7 +575,7 @@ __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, uint32_t sr
 }
 __device__ __forceinline__ void bulk_commit()
 {
-#if GKB5_SM90A
+#if GK_SM90A
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 #endif
 }
@@ -821,13 +584,13 @@ __device__ __forceinline__ void bulk_commit()
  * complete (their global writes done). */
 __device__ __forceinline__ void bulk_wait_read()
 {
-#if GKB5_SM90A
+#if GK_SM90A
     asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
 #endif
 }
 __device__ __forceinline__ void bulk_wait_all()
 {
-#if GKB5_SM90A
+#if GK_SM90A
     asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
 #endif
 }
@@ -835,49 +598,6 @@ __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi)
 {
     const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
     return *reinterpret_cast<const uint32_t *>(&v);
-}
-
-/* ---- The epilogue: variant 1's ------------------------------------------- */
-__device__ __forceinline__ void store_one(__nv_bfloat16 *p, float alpha, float v, float beta)
-{
-    const float r = beta == 0.0f ? alpha * v : alpha * v + beta * __bfloat162float(*p);
-    *p = __float2bfloat16_rn(r);
-}
-__device__ __forceinline__ void store_pair(__nv_bfloat16 *crow, unsigned col, unsigned n, float alpha, float v0,
-                                           float v1, float beta, bool c_vec)
-{
-    if (c_vec && col + 2 <= n) {
-        __nv_bfloat162 *p = reinterpret_cast<__nv_bfloat162 *>(crow + col);
-        float r0 = alpha * v0, r1 = alpha * v1;
-        if (beta != 0.0f) { /* only then is C read */
-            const float2 o = __bfloat1622float2(*p);
-            r0 += beta * o.x;
-            r1 += beta * o.y;
-        }
-        *p = __floats2bfloat162_rn(r0, r1);
-    } else {
-        if (col < n) store_one(crow + col, alpha, v0, beta);
-        if (col + 1 < n) store_one(crow + col + 1, alpha, v1, beta);
-    }
-}
-
-/* A warp's 16 rows of its warpgroup's 64 x 256 tile, from registers:
- * d[4j + 2h + e] is C(row0 + g + 8h, bn + 8j + 2t + e), lane = 4g + t.
- * Rows past m are skipped, columns past n guarded by store_pair. */
-__device__ __forceinline__ void store_tile(const float (&d)[kAcc], __nv_bfloat16 *c, size_t ldc, unsigned m,
-                                           unsigned n, unsigned row0, unsigned bn, int lane, float alpha, float beta,
-                                           bool c_vec)
-{
-    const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const unsigned row = row0 + g + 8 * h;
-        if (row >= m) continue;
-        __nv_bfloat16 *const crow = c + (size_t)row * ldc;
-#pragma unroll
-        for (int j = 0; j < kBN / 8; ++j)
-            store_pair(crow, bn + 8 * j + 2 * t, n, alpha, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], beta, c_vec);
-    }
 }
 
 /* The epilogue through shared memory: a warp's 16 rows (row0 ..) of its
@@ -1038,7 +758,7 @@ __device__ __forceinline__ void chunk_store(uint32_t dst, const uint32_t (&x)[5]
  *   - shared memory: rows t / 8 + 16 i keep the swizzle of row t / 8 (16 i
  *     % 8 = 0), so A chunk i lies 2048 i bytes after chunk 0; k-rows 4 i + w
  *     that of row w (i even) or w + 4 (i odd), so B chunk i lies 1024 (i / 2)
- *     bytes after chunk 0 or 1 (see b_offset): immediate offsets. */
+ *     bytes after chunk 0 or 1 (see Slab::b_offset): immediate offsets. */
 
 /* One stage (k-tile kt of the tile at bm, bn) by producer thread t: its 24
  * chunks in batches of kGatherBatch, every load of a batch issued before
@@ -1062,8 +782,8 @@ __device__ __forceinline__ void gather_stage(uint32_t as, uint32_t bs, const uns
     size_t a_off = (size_t)(bm + r0) * lda + (size_t)kt * kBK + 8 * qa;
     size_t b_off = (size_t)(kt * kBK + w) * ldb + bn + 8 * l;
     const size_t a_step = 16 * lda, b_step = 4 * ldb;
-    const uint32_t a_dst = as + a_offset(r0, qa);
-    const uint32_t b_dst0 = bs + b_offset(w, l), b_dst1 = bs + b_offset(w + 4, l);
+    const uint32_t a_dst = as + Slab::a_offset(r0, qa);
+    const uint32_t b_dst0 = bs + Slab::b_offset(w, l), b_dst1 = bs + Slab::b_offset(w + 4, l);
 #pragma unroll
     for (int c0 = 0; c0 < kGatherChunks; c0 += kGatherBatch) {
         uint32_t x[kGatherBatch][5];
@@ -1181,7 +901,7 @@ __device__ __forceinline__ void load_stage(const CUtensorMap *map_a, const CUten
         if constexpr (kCluster == 1)
             tma_load_2d(dst, map_b, (int)(bn + 64 * p), (int)(kt * kBK), full);
         else
-            tma_load_2d_multicast(dst, map_b, (int)(bn + 64 * p), (int)(kt * kBK), full, kClusterMask);
+            tma_load_2d(dst, map_b, (int)(bn + 64 * p), (int)(kt * kBK), full, kClusterMask);
     }
 }
 /* A consumer warp (lane 0) releases stage `slab`: one arrival on this
@@ -1287,12 +1007,9 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
      * 3): the same offsets in both CTAs of a cluster (same kernel, same
      * dynamic shared memory), which the multicasts and the remote arrivals
      * rely on. */
-    const uint32_t base = (smem_u32(smem) + 1023u) & ~1023u;
-    const uint32_t as0 = base;                      /* kStages A slabs */
-    const uint32_t bs0 = base + kStages * kABytes;  /* kStages B slabs */
-    const uint32_t epi0 = bs0 + kStages * kBBytes;  /* the epilogue's buffers: 4 KB per consumer warp */
-    const uint32_t full0 = epi0 + kEpiBytes;        /* kStages full barriers: "stage s holds its k-tile" */
-    const uint32_t empty0 = full0 + 8 * kStages;    /* kStages empty barriers: "the consumers are done with s" */
+    const Ring ring = ring_layout<kStages, kABytes, kBBytes, kEpiBytes>(smem);
+    const uint32_t as0 = ring.as0, bs0 = ring.bs0, full0 = ring.full0, empty0 = ring.empty0;
+    const uint32_t epi0 = ring.extra; /* the epilogue's buffers: 4 KB per consumer warp */
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wg = warp >> 2; /* 0: the producer; 1, 2: the consumers */
@@ -1309,11 +1026,9 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
     const unsigned pairs = (tiles_m + kC - 1) / kC * tiles_n; /* <= tiles <= 2^31 - 1 */
 
     if (tid == 0) {
-        for (int s = 0; s < kStages; ++s) {
-            mbar_init(full0 + 8 * s, kFull);   /* TMA: one arrive.expect_tx, then the bytes; gather: 128 arrivals */
-            mbar_init(empty0 + 8 * s, kEmpty); /* one arrival per consumer warp of each CTA */
-        }
-        fence_mbarrier_init();
+        /* full: TMA, one arrive.expect_tx, then the bytes; gather, 128
+         * arrivals. empty: one arrival per consumer warp of each CTA. */
+        init_ring<kStages>(full0, empty0, kFull, kEmpty);
         if constexpr (kTma) {
             prefetch_tensormap(map_a);
             prefetch_tensormap(map_b);
@@ -1395,16 +1110,10 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
                  * producer thread has stored and fenced its chunks. */
                 mbar_wait(full0 + 8 * slab, (it / kStages) & 1u);
                 __syncwarp(); /* the wgmma below are .sync.aligned: the warp's lanes converge */
-                acc_fence(d);
-                wgmma_fence();
-                const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
-#pragma unroll
-                for (int s = 0; s < kKSteps; ++s) wgmma_m64n256k16(d, a_desc(as, cw, s), b_desc(bs, s));
-                wgmma_commit();
-                /* At most this k-tile's group still running: k-tile it-1's wgmma
-                 * (and their reads of its stage) are done in this warp ... */
-                wgmma_wait<1>();
-                acc_fence(d);
+                /* 4 wgmma, then wait until at most this k-tile's group is
+                 * running: k-tile it-1's wgmma (and their reads of its stage)
+                 * are done in this warp ... */
+                bf16_wgmma_ktile<kBK, kKSteps, kABytes, kBBytes>(d, as0, bs0, slab, cw);
                 /* ... which releases k-tile it-1's stage to both producers
                  * (within this tile: the previous tile's last stage was
                  * released before its epilogue). */
@@ -1457,16 +1166,11 @@ gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                      float beta, __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n,
                      bool c_vec, bool c_tma)
 {
-#if GKB5_SM90A
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
     persistent_body<true>(&map_a, &map_b, &map_c, nullptr, 0, nullptr, 0, m, n, k, alpha, beta, c, ldc, tiles_m,
                           tiles_n, c_vec, c_tma);
 #else
-    /* Not compiled for sm_90a: no wgmma here. This image is never launched:
-     * the launcher sees this 1 KB static array through cudaFuncGetAttributes
-     * (sharedSizeBytes != 0) and returns cudaErrorNotSupported. The volatile
-     * store (never executed: m >= 1) keeps the array in the image. */
-    __shared__ int not_sm90a[256];
-    if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
+    sm90a_stub(m, n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
 }
 
@@ -1477,43 +1181,12 @@ gemm_bf16_persistent_gather(const unsigned short *__restrict__ a, size_t lda, co
                             size_t ldb, unsigned m, unsigned n, unsigned k, float alpha, float beta,
                             __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
 {
-#if GKB5_SM90A
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
     persistent_body<false>(nullptr, nullptr, nullptr, a, lda, b, ldb, m, n, k, alpha, beta, c, ldc, tiles_m, tiles_n,
                            c_vec, false);
 #else
-    /* Not compiled for sm_90a: as gemm_bf16_persistent's stub. */
-    __shared__ int not_sm90a[256];
-    if (m == 0u) static_cast<volatile int *>(not_sm90a)[threadIdx.x & 255u] = (int)n;
+    sm90a_stub(m, n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
-}
-
-/* Is this kernel's image the real one (built for sm_90a)? The stubs hold
- * static shared memory; the real kernels have none. */
-template <typename K> cudaError_t check_sm90a_image(K kernel)
-{
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
-        (void)cudaGetLastError(); /* no image for this GPU: not an error to leave behind */
-        return cudaErrorNotSupported;
-    }
-    return fa.sharedSizeBytes != 0 ? cudaErrorNotSupported : cudaSuccess;
-}
-
-/* Persistent grid without clusters: as many CTAs of `kernel` as can be
- * resident at once (1 per SM: 230,464 bytes of shared memory each, asked of
- * the occupancy calculator with the kernel's own attributes), never more
- * than there are tiles; each walks tiles blockIdx.x, + gridDim.x, ... */
-template <typename K> cudaError_t resident_grid(K kernel, int dev, size_t tiles, size_t *grid)
-{
-    int sms = 0, per_sm = 0;
-    cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWsThreads, kTmaSmemBytes);
-    if (err != cudaSuccess) return err;
-    if (per_sm < 1) return cudaErrorInvalidConfiguration; /* cannot happen on a 9.0 GPU (227 KB per block) */
-    const size_t resident = (size_t)sms * (size_t)per_sm;
-    *grid = tiles < resident ? tiles : resident;
-    return cudaSuccess;
 }
 
 /* Gather mode, for rows the TMA cannot address (and k = 0): the persistent
@@ -1522,60 +1195,18 @@ cudaError_t run_gather(int dev, size_t m, size_t n, size_t k, float alpha, const
                        size_t ldb, float beta, void *c, size_t ldc, size_t tiles_m, size_t tiles_n, bool c_vec,
                        cudaStream_t stream)
 {
-    cudaError_t err = check_sm90a_image(gemm_bf16_persistent_gather);
+    cudaError_t err = sm90a_image(gemm_bf16_persistent_gather);
     if (err != cudaSuccess) return err;
     err = cudaFuncSetAttribute(gemm_bf16_persistent_gather, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               (int)kTmaSmemBytes);
+                               (int)kDynSmemBytes);
     if (err != cudaSuccess) return err;
     size_t grid = 0;
-    err = resident_grid(gemm_bf16_persistent_gather, dev, tiles_m * tiles_n, &grid);
+    err = resident_grid(gemm_bf16_persistent_gather, kWsThreads, kDynSmemBytes, dev, tiles_m * tiles_n, &grid);
     if (err != cudaSuccess) return err;
-    gemm_bf16_persistent_gather<<<(unsigned)grid, kWsThreads, kTmaSmemBytes, stream>>>(
+    gemm_bf16_persistent_gather<<<(unsigned)grid, kWsThreads, kDynSmemBytes, stream>>>(
         (const unsigned short *)a, lda, (const unsigned short *)b, ldb, (unsigned)m, (unsigned)n, (unsigned)k, alpha,
         beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
     return cudaGetLastError();
-}
-
-/* The TMA addresses rows whose start is 16-byte aligned: the base address
- * and the row stride in bytes (below 2^40) multiples of 16. */
-bool tma_addressable(const void *p, size_t ld)
-{
-    return ((uintptr_t)p & 15u) == 0 && (ld * 2) % 16 == 0 && ld * 2 < ((size_t)1 << 40);
-}
-
-/* cuTensorMapEncodeTiled is a driver function: reached through the runtime's
- * entry-point query, so that nothing links libcuda. */
-cudaError_t get_encode_tiled(PFN_cuTensorMapEncodeTiled_v12000 *fn)
-{
-    void *f = nullptr;
-    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-#if CUDART_VERSION >= 12050
-    cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q);
-#else
-    cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &f, cudaEnableDefault, &q);
-#endif
-    if (err != cudaSuccess) return err;
-    if (q != cudaDriverEntryPointSuccess || f == nullptr) return cudaErrorNotSupported;
-    *fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-    return cudaSuccess;
-}
-
-/* The tensor map of a row-major rows x cols bf16 matrix (leading dimension
- * ld): boxes of box_cols (the contiguous 128 bytes) x box_rows, written to
- * shared memory with the 128-byte swizzle that the wgmma descriptors read,
- * zeros outside the matrix (OOB fill "none" means zeros; the alternative
- * fills NaN). */
-cudaError_t make_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const void *p, size_t rows,
-                     size_t cols, size_t ld, unsigned box_cols, unsigned box_rows)
-{
-    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    const cuuint64_t strides[1] = {(cuuint64_t)ld * 2}; /* bytes from one row to the next */
-    const cuuint32_t box[2] = {box_cols, box_rows};
-    const cuuint32_t elem_strides[2] = {1, 1};
-    const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void *>(p), dims, strides, box,
-                              elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 } // namespace
@@ -1585,12 +1216,9 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
                                                      size_t ldc, cudaStream_t stream)
 {
     /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
-    int dev = 0, major = 0, minor = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    int dev = 0;
+    cudaError_t err = require_cc(9, 0, &dev);
     if (err != cudaSuccess) return err;
-    if (major != 9 || minor != 0) return cudaErrorNotSupported;
 
     const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
     if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
@@ -1598,38 +1226,35 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
 
     /* Rows that the TMA cannot address (and k = 0, which loads nothing)
      * take gather mode: the producer warpgroup copies them itself. */
-    if (k == 0 || !tma_addressable(a, lda) || !tma_addressable(b, ldb))
+    if (k == 0 || !tma_addressable(a, lda, 2) || !tma_addressable(b, ldb, 2))
         return run_gather(dev, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tiles_m, tiles_n, c_vec, stream);
 
-    err = check_sm90a_image(gemm_bf16_persistent);
+    err = sm90a_image(gemm_bf16_persistent);
     if (err != cudaSuccess) return err;
     PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-    err = get_encode_tiled(&encode);
-    if (err != cudaSuccess) return err;
     CUtensorMap map_a, map_b, map_c;
-    err = make_map(encode, &map_a, a, m, k, lda, kBK, kBM); /* A: m rows of k; boxes 64 k x 128 rows */
-    if (err == cudaSuccess) err = make_map(encode, &map_b, b, k, n, ldb, 64, kBK); /* B: boxes 64 n x 64 k */
+    err = make_maps(&encode, &map_a, &map_b, a, lda, b, ldb, m, n, k); /* as variants 3 and 4 */
     if (err != cudaSuccess) return err;
     /* C through the TMA store when beta = 0 (C is not read) and its rows
      * are TMA-addressable: boxes of 64 columns x 16 rows (a warp's rows);
      * otherwise the epilogue stores from registers. */
-    const bool c_tma = beta == 0.0f && tma_addressable(c, ldc);
+    const bool c_tma = beta == 0.0f && tma_addressable(c, ldc, 2);
     memset(&map_c, 0, sizeof(map_c)); /* never read without c_tma */
     if (c_tma) {
-        err = make_map(encode, &map_c, c, m, n, ldc, kEpiBoxCols, kEpiRows);
+        err = make_map(encode, &map_c, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, c, m, n, ldc, kEpiBoxCols, kEpiRows);
         if (err != cudaSuccess) return err;
     }
 
     err = cudaFuncSetAttribute(gemm_bf16_persistent, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               (int)kTmaSmemBytes);
+                               (int)kDynSmemBytes);
     if (err != cudaSuccess) return err;
     if constexpr (kCluster == 1) {
         /* Persistent: as many CTAs as can be resident at once, never more
          * than there are tiles. */
         size_t grid = 0;
-        err = resident_grid(gemm_bf16_persistent, dev, tiles_m * tiles_n, &grid);
+        err = resident_grid(gemm_bf16_persistent, kWsThreads, kDynSmemBytes, dev, tiles_m * tiles_n, &grid);
         if (err != cudaSuccess) return err;
-        gemm_bf16_persistent<<<(unsigned)grid, kWsThreads, kTmaSmemBytes, stream>>>(
+        gemm_bf16_persistent<<<(unsigned)grid, kWsThreads, kDynSmemBytes, stream>>>(
             map_a, map_b, map_c, (unsigned)m, (unsigned)n, (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc,
             (unsigned)tiles_m, (unsigned)tiles_n, c_vec, c_tma);
         return cudaGetLastError();
@@ -1648,7 +1273,7 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
         cudaLaunchConfig_t cfg = {};
         cfg.gridDim = dim3(kCluster); /* a valid grid for the query; set below for the launch */
         cfg.blockDim = dim3(kWsThreads);
-        cfg.dynamicSmemBytes = kTmaSmemBytes;
+        cfg.dynamicSmemBytes = kDynSmemBytes;
         cfg.stream = stream;
         cfg.attrs = attr;
         cfg.numAttrs = 1;

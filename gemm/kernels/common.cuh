@@ -1,0 +1,508 @@
+/* gemm/kernels/common.cuh: the plumbing that the gemm kernel files share.
+ *
+ * Every kernel file of gemm/kernels is one rung of the ladder and teaches
+ * one thing; what it needs besides that lesson is here, written once:
+ *   - the grid: ceil_div, grid_blocks, the launchers of variants 1-9
+ *     (launch_tiles, launch_tiles_vec), the compute-capability test
+ *     (require_cc), and the L2-friendly tile order that variant 11 and the
+ *     tensor-core rungs use (tile_origin);
+ *   - the FP32 epilogue (store_c), the 16-byte global accesses of variants
+ *     6-9 (rows_aligned16, load4, store4) and their register-tile chores
+ *     (zero_acc, put4, fma_outer: variant 5's outer product, store_pieces:
+ *     the epilogue of variants 8 and 9);
+ *   - the sm_80 asynchronous copies and mbarriers as inline PTX (cp.async,
+ *     cp.async.mbarrier.arrive, mbarrier init / arrive / try_wait), for
+ *     variants 9-12 and the BF16 ladder;
+ *   - the BF16 ladder's shared-memory layout (128-byte rows, 16-byte chunk
+ *     q of row r at chunk q ^ (r % 8)), its copy path (16-byte cp.async, or
+ *     chunks gathered element by element where rows are not 16-byte
+ *     aligned or a chunk straddles the last column: Bf16Slab) and its
+ *     epilogue (bf16 pairs: store_pair, store_tile), which BF16 variant 1
+ *     introduces and variants 2-5 reuse.
+ * sm90.cuh adds the Hopper-only instructions (TMA, wgmma, setmaxnreg) and
+ * the tensor maps; it includes this file.
+ *
+ * To use one kernel in a project of your own, copy its .cu file and this
+ * header (and sm90.cuh where the file includes it) into one folder: they
+ * need nothing else but the CUDA toolkit. Everything here is in an
+ * anonymous namespace (or a template in one), so that several kernel files
+ * of one library can include it. The PTX wrappers are empty where the
+ * instruction does not exist (a build for an older architecture); the
+ * kernels never call them there (their launchers refuse such devices).
+ */
+#ifndef GK_GEMM_KERNELS_COMMON_CUH
+#define GK_GEMM_KERNELS_COMMON_CUH
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+namespace {
+
+/* ---- The grid ------------------------------------------------------------ */
+constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
+
+/* Blocks in the one-dimensional grid of tiles_m x tiles_n output tiles, or 0
+ * when that exceeds gridDim.x's limit of 2^31 - 1. (gridDim.y and z stop at
+ * 65535, which would cap m or n; a 1-D grid never does for a real matrix.)
+ * Each factor is below 2^31, so the 64-bit product cannot overflow. */
+inline size_t grid_blocks(size_t m, size_t n, size_t bm, size_t bn)
+{
+    const size_t blocks = ceil_div(m, bm) * ceil_div(n, bn);
+    return blocks > 0x7fffffffu ? 0 : blocks;
+}
+
+/* cudaSuccess when the current device's compute capability is at least
+ * min_major.0 (min_minor == -1) or exactly min_major.min_minor, else
+ * cudaErrorNotSupported (or the error of asking). *dev: the device. */
+inline cudaError_t require_cc(int min_major, int exact_minor = -1, int *dev_out = nullptr)
+{
+    int dev = 0, major = 0, minor = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (err != cudaSuccess) return err;
+    if (dev_out) *dev_out = dev;
+    if (exact_minor < 0) return major < min_major ? cudaErrorNotSupported : cudaSuccess;
+    return major != min_major || minor != exact_minor ? cudaErrorNotSupported : cudaSuccess;
+}
+
+/* Variants 1-5: their kernels take (m, n, k, tiles_n, alpha, a, lda, b, ldb,
+ * beta, c, ldc) and block b computes tile (b / tiles_n, b % tiles_n) of the
+ * 1-D grid of bm x bn tiles. No dynamic shared memory, no attribute set:
+ * nothing a concurrent call could see. */
+template <typename Kernel>
+cudaError_t launch_tiles(Kernel kernel, unsigned bm, unsigned bn, dim3 threads, size_t m, size_t n, size_t k,
+                         float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
+                         size_t ldc, cudaStream_t stream)
+{
+    const size_t blocks = grid_blocks(m, n, bm, bn); /* 0: more than 2^31 - 1 tiles */
+    if (blocks == 0) return cudaErrorInvalidConfiguration;
+    kernel<<<(unsigned)blocks, threads, 0, stream>>>((unsigned)m, (unsigned)n, (unsigned)k, (unsigned)ceil_div(n, bn),
+                                                     alpha, a, lda, b, ldb, beta, c, ldc);
+    return cudaGetLastError();
+}
+
+/* Every row of a matrix starts on a 16-byte boundary: the base pointer is
+ * 16-byte aligned and a row is a whole number of float4s. */
+inline bool rows_aligned16(const void *p, size_t ld) { return (uintptr_t)p % 16 == 0 && ld % 4 == 0; }
+
+/* Variants 6-9: their kernels take (m, n, k, alpha, a, lda, b, ldb, beta, c,
+ * ldc, tiles_n), in two instantiations: vec (16-byte accesses, for a, b and
+ * c whose rows all start 16-byte aligned) and scalar (any alignment). With
+ * min_ptx > 0 the launcher refuses (cudaErrorNotSupported) a kernel image
+ * compiled from PTX older than that (a build for older architectures only,
+ * whose kernel body is empty). */
+template <typename Kernel>
+cudaError_t launch_tiles_vec(Kernel vec, Kernel scalar, int min_ptx, unsigned bm, unsigned bn, unsigned threads,
+                             size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
+                             size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream)
+{
+    const size_t blocks = grid_blocks(m, n, bm, bn); /* 0: more than 2^31 - 1 tiles */
+    if (blocks == 0) return cudaErrorInvalidConfiguration;
+    const Kernel kernel =
+        rows_aligned16(a, lda) && rows_aligned16(b, ldb) && rows_aligned16(c, ldc) ? vec : scalar;
+    if (min_ptx > 0) {
+        /* ptxVersion is the virtual architecture the kernel came from. */
+        cudaFuncAttributes attr;
+        const cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
+        if (err != cudaSuccess) return err;
+        if (attr.ptxVersion < min_ptx) return cudaErrorNotSupported;
+    }
+    kernel<<<(unsigned)blocks, threads, 0, stream>>>((unsigned)m, (unsigned)n, (unsigned)k, alpha, a, lda, b, ldb,
+                                                     beta, c, ldc, (unsigned)ceil_div(n, bn));
+    return cudaGetLastError();
+}
+
+/* Tile t (0 .. tiles_m * tiles_n - 1) in the L2-friendly order of variant 11
+ * on: groups of kGroupM tile rows, walked column by column inside a group
+ * (cell in_group of a group is tile row in_group % rows, tile column
+ * in_group / rows), so that the blocks running at one time share a few
+ * rows of A and columns of B in L2. A bijection onto the tiles; (*bm, *bn)
+ * is the tile's first row and column. */
+template <unsigned kGroupM, unsigned kBM, unsigned kBN>
+__device__ __forceinline__ void tile_origin(unsigned t, unsigned tiles_m, unsigned tiles_n, unsigned *bm,
+                                            unsigned *bn)
+{
+    const unsigned long long group_tiles = (unsigned long long)kGroupM * tiles_n;
+    const unsigned group = (unsigned)(t / group_tiles);
+    const unsigned first_m = group * kGroupM;
+    const unsigned rows_in_group = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
+    const unsigned in_group = (unsigned)(t - group * group_tiles);
+    *bm = (first_m + in_group % rows_in_group) * kBM;
+    *bn = (in_group / rows_in_group) * kBN;
+}
+
+/* ---- The FP32 epilogue and 16-byte accesses -------------------------------- */
+/* C = alpha * acc + beta * C. With beta == 0 C is not read at all, so a NaN
+ * (or garbage) already in C cannot leak into the result. */
+__device__ __forceinline__ void store_c(float *c, float acc, float alpha, float beta)
+{
+    *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+}
+
+/* Elements (r, col .. col + 3) of a rows x cols row-major matrix, zero
+ * outside it. kVec: rows are 16-byte aligned and col is a multiple of 4, so
+ * a float4 that lies wholly inside is one 16-byte load. */
+template <bool kVec>
+__device__ float4 load4(const float *__restrict__ p, size_t ld, unsigned r, unsigned col, unsigned rows,
+                        unsigned cols)
+{
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (r >= rows) return v;
+    const float *src = p + (size_t)r * ld + col;
+    if (kVec && col + 4 <= cols) return *reinterpret_cast<const float4 *>(src);
+    if (col < cols) v.x = src[0];
+    if (col + 1 < cols) v.y = src[1];
+    if (col + 2 < cols) v.z = src[2];
+    if (col + 3 < cols) v.w = src[3];
+    return v;
+}
+
+/* C(r, col .. col + 3) = alpha * acc + beta * C for the columns inside the
+ * n columns of C; with beta == 0 the old C is never read (a NaN there must
+ * not leak into the result). */
+template <bool kVec>
+__device__ void store4(float *__restrict__ c, size_t ldc, unsigned r, unsigned col, unsigned n, float4 acc,
+                       float alpha, float beta)
+{
+    float *dst = c + (size_t)r * ldc + col;
+    if (kVec && col + 4 <= n) {
+        float4 v = make_float4(alpha * acc.x, alpha * acc.y, alpha * acc.z, alpha * acc.w);
+        if (beta != 0.0f) {
+            const float4 old = *reinterpret_cast<const float4 *>(dst);
+            v.x += beta * old.x;
+            v.y += beta * old.y;
+            v.z += beta * old.z;
+            v.w += beta * old.w;
+        }
+        *reinterpret_cast<float4 *>(dst) = v;
+        return;
+    }
+    const float vals[4] = {acc.x, acc.y, acc.z, acc.w};
+#pragma unroll
+    for (unsigned e = 0; e < 4; ++e)
+        if (col + e < n) store_c(&dst[e], vals[e], alpha, beta);
+}
+
+/* A thread's kM x kN accumulators set to 0 (in registers: every index is a
+ * compile-time constant). */
+template <unsigned kM, unsigned kN> __device__ __forceinline__ void zero_acc(float (&acc)[kM][kN])
+{
+#pragma unroll
+    for (unsigned i = 0; i < kM; ++i)
+#pragma unroll
+        for (unsigned j = 0; j < kN; ++j) acc[i][j] = 0.0f;
+}
+/* f[0 .. 3] = v: one float4 of a fragment into 4 registers (f points into
+ * a register array indexed by compile-time constants). */
+__device__ __forceinline__ void put4(float *f, float4 v)
+{
+    f[0] = v.x;
+    f[1] = v.y;
+    f[2] = v.z;
+    f[3] = v.w;
+}
+
+/* acc += fa fb^T: the outer product of a thread's fragments, kM x kN FMAs
+ * from kM + kN values (variant 5's register blocking). */
+template <unsigned kM, unsigned kN>
+__device__ __forceinline__ void fma_outer(float (&acc)[kM][kN], const float (&fa)[kM], const float (&fb)[kN])
+{
+#pragma unroll
+    for (unsigned i = 0; i < kM; ++i)
+#pragma unroll
+        for (unsigned j = 0; j < kN; ++j) acc[i][j] += fa[i] * fb[j];
+}
+
+/* The epilogue of variants 8 and 9: a thread's results lie in 4 x 4 pieces,
+ * acc[4 wm + i][4 wn + j] = C(row0 + kSubM wm + i, col0 + kSubN wn + j);
+ * each row of a piece is one store4. Rows past m are skipped (store4
+ * guards the columns); every element inside C is written, also when k = 0. */
+template <bool kVec, unsigned kSubM, unsigned kSubN, unsigned kRows, unsigned kCols>
+__device__ __forceinline__ void store_pieces(const float (&acc)[kRows][kCols], float *__restrict__ c, size_t ldc,
+                                             unsigned m, unsigned n, unsigned row0, unsigned col0, float alpha,
+                                             float beta)
+{
+#pragma unroll
+    for (unsigned wm = 0; wm < kRows / 4; ++wm)
+#pragma unroll
+        for (unsigned i = 0; i < 4; ++i) {
+            const unsigned r = row0 + wm * kSubM + i;
+            if (r >= m) continue;
+            const float *row_acc = acc[wm * 4 + i];
+#pragma unroll
+            for (unsigned wn = 0; wn < kCols / 4; ++wn)
+                store4<kVec>(c, ldc, r, col0 + wn * kSubN, n,
+                             make_float4(row_acc[wn * 4], row_acc[wn * 4 + 1], row_acc[wn * 4 + 2],
+                                         row_acc[wn * 4 + 3]),
+                             alpha, beta);
+        }
+}
+
+/* ---- sm_80 asynchronous copies and mbarriers (PTX ISA: cp.async,
+ * cp.async.mbarrier.arrive, mbarrier) ----------------------------------------
+ * Shared-memory operands are 32-bit addresses in the shared window. */
+__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+/* 16-byte copy global -> shared that bypasses the registers (.cg: cached in
+ * L2 only); it reads src_bytes (0 .. 16) bytes and fills the rest of the 16
+ * with zeros, so src_bytes 0 reads nothing (src must still be a valid
+ * address). */
+__device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, int src_bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+#endif
+}
+/* Closes this thread's group of copies issued since the last commit. */
+__device__ __forceinline__ void cp_async_commit()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+/* Waits until at most N of this thread's committed groups are still in flight. */
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+/* 16 bytes from registers to shared memory (one STS.128). */
+__device__ __forceinline__ void st_shared16(uint32_t dst, uint32_t x, uint32_t y, uint32_t z, uint32_t w)
+{
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "r"(x), "r"(y), "r"(z), "r"(w)
+                 : "memory");
+}
+
+/* An mbarrier is a 64-bit object in shared memory. Each phase waits for a
+ * number of arrivals (set at init) and, for the TMA (sm90.cuh), a number
+ * of bytes (the transaction count: arrive.expect_tx adds to it, each
+ * completed TMA byte subtracts); when both reach zero the phase completes
+ * and the next begins. A waiter names the parity of the phase it waits for
+ * (0, 1, 0, ...): the wait for parity P returns once the phase of parity P
+ * has completed. */
+__device__ __forceinline__ void mbar_init(uint32_t bar, unsigned count)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+#endif
+}
+/* One arrival, with release semantics: this thread's earlier memory
+ * accesses are ordered before it for whoever waits on the phase. */
+__device__ __forceinline__ void mbar_arrive(uint32_t bar)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
+/* One arrival that happens when all of this thread's earlier cp.async
+ * copies have completed (.noinc: the arrival is one of the count the
+ * barrier was initialized with, not an extra one). The thread goes on at
+ * once. */
+__device__ __forceinline__ void cp_async_mbar_arrive(uint32_t bar)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
+/* Whether the phase of the given parity has completed (acquire semantics).
+ * sm_90's try_wait suspends the thread for a while (a hardware time limit)
+ * before it answers no; sm_80's test_wait answers at once. */
+__device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity)
+{
+    uint32_t done = 1;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+#endif
+    return done != 0;
+}
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
+{
+    while (!mbar_try_wait(bar, parity)) {
+    }
+}
+
+/* ---- The BF16 ladder: slab layout, copy path, epilogue -----------------------
+ * A block tile of kBM x kBN x kBK (kBK = 64: rows of 128 bytes) is held in
+ * shared memory as slabs of 128-byte rows (8 chunks of 16 bytes), chunk q
+ * of row r stored at chunk q ^ (r % 8), the 128-byte swizzle:
+ *   A slab: kBM rows of kBK elements; (row r, chunk q) at byte
+ *     r * 128 + 16 (q ^ (r % 8)).
+ *   B slab: kBN / 64 panels of 64 columns, each kBK k-rows of 128 bytes;
+ *     (k-row p, chunk q of the row of kBN columns) at byte
+ *     (q / 8) * kBK * 128 + p * 128 + 16 ((q % 8) ^ (p % 8)).
+ * BF16 variant 1 reads it with ldmatrix, variants 2-5 with wgmma (whose
+ * 128-byte-swizzled K-major A and N-major B it is), variants 3-5 also
+ * receive it from the TMA. Bf16Slab's copy path fills it with kThreads
+ * threads: 16-byte cp.async where a row allows it, else gathered chunks. */
+template <int kBM, int kBN, int kBK, int kThreads> struct Bf16Slab {
+    static_assert(kBK == 64, "rows of 128 bytes: the 128-byte swizzle");
+    static_assert(kBN % 64 == 0, "B in panels of 64 columns");
+    static constexpr int kAChunks = kBM * kBK / 8 / kThreads; /* 16-byte chunks per thread and k-tile */
+    static constexpr int kBChunks = kBK * kBN / 8 / kThreads;
+    static_assert(kAChunks * kThreads * 8 == kBM * kBK && kBChunks * kThreads * 8 == kBK * kBN,
+                  "whole chunks per thread");
+    static_assert(kThreads % 8 == 0 && kThreads % (kBN / 8) == 0, "a thread keeps one chunk column");
+
+    __host__ __device__ static constexpr int a_offset(int r, int q) { return r * 128 + ((q ^ (r & 7)) << 4); }
+    __host__ __device__ static constexpr int b_offset(int p, int q)
+    {
+        return (q >> 3) * (kBK * 128) + p * 128 + (((q & 7) ^ (p & 7)) << 4);
+    }
+
+    /* One 16-byte chunk gathered element by element: count (0..8) elements
+     * of src[off ..] (the rest zeros), then one 16-byte shared store. Used
+     * where a 16-byte cp.async cannot be: rows not 16-byte aligned, and
+     * chunks that straddle the matrix's last column. */
+    __device__ static __forceinline__ void gather_chunk(uint32_t dst, const unsigned short *src, size_t off,
+                                                        int count)
+    {
+        uint32_t w[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+        for (int e = 0; e < 8; ++e)
+            if (e < count) w[e >> 1] |= (uint32_t)__ldg(src + off + e) << (16 * (e & 1));
+        st_shared16(dst, w[0], w[1], w[2], w[3]);
+    }
+
+    /* Thread tid copies chunk column q = tid % 8 of A rows tid / 8 +
+     * (kThreads / 8) i (i < kAChunks): consecutive threads read consecutive
+     * 16 bytes of a row. A chunk covers columns col .. col + 7 of A: inside
+     * when row < m and col + 8 <= k, outside (zeros) when row >= m or col
+     * >= k, straddling otherwise. Issued, not waited for. */
+    template <bool kVec>
+    __device__ static __forceinline__ void load_a_tile(uint32_t as, const unsigned short *a, size_t lda, unsigned m,
+                                                       unsigned k, unsigned bm, unsigned kt, int tid)
+    {
+        const int q = tid & 7, r0 = tid >> 3;
+        const unsigned col = kt * kBK + 8 * q;
+        const int count = col >= k ? 0 : (k - col < 8 ? (int)(k - col) : 8); /* elements of this chunk in A's row */
+        if (kVec && (count == 8 || count == 0)) {
+            /* The fast path, unrolled: every chunk of this thread is whole or
+             * outside (one column for all its chunks). */
+#pragma unroll
+            for (int i = 0; i < kAChunks; ++i) {
+                const int r = r0 + i * (kThreads / 8);
+                const unsigned row = bm + r;
+                const int cnt = row < m ? count : 0;
+                const size_t off = (size_t)row * lda + col; /* an offset: added to a only when cnt > 0 */
+                cp_async16(as + a_offset(r, q), cnt ? a + off : a, 2 * cnt);
+            }
+            return;
+        }
+        /* Gathered chunks (unaligned rows, or this thread's column straddles
+         * column k): a loop, one chunk's 8 loads in flight at a time, so that
+         * its registers do not crowd out the accumulators. */
+#pragma unroll 1
+        for (int i = 0; i < kAChunks; ++i) {
+            const int r = r0 + i * (kThreads / 8);
+            const unsigned row = bm + r;
+            gather_chunk(as + a_offset(r, q), a, (size_t)row * lda + col, row < m ? count : 0);
+        }
+    }
+    /* Thread tid copies chunk column q = tid % (kBN / 8) of B's k rows
+     * tid / (kBN / 8) + (kThreads / (kBN / 8)) i (i < kBChunks). */
+    template <bool kVec>
+    __device__ static __forceinline__ void load_b_tile(uint32_t bs, const unsigned short *b, size_t ldb, unsigned n,
+                                                       unsigned k, unsigned bn, unsigned kt, int tid)
+    {
+        constexpr int kQ = kBN / 8, kRowStep = kThreads / kQ;
+        const int q = tid % kQ, p0 = tid / kQ;
+        const unsigned col = bn + 8 * q;
+        const int count = col >= n ? 0 : (n - col < 8 ? (int)(n - col) : 8);
+        if (kVec && (count == 8 || count == 0)) {
+#pragma unroll
+            for (int i = 0; i < kBChunks; ++i) {
+                const int p = p0 + i * kRowStep;
+                const unsigned row = kt * kBK + p;
+                const int cnt = row < k ? count : 0;
+                const size_t off = (size_t)row * ldb + col;
+                cp_async16(bs + b_offset(p, q), cnt ? b + off : b, 2 * cnt);
+            }
+            return;
+        }
+#pragma unroll 1
+        for (int i = 0; i < kBChunks; ++i) {
+            const int p = p0 + i * kRowStep;
+            const unsigned row = kt * kBK + p;
+            gather_chunk(bs + b_offset(p, q), b, (size_t)row * ldb + col, row < k ? count : 0);
+        }
+    }
+    /* Both: k-tile kt of A into the slab at as, of B into the one at bs. */
+    template <bool kAVec, bool kBVec>
+    __device__ static __forceinline__ void load_tiles(uint32_t as, uint32_t bs, const unsigned short *a, size_t lda,
+                                                      const unsigned short *b, size_t ldb, unsigned m, unsigned n,
+                                                      unsigned k, unsigned bm, unsigned bn, unsigned kt, int tid)
+    {
+        load_a_tile<kAVec>(as, a, lda, m, k, bm, kt, tid);
+        load_b_tile<kBVec>(bs, b, ldb, n, k, bn, kt, tid);
+    }
+};
+
+/* One element of C; beta == 0 never reads the old value (NaN there must not leak). */
+__device__ __forceinline__ void store_one(__nv_bfloat16 *p, float alpha, float v, float beta)
+{
+    const float r = beta == 0.0f ? alpha * v : alpha * v + beta * __bfloat162float(*p);
+    *p = __float2bfloat16_rn(r);
+}
+/* Columns col, col + 1 of one row: a 4-byte bf16 pair when allowed (c_vec:
+ * c 4-byte aligned and ldc even, so that col even is an aligned pair). */
+__device__ __forceinline__ void store_pair(__nv_bfloat16 *crow, unsigned col, unsigned n, float alpha, float v0,
+                                           float v1, float beta, bool c_vec)
+{
+    if (c_vec && col + 2 <= n) {
+        __nv_bfloat162 *p = reinterpret_cast<__nv_bfloat162 *>(crow + col);
+        float r0 = alpha * v0, r1 = alpha * v1;
+        if (beta != 0.0f) { /* only then is C read */
+            const float2 o = __bfloat1622float2(*p);
+            r0 += beta * o.x;
+            r1 += beta * o.y;
+        }
+        *p = __floats2bfloat162_rn(r0, r1);
+    } else {
+        if (col < n) store_one(crow + col, alpha, v0, beta);
+        if (col + 1 < n) store_one(crow + col + 1, alpha, v1, beta);
+    }
+}
+/* A warp's 16 rows of its warpgroup's 64 x (2 kAcc) accumulator tile (the
+ * wgmma m64nNk16 layout of BF16 variants 2-5), from registers:
+ * d[4j + 2h + e] is C(row0 + g + 8h, bn + 8j + 2t + e), lane = 4g + t.
+ * Rows past m are skipped, columns past n guarded by store_pair. */
+template <int kAcc>
+__device__ __forceinline__ void store_tile(const float (&d)[kAcc], __nv_bfloat16 *c, size_t ldc, unsigned m,
+                                           unsigned n, unsigned row0, unsigned bn, int lane, float alpha, float beta,
+                                           bool c_vec)
+{
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const unsigned row = row0 + g + 8 * h;
+        if (row >= m) continue;
+        __nv_bfloat16 *const crow = c + (size_t)row * ldc;
+#pragma unroll
+        for (int j = 0; j < kAcc / 4; ++j)
+            store_pair(crow, bn + 8 * j + 2 * t, n, alpha, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], beta, c_vec);
+    }
+}
+
+} // namespace
+
+#endif /* GK_GEMM_KERNELS_COMMON_CUH */
