@@ -125,10 +125,12 @@ typedef struct gk_bench_module {
     gk_bench_case (*case_at)(size_t index);
 
     /* Allocate inputs for `shape`, fill them with seeded random data, compute
-     * the CPU reference where the check needs one. *state is the module's.
+     * the CPU reference where the check needs one, and keep them in `state`:
+     * the module's own struct of state_size bytes, which the runner
+     * allocates zeroed before setup() and frees after teardown().
      * GK_ERROR_UNSUPPORTED: this shape does not go with these parameters
      * (u8 samples with 4096 bins): the runner says so and moves on. */
-    gk_status (*setup)(void **state, const gk_bench_shape *shape, const gk_bench_params *params);
+    gk_status (*setup)(void *state, const gk_bench_shape *shape, const gk_bench_params *params);
     /* NULL to run the case at this shape; else why it is skipped (a slow
      * variant at a large size), which the table prints as "skipped". May be
      * NULL. */
@@ -145,6 +147,9 @@ typedef struct gk_bench_module {
     gk_bench_work (*work)(void *state);
     /* Short description of the params used, e.g. "f32 sum". */
     const char *(*describe)(void *state);
+    /* Free what setup() and prepare() allocated (the state's members; the
+     * runner frees the state itself). Also called after a failed setup(),
+     * with the members it did not reach still zero. */
     void (*teardown)(void *state);
     /* A second peak every case is also measured against, in a column of its
      * own ("% fp32" next to the DRAM "% of peak" of a convolution, which is
@@ -157,6 +162,7 @@ typedef struct gk_bench_module {
      * belong but cannot run shows as n/a. NULL (what a module that leaves it
      * out gets): every case belongs. Called after setup(). */
     int (*applies)(void *state, const gk_bench_case *c);
+    size_t state_size; /* sizeof the module's state struct (setup) */
 } gk_bench_module;
 
 extern const gk_bench_module *const gk_bench_modules[];
@@ -164,6 +170,23 @@ extern const size_t gk_bench_module_count;
 
 /* The index of the module's parameter `key`, or -1. */
 int gk_bench_param_index(const gk_bench_module *m, const char *key);
+
+/* ---- Helpers for a module's bench file (support.c) -------------------------- */
+
+/* parse_size for a module whose size is one count n (reduce, conv): n from
+ * `s` (gk_parse_size, cli.h) into a one-axis shape, 0 on success. A string
+ * that is not a count, or a count below min, gets the message not_a_count
+ * in err; one above max gets too_large; both return non-zero. */
+int gk_bench_parse_count(const char *s, size_t min, size_t max, const char *not_a_count, const char *too_large,
+                         gk_bench_shape *shape, char *err, size_t err_size);
+/* format_size for such a shape: n as gk_format_size writes it ("2^20+13"). */
+void gk_bench_format_count(const gk_bench_shape *shape, char *buf, size_t size);
+
+/* For prepare(): make the device workspace *ws (*ws_bytes of it) at least
+ * `need` bytes, allocating it again when it is smaller, then fill all of it
+ * with the byte `poison` (when there is one), so that a variant that reads
+ * its workspace before writing it fails its check. */
+gk_status gk_bench_poisoned_workspace(void **ws, size_t *ws_bytes, size_t need, int poison);
 
 #ifdef __cplusplus
 }

@@ -175,6 +175,14 @@ static gk_bench_row *new_row(void)
     return r;
 }
 
+/* The module's teardown() of a state from run_group, then the state itself. */
+static void free_state(const gk_bench_module *mod, void *state)
+{
+    if (state == NULL) return;
+    mod->teardown(state);
+    free(state);
+}
+
 /* Run every selected case of module p->m at one shape and one parameter set.
  * Returns the number of failures; *fatal is set on a sticky CUDA error. */
 static int run_group(const plan *p, const gk_bench_shape *shape, const gk_bench_params *params, const gk_bench_cli *cli,
@@ -184,17 +192,17 @@ static int run_group(const plan *p, const gk_bench_shape *shape, const gk_bench_
     const gk_bench_module *mod = p->m;
     char sz[64];
     mod->format_size(shape, sz, sizeof sz);
-    void *state = NULL;
     if (!cli->quiet) fprintf(stderr, "[%s %s=%s] generating inputs and the CPU reference...\n", mod->name, mod->axes, sz);
-    gk_status st = mod->setup(&state, shape, params);
+    void *state = calloc(1, mod->state_size); /* the module's state, zeroed (bench.h) */
+    gk_status st = state ? mod->setup(state, shape, params) : GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
     if (st.code == GK_ERROR_UNSUPPORTED) { /* a combination the module does not take, e.g. u8 with 4096 bins */
         if (!cli->quiet) fprintf(stderr, "[%s %s=%s] not run: %s\n", mod->name, mod->axes, sz, st.what ? st.what : "");
-        if (state != NULL) mod->teardown(state);
+        free_state(mod, state);
         return 0;
     }
     if (!gk_ok(st)) {
         fail_status("setting up the inputs", st);
-        if (state != NULL) mod->teardown(state);
+        free_state(mod, state);
         *fatal = st.code == GK_ERROR_CUDA;
         return 1;
     }
@@ -245,7 +253,7 @@ static int run_group(const plan *p, const gk_bench_shape *shape, const gk_bench_
         r->w = mod->work(state);
         if (!cli->quiet) fprintf(stderr, "%.4f ms\n", r->t.median_ms);
     }
-    mod->teardown(state);
+    free_state(mod, state);
     gk_bench_derive(&results.rows[first], results.count - first, peaks, cli->baseline);
     return failures;
 }

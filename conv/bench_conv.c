@@ -54,21 +54,9 @@ static const gk_bench_param_decl params_decl[] = {
 
 static int parse_size(const char *s, gk_bench_shape *shape, char *err, size_t err_size)
 {
-    size_t n;
-    if (gk_parse_size(s, &n) != 0 || n == 0) {
-        snprintf(err, err_size, "not a count of outputs from 1 up (try 1000, 2^24, 2^20+13, 16Mi)");
-        return 1;
-    }
-    if (n > GK_CONV_MAX_N) {
-        snprintf(err, err_size, "n is above GK_CONV_MAX_N (2^60)");
-        return 1;
-    }
-    shape->v[0] = n;
-    shape->count = 1;
-    return 0;
+    return gk_bench_parse_count(s, 1, GK_CONV_MAX_N, "not a count of outputs from 1 up (try 1000, 2^24, 2^20+13, 16Mi)",
+                                "n is above GK_CONV_MAX_N (2^60)", shape, err, err_size);
 }
-
-static void format_size(const gk_bench_shape *shape, char *buf, size_t size) { gk_format_size(shape->v[0], buf, size); }
 
 static size_t num_cases(void) { return gk_conv_variant_count() + 2; }
 
@@ -105,7 +93,6 @@ typedef struct state {
 static void teardown(void *p)
 {
     state *s = (state *)p;
-    if (s == NULL) return;
     gk_cufft_conv_destroy(s->fft);
     cudaFree(s->d_in);
     cudaFree(s->d_mask);
@@ -114,14 +101,11 @@ static void teardown(void *p)
     free(s->h_in);
     free(s->h_mask);
     free(s->h_out);
-    free(s);
 }
 
-static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_bench_params *params)
+static gk_status setup(void *p, const gk_bench_shape *shape, const gk_bench_params *params)
 {
-    state *s = (state *)calloc(1, sizeof *s);
-    if (s == NULL) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
-    *out_state = s;
+    state *s = (state *)p;
     s->n = shape->v[0];
     if (gk_parse_size(params->value[0], &s->width) != 0 || s->width == 0 || s->width > GK_CONV_MAX_N)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "conv: --param width takes a positive integer");
@@ -162,15 +146,8 @@ static gk_status prepare(void *p, const gk_bench_case *c)
         /* GK_ERROR_UNSUPPORTED here (a width above the variant's max_width)
          * shows as n/a, with the status's message. */
         GK_TRY(gk_conv1d(c->id, s->d_in, s->n, s->d_mask, s->width, s->d_out, NULL, &need, 0));
-        if (need > s->ws_bytes) {
-            cudaFree(s->d_ws);
-            s->d_ws = NULL;
-            s->ws_bytes = 0;
-            GK_CUDA_TRY(cudaMalloc(&s->d_ws, need));
-            s->ws_bytes = need;
-        }
         /* The workspace needs no initialisation: poison it. */
-        GK_CUDA_TRY(cudaMemset(s->d_ws, 0x5a, s->ws_bytes));
+        GK_TRY(gk_bench_poisoned_workspace(&s->d_ws, &s->ws_bytes, need, 0x5a));
     } else if (c->role == GK_ROLE_REFERENCE && s->fft == NULL) {
         GK_TRY(gk_cufft_conv_create(&s->fft, s->n, s->width)); /* plans and buffers, once, untimed */
     }
@@ -222,6 +199,6 @@ const gk_bench_module gk_conv_bench_module = {
     "conv", "n", "n, the outputs (and inputs): 2^24, 2^28, 1000000; the mask by --param width=3,7,...",
     default_sizes, sizeof default_sizes / sizeof default_sizes[0], "gbps",
     params_decl, sizeof params_decl / sizeof params_decl[0],
-    parse_size, format_size, num_cases, case_at, setup, skip, prepare, run, verify, work, describe, teardown,
-    GK_PEAK_FP32,
+    parse_size, gk_bench_format_count, num_cases, case_at, setup, skip, prepare, run, verify, work, describe,
+    teardown, GK_PEAK_FP32, .state_size = sizeof(state),
 };

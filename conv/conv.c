@@ -4,9 +4,8 @@
 
 #include "gk/conv.h"
 #include "gk/cuda_check.h"
+#include "../common/module.h"
 #include "variants.h"
-
-static int misaligned(const void *p, size_t alignment) { return ((uintptr_t)p % alignment) != 0; }
 
 /* Do the byte ranges [a, a + a_bytes) and [b, b + b_bytes) share a byte?
  * Sizes are at most 4 * 2^60 here, so the sums cannot wrap. */
@@ -30,30 +29,22 @@ gk_status gk_conv1d(int variant, const float *in, size_t n, const float *mask, s
     if (n > GK_CONV_MAX_N) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "n is above GK_CONV_MAX_N (2^60)");
     if (width > GK_CONV_MAX_N) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "width is above GK_CONV_MAX_N (2^60)");
 
-    /* Rounded up to a whole 256-byte granule and never 0, so that allocating
-     * exactly this size gives a non-NULL workspace. */
-    size_t need = (v->workspace(n, width) + 255) / 256 * 256;
-    if (need == 0) need = 256;
-    if (workspace == NULL) { /* phase one: the size, and nothing else */
-        *workspace_bytes = need;
-        return gk_success();
-    }
+    size_t need = gk_workspace_round(v->workspace(n, width));
+    GK_WORKSPACE_QUERY(need, workspace, workspace_bytes);
 
     if (n > 0) {
         if (in == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "in is NULL and n > 0");
         if (mask == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "mask is NULL and n > 0");
         if (out == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "out is NULL and n > 0");
     }
-    if (misaligned(in, sizeof(float))) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "in is not 4-byte aligned");
-    if (misaligned(mask, sizeof(float))) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "mask is not 4-byte aligned");
-    if (misaligned(out, sizeof(float))) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out is not 4-byte aligned");
+    if (gk_misaligned(in, sizeof(float))) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "in is not 4-byte aligned");
+    if (gk_misaligned(mask, sizeof(float))) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "mask is not 4-byte aligned");
+    if (gk_misaligned(out, sizeof(float))) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out is not 4-byte aligned");
     if (overlap(in, n * sizeof(float), out, n * sizeof(float)))
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "in and out overlap (the convolution is not done in place)");
     if (overlap(mask, n > 0 ? width * sizeof(float) : 0, out, n * sizeof(float)))
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "mask and out overlap");
-    if (*workspace_bytes < need)
-        return GK_FAIL(GK_ERROR_WORKSPACE_TOO_SMALL, "*workspace_bytes is below the size the query returned");
-    if (misaligned(workspace, 16)) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "workspace is not 16-byte aligned");
+    GK_WORKSPACE_CHECK(need, workspace, workspace_bytes);
 
     if (n == 0) return gk_success(); /* nothing to compute, nothing launched */
     return GK_CUDA_STATUS(v->run(in, n, mask, width, out, workspace, stream));

@@ -11,6 +11,7 @@
  * variants with one output per thread and no tile. */
 #include <stddef.h>
 
+#include "../common/module.h"
 #include "variants.h"
 
 #define ANY 0
@@ -40,24 +41,9 @@ static const gk_conv_row table[] = {
      gk_conv_07_register_blocked_workspace, gk_conv_07_register_blocked_run},
 };
 
-#define COUNT (sizeof table / sizeof table[0])
-
-size_t gk_conv_variant_count(void) { return COUNT; }
-
-const gk_conv_variant *gk_conv_variant_at(size_t index) { return index < COUNT ? &table[index].info : NULL; }
-
-const gk_conv_row *gk_conv_row_find(int id)
-{
-    for (size_t i = 0; i < COUNT; ++i)
-        if (table[i].info.id == id) return &table[i];
-    return NULL;
-}
-
-const gk_conv_variant *gk_conv_find_variant(int id)
-{
-    const gk_conv_row *r = gk_conv_row_find(id);
-    return r ? &r->info : NULL;
-}
+/* GK_TABLE_LOOKUPS (common/module.h) defines gk_conv_variant_count,
+ * gk_conv_variant_at, gk_conv_row_find and gk_conv_find_variant. */
+GK_TABLE_LOOKUPS(gk_conv, gk_conv_row, gk_conv_variant, table)
 
 int gk_conv_best_variant(size_t width) { return width <= GK_CONV_BEST_SPLIT_WIDTH ? 6 : 7; }
 

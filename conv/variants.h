@@ -25,42 +25,37 @@ extern "C" {
  * (n = 0 never reaches it), 1 <= width <= the row's max_width (when not 0),
  * n and width <= GK_CONV_MAX_N; in, mask and out non-NULL and 4-byte aligned
  * but not necessarily 16-byte aligned; out overlapping neither in nor mask;
- * a workspace of workspace() bytes, 16-byte aligned and not initialised. */
-typedef size_t (*gk_conv_workspace_fn)(size_t n, size_t width);
-typedef cudaError_t (*gk_conv_run_fn)(const float *in, size_t n, const float *mask, size_t width, float *out,
-                                      void *workspace, cudaStream_t stream);
+ * a workspace of workspace() bytes, 16-byte aligned and not initialised.
+ * The types are function types, so that each entry point below is declared
+ * by its type and its full name. */
+typedef size_t gk_conv_workspace_fn(size_t n, size_t width);
+typedef cudaError_t gk_conv_run_fn(const float *in, size_t n, const float *mask, size_t width, float *out,
+                                   void *workspace, cudaStream_t stream);
 
 typedef struct gk_conv_row {
     gk_conv_variant info; /* what gk_conv_variant_at() shows */
-    gk_conv_workspace_fn workspace;
-    gk_conv_run_fn run;
+    gk_conv_workspace_fn *workspace;
+    gk_conv_run_fn *run;
 } gk_conv_row;
 
 /* The row of variant `id`, NULL when there is none. */
 const gk_conv_row *gk_conv_row_find(int id);
 
 /* The kernel files' entry points. */
-size_t gk_conv_01_basic_workspace(size_t n, size_t width);
-cudaError_t gk_conv_01_basic_run(const float *in, size_t n, const float *mask, size_t width, float *out,
-                                 void *workspace, cudaStream_t stream);
-size_t gk_conv_02_constant_mask_workspace(size_t n, size_t width);
-cudaError_t gk_conv_02_constant_mask_run(const float *in, size_t n, const float *mask, size_t width, float *out,
-                                         void *workspace, cudaStream_t stream);
-size_t gk_conv_03_tiled_halo_workspace(size_t n, size_t width);
-cudaError_t gk_conv_03_tiled_halo_run(const float *in, size_t n, const float *mask, size_t width, float *out,
-                                      void *workspace, cudaStream_t stream);
-size_t gk_conv_04_tiled_cached_halo_workspace(size_t n, size_t width);
-cudaError_t gk_conv_04_tiled_cached_halo_run(const float *in, size_t n, const float *mask, size_t width,
-                                             float *out, void *workspace, cudaStream_t stream);
-size_t gk_conv_05_register_tiled_workspace(size_t n, size_t width);
-cudaError_t gk_conv_05_register_tiled_run(const float *in, size_t n, const float *mask, size_t width, float *out,
-                                          void *workspace, cudaStream_t stream);
-size_t gk_conv_06_streaming_workspace(size_t n, size_t width);
-cudaError_t gk_conv_06_streaming_run(const float *in, size_t n, const float *mask, size_t width, float *out,
-                                     void *workspace, cudaStream_t stream);
-size_t gk_conv_07_register_blocked_workspace(size_t n, size_t width);
-cudaError_t gk_conv_07_register_blocked_run(const float *in, size_t n, const float *mask, size_t width, float *out,
-                                            void *workspace, cudaStream_t stream);
+gk_conv_workspace_fn gk_conv_01_basic_workspace;
+gk_conv_run_fn gk_conv_01_basic_run;
+gk_conv_workspace_fn gk_conv_02_constant_mask_workspace;
+gk_conv_run_fn gk_conv_02_constant_mask_run;
+gk_conv_workspace_fn gk_conv_03_tiled_halo_workspace;
+gk_conv_run_fn gk_conv_03_tiled_halo_run;
+gk_conv_workspace_fn gk_conv_04_tiled_cached_halo_workspace;
+gk_conv_run_fn gk_conv_04_tiled_cached_halo_run;
+gk_conv_workspace_fn gk_conv_05_register_tiled_workspace;
+gk_conv_run_fn gk_conv_05_register_tiled_run;
+gk_conv_workspace_fn gk_conv_06_streaming_workspace;
+gk_conv_run_fn gk_conv_06_streaming_run;
+gk_conv_workspace_fn gk_conv_07_register_blocked_workspace;
+gk_conv_run_fn gk_conv_07_register_blocked_run;
 
 #ifdef __cplusplus
 }

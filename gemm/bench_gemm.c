@@ -145,7 +145,6 @@ typedef struct state {
 static void teardown(void *p)
 {
     state *s = (state *)p;
-    if (s == NULL) return;
     cudaFree(s->d_a);
     cudaFree(s->d_b);
     cudaFree(s->d_c);
@@ -158,7 +157,6 @@ static void teardown(void *p)
     free(s->mag);
     free(s->rms);
     free(s->h_c);
-    free(s);
 }
 
 #define CUBLAS_TRY(call)                                                                                         \
@@ -174,11 +172,9 @@ static gk_status upload_fn(float *d, const float *h, float *tmp, size_t n, int s
     return gk_success();
 }
 
-static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_bench_params *params)
+static gk_status setup(void *p, const gk_bench_shape *shape, const gk_bench_params *params)
 {
-    state *s = (state *)calloc(1, sizeof *s);
-    if (s == NULL) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
-    *out_state = s;
+    state *s = (state *)p;
     s->m = shape->v[0], s->n = shape->v[1], s->k = shape->v[2];
     s->bf16 = params->value[0] != NULL && strcmp(params->value[0], "bf16") == 0;
     size_t na = s->m * s->k, nb = s->k * s->n, nc = s->m * s->n;
@@ -352,5 +348,5 @@ const gk_bench_module gk_gemm_bench_module = {
     "gemm", "m x n x k", "one size for a square product (4096, 2^12) or m x n x k (4097x3001x2049)",
     default_sizes, sizeof default_sizes / sizeof default_sizes[0], "tflops", params, sizeof params / sizeof params[0],
     parse_size, format_size, num_cases, case_at, setup, skip, prepare, run, verify, work, describe, teardown,
-    GK_PEAK_NONE, applies,
+    GK_PEAK_NONE, applies, .state_size = sizeof(state),
 };

@@ -1,9 +1,8 @@
 /* gk_gemm: argument checking and dispatch through the table. Every check
  * happens before anything is launched or written. */
-#include <stdint.h>
-
 #include "gk/cuda_check.h"
 #include "gk/gemm.h"
+#include "../common/module.h"
 #include "variants.h"
 
 /* A matrix of `rows` x `cols` with leading dimension ld spans
@@ -16,8 +15,6 @@ static int extent_overflows(size_t rows, size_t cols, size_t ld, size_t elem)
     if (ld != 0 && rows - 1 > (limit - cols) / ld) return 1;
     return (rows - 1) * ld + cols > limit;
 }
-
-static int misaligned(const void *p, size_t elem) { return ((uintptr_t)p % elem) != 0; }
 
 /* The operand checks gk_gemm (fp32, elem = 4) and gk_gemm_bf16 (elem = 2)
  * share, in this order. *empty is set when C is empty: nothing to compute. */
@@ -38,7 +35,7 @@ static gk_status check_operands(size_t m, size_t n, size_t k, const void *a, siz
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "a matrix spans 2^62 bytes or more: its offsets would overflow");
     if (c == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "c is NULL and C is not empty");
     if (k > 0 && (a == NULL || b == NULL)) return GK_FAIL(GK_ERROR_NULL_POINTER, "a or b is NULL and k > 0");
-    if (misaligned(c, elem) || (k > 0 && (misaligned(a, elem) || misaligned(b, elem))))
+    if (gk_misaligned(c, elem) || (k > 0 && (gk_misaligned(a, elem) || gk_misaligned(b, elem))))
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, elem == sizeof(float)
                                                       ? "a, b or c is not aligned to 4 bytes (a float)"
                                                       : "a, b or c is not aligned to 2 bytes (a bf16)");

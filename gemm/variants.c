@@ -7,6 +7,7 @@
  * compute capability it runs on), then the kernel file's function. */
 #include <stddef.h>
 
+#include "../common/module.h"
 #include "variants.h"
 
 static const gk_gemm_row table[] = {
@@ -44,34 +45,19 @@ static const gk_gemm_row table[] = {
      gk_gemm_12_tf32_wgmma_run},
 };
 
-#define COUNT (sizeof table / sizeof table[0])
-
-size_t gk_gemm_variant_count(void) { return COUNT; }
-
-const gk_gemm_variant *gk_gemm_variant_at(size_t index) { return index < COUNT ? &table[index].info : NULL; }
-
-const gk_gemm_row *gk_gemm_row_find(int id)
-{
-    for (size_t i = 0; i < COUNT; ++i)
-        if (table[i].info.id == id) return &table[i];
-    return NULL;
-}
-
-const gk_gemm_variant *gk_gemm_find_variant(int id)
-{
-    const gk_gemm_row *r = gk_gemm_row_find(id);
-    return r ? &r->info : NULL;
-}
+/* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,
+ * gk_gemm_variant_at, gk_gemm_row_find and gk_gemm_find_variant. */
+GK_TABLE_LOOKUPS(gk_gemm, gk_gemm_row, gk_gemm_variant, table)
 
 int gk_gemm_best_fp32_variant(void)
 {
     int best = 0;
-    for (size_t i = 0; i < COUNT; ++i)
+    for (size_t i = 0; i < gk_gemm_variant_count(); ++i)
         if (table[i].info.precision == GK_GEMM_FP32) best = table[i].info.id;
     return best;
 }
 
-int gk_gemm_best_variant(void) { return table[COUNT - 1].info.id; }
+int gk_gemm_best_variant(void) { return table[gk_gemm_variant_count() - 1].info.id; }
 
 const char *gk_gemm_precision_name(gk_gemm_precision p)
 {
@@ -107,26 +93,8 @@ static const gk_gemm_bf16_row bf16_table[] = {
      gk_gemm_bf16_05_persistent_run},
 };
 
-#define BF16_COUNT (sizeof bf16_table / sizeof bf16_table[0])
+/* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_bf16_variant_count,
+ * gk_gemm_bf16_variant_at, gk_gemm_bf16_row_find and gk_gemm_bf16_find_variant. */
+GK_TABLE_LOOKUPS(gk_gemm_bf16, gk_gemm_bf16_row, gk_gemm_variant, bf16_table)
 
-size_t gk_gemm_bf16_variant_count(void) { return BF16_COUNT; }
-
-const gk_gemm_variant *gk_gemm_bf16_variant_at(size_t index)
-{
-    return index < BF16_COUNT ? &bf16_table[index].info : NULL;
-}
-
-const gk_gemm_bf16_row *gk_gemm_bf16_row_find(int id)
-{
-    for (size_t i = 0; i < BF16_COUNT; ++i)
-        if (bf16_table[i].info.id == id) return &bf16_table[i];
-    return NULL;
-}
-
-const gk_gemm_variant *gk_gemm_bf16_find_variant(int id)
-{
-    const gk_gemm_bf16_row *r = gk_gemm_bf16_row_find(id);
-    return r ? &r->info : NULL;
-}
-
-int gk_gemm_bf16_best_variant(void) { return bf16_table[BF16_COUNT - 1].info.id; }
+int gk_gemm_bf16_best_variant(void) { return bf16_table[gk_gemm_bf16_variant_count() - 1].info.id; }

@@ -24,36 +24,33 @@ extern "C" {
  * ldc >= n; c non-NULL, a and b non-NULL when k > 0; 4-byte-aligned pointers.
  * Returns cudaErrorNotSupported (launching nothing) on a GPU older than the
  * variant needs, and cudaErrorInvalidConfiguration (launching nothing) when
- * m x n needs more blocks than one launch can have. */
-typedef cudaError_t (*gk_gemm_run_fn)(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
-                                      const float *b, size_t ldb, float beta, float *c, size_t ldc,
-                                      cudaStream_t stream);
+ * m x n needs more blocks than one launch can have. The types are function
+ * types, so that each entry point below is declared by its type and its full
+ * name. */
+typedef cudaError_t gk_gemm_run_fn(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                                   const float *b, size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream);
 
 typedef struct gk_gemm_row {
     gk_gemm_variant info; /* what gk_gemm_variant_at() shows */
-    gk_gemm_run_fn run;
+    gk_gemm_run_fn *run;
 } gk_gemm_row;
 
 /* The row of variant `id`, NULL when there is none. */
 const gk_gemm_row *gk_gemm_row_find(int id);
 
-#define GK_GEMM_ENTRY(name)                                                                                      \
-    cudaError_t name(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,     \
-                     size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream)
 /* The kernel files' entry points. */
-GK_GEMM_ENTRY(gk_gemm_01_naive_run);
-GK_GEMM_ENTRY(gk_gemm_02_coalesced_run);
-GK_GEMM_ENTRY(gk_gemm_03_smem_tiled_run);
-GK_GEMM_ENTRY(gk_gemm_04_1d_blocktiling_run);
-GK_GEMM_ENTRY(gk_gemm_05_2d_blocktiling_run);
-GK_GEMM_ENTRY(gk_gemm_06_vectorized_run);
-GK_GEMM_ENTRY(gk_gemm_07_bank_conflict_free_run);
-GK_GEMM_ENTRY(gk_gemm_08_warp_tiling_run);
-GK_GEMM_ENTRY(gk_gemm_09_double_buffered_cp_async_run);
-GK_GEMM_ENTRY(gk_gemm_10_tuned_fp32_run);
-GK_GEMM_ENTRY(gk_gemm_11_tf32_mma_run);
-GK_GEMM_ENTRY(gk_gemm_12_tf32_wgmma_run);
-#undef GK_GEMM_ENTRY
+gk_gemm_run_fn gk_gemm_01_naive_run;
+gk_gemm_run_fn gk_gemm_02_coalesced_run;
+gk_gemm_run_fn gk_gemm_03_smem_tiled_run;
+gk_gemm_run_fn gk_gemm_04_1d_blocktiling_run;
+gk_gemm_run_fn gk_gemm_05_2d_blocktiling_run;
+gk_gemm_run_fn gk_gemm_06_vectorized_run;
+gk_gemm_run_fn gk_gemm_07_bank_conflict_free_run;
+gk_gemm_run_fn gk_gemm_08_warp_tiling_run;
+gk_gemm_run_fn gk_gemm_09_double_buffered_cp_async_run;
+gk_gemm_run_fn gk_gemm_10_tuned_fp32_run;
+gk_gemm_run_fn gk_gemm_11_tf32_mma_run;
+gk_gemm_run_fn gk_gemm_12_tf32_wgmma_run;
 
 /* The BF16 table (gk_gemm_bf16): the same contract as gk_gemm_run_fn with
  * __nv_bfloat16 operands behind the void pointers, 2-byte-aligned; each
@@ -61,27 +58,23 @@ GK_GEMM_ENTRY(gk_gemm_12_tf32_wgmma_run);
  * A variant returns cudaErrorNotSupported (launching nothing) where it cannot
  * run: a GPU older than min_cc, and for the wgmma variants any GPU other than
  * compute capability 9.0 or a library not built for sm_90a. */
-typedef cudaError_t (*gk_gemm_bf16_run_fn)(size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
-                                           const void *b, size_t ldb, float beta, void *c, size_t ldc,
-                                           cudaStream_t stream);
+typedef cudaError_t gk_gemm_bf16_run_fn(size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
+                                        const void *b, size_t ldb, float beta, void *c, size_t ldc,
+                                        cudaStream_t stream);
 
 typedef struct gk_gemm_bf16_row {
     gk_gemm_variant info; /* what gk_gemm_bf16_variant_at() shows; precision GK_GEMM_BF16 */
-    gk_gemm_bf16_run_fn run;
+    gk_gemm_bf16_run_fn *run;
 } gk_gemm_bf16_row;
 
 /* The BF16 row of variant `id`, NULL when there is none. */
 const gk_gemm_bf16_row *gk_gemm_bf16_row_find(int id);
 
-#define GK_GEMM_BF16_ENTRY(name)                                                                                 \
-    cudaError_t name(size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda, const void *b,       \
-                     size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream)
-GK_GEMM_BF16_ENTRY(gk_gemm_bf16_01_mma_sync_run);
-GK_GEMM_BF16_ENTRY(gk_gemm_bf16_02_wgmma_run);
-GK_GEMM_BF16_ENTRY(gk_gemm_bf16_03_tma_run);
-GK_GEMM_BF16_ENTRY(gk_gemm_bf16_04_warp_specialized_run);
-GK_GEMM_BF16_ENTRY(gk_gemm_bf16_05_persistent_run);
-#undef GK_GEMM_BF16_ENTRY
+gk_gemm_bf16_run_fn gk_gemm_bf16_01_mma_sync_run;
+gk_gemm_bf16_run_fn gk_gemm_bf16_02_wgmma_run;
+gk_gemm_bf16_run_fn gk_gemm_bf16_03_tma_run;
+gk_gemm_bf16_run_fn gk_gemm_bf16_04_warp_specialized_run;
+gk_gemm_bf16_run_fn gk_gemm_bf16_05_persistent_run;
 
 #ifdef __cplusplus
 }

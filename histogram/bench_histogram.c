@@ -98,21 +98,17 @@ typedef struct state {
 static void teardown(void *p)
 {
     state *s = (state *)p;
-    if (s == NULL) return;
     cudaFree(s->d_in);
     cudaFree(s->d_counts);
     cudaFree(s->d_ws);
     free(s->ref);
     free(s->got);
     free(s->got32);
-    free(s);
 }
 
-static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_bench_params *params)
+static gk_status setup(void *p, const gk_bench_shape *shape, const gk_bench_params *params)
 {
-    state *s = (state *)calloc(1, sizeof *s);
-    if (s == NULL) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
-    *out_state = s;
+    state *s = (state *)p;
     s->n = shape->v[0];
     s->bins = shape->v[1];
     s->dtype = strcmp(params->value[0], "u8") == 0 ? GK_U8 : GK_U32;
@@ -151,18 +147,11 @@ static gk_status prepare(void *p, const gk_bench_case *c)
     } else if (c->role == GK_ROLE_VARIANT) {
         GK_TRY(gk_histogram(c->id, s->dtype, s->d_in, s->n, s->bins, (uint64_t *)s->d_counts, NULL, &need, 0));
     }
-    if (need > s->ws_bytes) {
-        cudaFree(s->d_ws);
-        s->d_ws = NULL;
-        s->ws_bytes = 0;
-        GK_CUDA_TRY(cudaMalloc(&s->d_ws, need));
-        s->ws_bytes = need;
-    }
     s->ws_use = need;
     /* Poison the counts and the workspace: every count must be written, and
      * the workspace must need no initialisation. */
+    GK_TRY(gk_bench_poisoned_workspace(&s->d_ws, &s->ws_bytes, need, 0x5a));
     GK_CUDA_TRY(cudaMemset(s->d_counts, 0xa5, s->bins * sizeof(uint64_t)));
-    if (s->d_ws) GK_CUDA_TRY(cudaMemset(s->d_ws, 0x5a, s->ws_bytes));
     GK_CUDA_TRY(cudaDeviceSynchronize());
     return gk_success();
 }
@@ -211,4 +200,5 @@ const gk_bench_module gk_histogram_bench_module = {
     default_sizes, sizeof default_sizes / sizeof default_sizes[0], "gbps",
     params_decl, sizeof params_decl / sizeof params_decl[0],
     parse_size, format_size, num_cases, case_at, setup, NULL, prepare, run, verify, work, describe, teardown,
+    .state_size = sizeof(state),
 };

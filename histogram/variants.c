@@ -3,6 +3,7 @@
  * kernels/, its entry points in variants.h, and a row here. */
 #include <stddef.h>
 
+#include "../common/module.h"
 #include "variants.h"
 
 static const gk_histogram_row table[] = {
@@ -22,26 +23,8 @@ static const gk_histogram_row table[] = {
      gk_histogram_07_tuned_workspace, gk_histogram_07_tuned_run},
 };
 
-#define COUNT (sizeof table / sizeof table[0])
+/* GK_TABLE_LOOKUPS (common/module.h) defines gk_histogram_variant_count,
+ * gk_histogram_variant_at, gk_histogram_row_find and gk_histogram_find_variant. */
+GK_TABLE_LOOKUPS(gk_histogram, gk_histogram_row, gk_histogram_variant, table)
 
-size_t gk_histogram_variant_count(void) { return COUNT; }
-
-const gk_histogram_variant *gk_histogram_variant_at(size_t index)
-{
-    return index < COUNT ? &table[index].info : NULL;
-}
-
-const gk_histogram_row *gk_histogram_row_find(int id)
-{
-    for (size_t i = 0; i < COUNT; ++i)
-        if (table[i].info.id == id) return &table[i];
-    return NULL;
-}
-
-const gk_histogram_variant *gk_histogram_find_variant(int id)
-{
-    const gk_histogram_row *r = gk_histogram_row_find(id);
-    return r ? &r->info : NULL;
-}
-
-int gk_histogram_best_variant(void) { return table[COUNT - 1].info.id; }
+int gk_histogram_best_variant(void) { return table[gk_histogram_variant_count() - 1].info.id; }

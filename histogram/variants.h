@@ -25,44 +25,36 @@ extern "C" {
  * Both assume gk_histogram() checked the arguments: dtype u8 or u32,
  * 1 <= bins <= 2^24 (<= 256 for u8), counts non-NULL and 8-byte aligned, in
  * non-NULL when n > 0, a workspace of workspace() bytes, 16-byte aligned and
- * not initialised. */
-typedef size_t (*gk_histogram_workspace_fn)(size_t n, size_t bins, int dtype);
-typedef cudaError_t (*gk_histogram_run_fn)(const void *in, size_t n, int dtype, size_t bins,
-                                           unsigned long long *counts, void *workspace, cudaStream_t stream);
+ * not initialised. The types are function types, so that each entry point
+ * below is declared by its type and its full name. */
+typedef size_t gk_histogram_workspace_fn(size_t n, size_t bins, int dtype);
+typedef cudaError_t gk_histogram_run_fn(const void *in, size_t n, int dtype, size_t bins, unsigned long long *counts,
+                                        void *workspace, cudaStream_t stream);
 
 typedef struct gk_histogram_row {
     gk_histogram_variant info; /* what gk_histogram_variant_at() shows */
-    gk_histogram_workspace_fn workspace;
-    gk_histogram_run_fn run;
+    gk_histogram_workspace_fn *workspace;
+    gk_histogram_run_fn *run;
 } gk_histogram_row;
 
 /* The row of variant `id`, NULL when there is none. */
 const gk_histogram_row *gk_histogram_row_find(int id);
 
 /* The kernel files' entry points. */
-size_t gk_histogram_01_global_atomics_workspace(size_t n, size_t bins, int dtype);
-cudaError_t gk_histogram_01_global_atomics_run(const void *in, size_t n, int dtype, size_t bins,
-                                               unsigned long long *counts, void *workspace, cudaStream_t stream);
-size_t gk_histogram_02_privatized_workspace(size_t n, size_t bins, int dtype);
-cudaError_t gk_histogram_02_privatized_run(const void *in, size_t n, int dtype, size_t bins,
-                                           unsigned long long *counts, void *workspace, cudaStream_t stream);
-size_t gk_histogram_03_coarsened_contiguous_workspace(size_t n, size_t bins, int dtype);
-cudaError_t gk_histogram_03_coarsened_contiguous_run(const void *in, size_t n, int dtype, size_t bins,
-                                                     unsigned long long *counts, void *workspace,
-                                                     cudaStream_t stream);
-size_t gk_histogram_04_coarsened_interleaved_workspace(size_t n, size_t bins, int dtype);
-cudaError_t gk_histogram_04_coarsened_interleaved_run(const void *in, size_t n, int dtype, size_t bins,
-                                                      unsigned long long *counts, void *workspace,
-                                                      cudaStream_t stream);
-size_t gk_histogram_05_warp_aggregated_workspace(size_t n, size_t bins, int dtype);
-cudaError_t gk_histogram_05_warp_aggregated_run(const void *in, size_t n, int dtype, size_t bins,
-                                                unsigned long long *counts, void *workspace, cudaStream_t stream);
-size_t gk_histogram_06_replicated_workspace(size_t n, size_t bins, int dtype);
-cudaError_t gk_histogram_06_replicated_run(const void *in, size_t n, int dtype, size_t bins,
-                                           unsigned long long *counts, void *workspace, cudaStream_t stream);
-size_t gk_histogram_07_tuned_workspace(size_t n, size_t bins, int dtype);
-cudaError_t gk_histogram_07_tuned_run(const void *in, size_t n, int dtype, size_t bins, unsigned long long *counts,
-                                      void *workspace, cudaStream_t stream);
+gk_histogram_workspace_fn gk_histogram_01_global_atomics_workspace;
+gk_histogram_run_fn gk_histogram_01_global_atomics_run;
+gk_histogram_workspace_fn gk_histogram_02_privatized_workspace;
+gk_histogram_run_fn gk_histogram_02_privatized_run;
+gk_histogram_workspace_fn gk_histogram_03_coarsened_contiguous_workspace;
+gk_histogram_run_fn gk_histogram_03_coarsened_contiguous_run;
+gk_histogram_workspace_fn gk_histogram_04_coarsened_interleaved_workspace;
+gk_histogram_run_fn gk_histogram_04_coarsened_interleaved_run;
+gk_histogram_workspace_fn gk_histogram_05_warp_aggregated_workspace;
+gk_histogram_run_fn gk_histogram_05_warp_aggregated_run;
+gk_histogram_workspace_fn gk_histogram_06_replicated_workspace;
+gk_histogram_run_fn gk_histogram_06_replicated_run;
+gk_histogram_workspace_fn gk_histogram_07_tuned_workspace;
+gk_histogram_run_fn gk_histogram_07_tuned_run;
 
 #ifdef __cplusplus
 }

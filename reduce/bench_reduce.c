@@ -26,21 +26,9 @@ static const gk_bench_param_decl params_decl[] = {
 
 static int parse_size(const char *s, gk_bench_shape *shape, char *err, size_t err_size)
 {
-    size_t n;
-    if (gk_parse_size(s, &n) != 0) {
-        snprintf(err, err_size, "not a count of elements (try 1000, 2^20, 2^20+13, 16Mi)");
-        return 1;
-    }
-    if (n > GK_REDUCE_MAX_N) {
-        snprintf(err, err_size, "n is above GK_REDUCE_MAX_N (2^38)");
-        return 1;
-    }
-    shape->v[0] = n;
-    shape->count = 1;
-    return 0;
+    return gk_bench_parse_count(s, 0, GK_REDUCE_MAX_N, "not a count of elements (try 1000, 2^20, 2^20+13, 16Mi)",
+                                "n is above GK_REDUCE_MAX_N (2^38)", shape, err, err_size);
 }
-
-static void format_size(const gk_bench_shape *shape, char *buf, size_t size) { gk_format_size(shape->v[0], buf, size); }
 
 typedef struct state {
     gk_dtype dtype;
@@ -78,18 +66,14 @@ static gk_bench_case case_at(size_t i)
 static void teardown(void *p)
 {
     state *s = (state *)p;
-    if (s == NULL) return;
     cudaFree(s->d_in);
     cudaFree(s->d_out);
     cudaFree(s->d_ws);
-    free(s);
 }
 
-static gk_status setup(void **out_state, const gk_bench_shape *shape, const gk_bench_params *params)
+static gk_status setup(void *p, const gk_bench_shape *shape, const gk_bench_params *params)
 {
-    state *s = (state *)calloc(1, sizeof *s);
-    if (s == NULL) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "out of host memory");
-    *out_state = s;
+    state *s = (state *)p;
     size_t n = shape->v[0];
     s->n = n;
     const char *dt = params->value[0], *op = params->value[1];
@@ -136,18 +120,11 @@ static gk_status prepare(void *p, const gk_bench_case *c)
         if (!(v->ops & GK_REDUCE_OP_BIT(s->op))) return GK_FAIL(GK_ERROR_UNSUPPORTED, "sum only");
         GK_TRY(gk_reduce(c->id, s->dtype, s->op, s->d_in, s->n, s->d_out, NULL, &need, 0));
     }
-    if (need > s->ws_bytes) {
-        cudaFree(s->d_ws);
-        s->d_ws = NULL;
-        s->ws_bytes = 0;
-        GK_CUDA_TRY(cudaMalloc(&s->d_ws, need));
-        s->ws_bytes = need;
-    }
     s->ws_use = need;
     /* Poison the output and the workspace: the result must be written by the
      * call, and the workspace must need no initialisation. */
+    GK_TRY(gk_bench_poisoned_workspace(&s->d_ws, &s->ws_bytes, need, 0xa5));
     GK_CUDA_TRY(cudaMemset(s->d_out, 0xff, 4));
-    if (s->d_ws) GK_CUDA_TRY(cudaMemset(s->d_ws, 0xa5, s->ws_bytes));
     /* The runner's stream does not wait for the default stream: finish the
      * poisoning before the case runs. */
     GK_CUDA_TRY(cudaDeviceSynchronize());
@@ -192,5 +169,6 @@ const gk_bench_module gk_reduce_bench_module = {
     "reduce", "n", "n, the number of elements: 1000, 2^20, 2^20+13, 16Mi",
     default_sizes, sizeof default_sizes / sizeof default_sizes[0], "gbps",
     params_decl, sizeof params_decl / sizeof params_decl[0],
-    parse_size, format_size, num_cases, case_at, setup, NULL, prepare, run, verify, work, describe, teardown,
+    parse_size, gk_bench_format_count, num_cases, case_at, setup, NULL, prepare, run, verify, work, describe,
+    teardown, .state_size = sizeof(state),
 };

@@ -1,9 +1,8 @@
 /* gk_reduce and friends: argument checking and dispatch through the table.
  * Every check happens before anything is launched or written. */
-#include <stdint.h>
-
 #include "gk/cuda_check.h"
 #include "gk/reduce.h"
+#include "../common/module.h"
 #include "variants.h"
 
 const char *gk_reduce_op_name(gk_reduce_op op)
@@ -22,8 +21,6 @@ static gk_status find(int id, const gk_reduce_row **v)
     if (*v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no reduce variant has this id");
     return gk_success();
 }
-
-static int misaligned(const void *p, size_t alignment) { return ((uintptr_t)p % alignment) != 0; }
 
 gk_status gk_reduce_num_partials(int variant, size_t n, size_t *count)
 {
@@ -55,26 +52,18 @@ static gk_status reduce_impl(int variant, gk_dtype dtype, gk_reduce_op op, const
     if (n > GK_REDUCE_MAX_N) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "n is larger than GK_REDUCE_MAX_N");
     if (workspace_bytes == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "workspace_bytes is NULL");
 
-    /* Rounded up to a whole 256-byte granule and never 0, so that allocating
-     * exactly this size gives a non-NULL workspace. */
-    size_t need = (v->workspace(n, elem) + 255) / 256 * 256;
-    if (need == 0) need = 256;
-    if (workspace == NULL) { /* phase one: the size, and nothing else */
-        *workspace_bytes = need;
-        return gk_success();
-    }
-    if (*workspace_bytes < need)
-        return GK_FAIL(GK_ERROR_WORKSPACE_TOO_SMALL, "*workspace_bytes is below the size the query returned");
-    if (misaligned(workspace, 16)) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "workspace is not 16-byte aligned");
+    size_t need = gk_workspace_round(v->workspace(n, elem));
+    GK_WORKSPACE_QUERY(need, workspace, workspace_bytes);
+    GK_WORKSPACE_CHECK(need, workspace, workspace_bytes);
     if (out == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "out is NULL");
     if (in == NULL && n > 0) return GK_FAIL(GK_ERROR_NULL_POINTER, "in is NULL and n > 0");
-    if (misaligned(out, elem) || misaligned(in, elem))
+    if (gk_misaligned(out, elem) || gk_misaligned(in, elem))
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "in or out is not aligned to its element size");
     if (want_partials && n > 0) {
         if (partials == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "partials is NULL and n > 0");
         if (num_partials < v->num_partials(n))
             return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "num_partials is below gk_reduce_num_partials()");
-        if (misaligned(partials, elem))
+        if (gk_misaligned(partials, elem))
             return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "partials is not aligned to its element size");
     } else {
         partials = NULL;

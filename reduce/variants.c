@@ -7,6 +7,7 @@
  * written out so that `grep gk_reduce_04` finds the row. */
 #include <stddef.h>
 
+#include "../common/module.h"
 #include "variants.h"
 
 #define SUM_ONLY GK_REDUCE_OP_BIT(GK_REDUCE_SUM)
@@ -50,23 +51,8 @@ static const gk_reduce_row table[] = {
      gk_reduce_11_vectorized_single_pass_workspace, NULL, gk_reduce_11_vectorized_single_pass_run},
 };
 
-#define COUNT (sizeof table / sizeof table[0])
+/* GK_TABLE_LOOKUPS (common/module.h) defines gk_reduce_variant_count,
+ * gk_reduce_variant_at, gk_reduce_row_find and gk_reduce_find_variant. */
+GK_TABLE_LOOKUPS(gk_reduce, gk_reduce_row, gk_reduce_variant, table)
 
-size_t gk_reduce_variant_count(void) { return COUNT; }
-
-const gk_reduce_variant *gk_reduce_variant_at(size_t index) { return index < COUNT ? &table[index].info : NULL; }
-
-const gk_reduce_row *gk_reduce_row_find(int id)
-{
-    for (size_t i = 0; i < COUNT; ++i)
-        if (table[i].info.id == id) return &table[i];
-    return NULL;
-}
-
-const gk_reduce_variant *gk_reduce_find_variant(int id)
-{
-    const gk_reduce_row *r = gk_reduce_row_find(id);
-    return r ? &r->info : NULL;
-}
-
-int gk_reduce_best_variant(void) { return table[COUNT - 1].info.id; }
+int gk_reduce_best_variant(void) { return table[gk_reduce_variant_count() - 1].info.id; }

@@ -25,74 +25,65 @@ extern "C" {
  *   run(...)                 queue the work on `stream`; dtype 0 = f32,
  *                            1 = i32; op 0 = sum, 1 = max, 2 = min; partials
  *                            NULL when not wanted. Assumes the arguments were
- *                            checked by gk_reduce(). */
-typedef size_t (*gk_reduce_workspace_fn)(size_t n, size_t elem_size);
-typedef size_t (*gk_reduce_num_partials_fn)(size_t n);
-typedef cudaError_t (*gk_reduce_run_fn)(const void *in, size_t n, int dtype, int op, void *out, void *partials,
-                                        void *workspace, cudaStream_t stream);
+ *                            checked by gk_reduce().
+ * The types are function types, so that each entry point below is declared
+ * by its type and its full name. */
+typedef size_t gk_reduce_workspace_fn(size_t n, size_t elem_size);
+typedef size_t gk_reduce_num_partials_fn(size_t n);
+typedef cudaError_t gk_reduce_run_fn(const void *in, size_t n, int dtype, int op, void *out, void *partials,
+                                     void *workspace, cudaStream_t stream);
 
 typedef struct gk_reduce_row {
-    gk_reduce_variant info;                 /* what gk_reduce_variant_at() shows   */
-    gk_reduce_workspace_fn workspace;
-    gk_reduce_num_partials_fn num_partials; /* NULL for GK_PARTITION_NONE          */
-    gk_reduce_run_fn run;
+    gk_reduce_variant info;                  /* what gk_reduce_variant_at() shows   */
+    gk_reduce_workspace_fn *workspace;
+    gk_reduce_num_partials_fn *num_partials; /* NULL for GK_PARTITION_NONE          */
+    gk_reduce_run_fn *run;
 } gk_reduce_row;
 
 /* The row of variant `id`, NULL when there is none. */
 const gk_reduce_row *gk_reduce_row_find(int id);
 
 /* The kernel files' entry points. */
-size_t gk_reduce_01_atomic_workspace(size_t n, size_t elem_size);
-cudaError_t gk_reduce_01_atomic_run(const void *in, size_t n, int dtype, int op, void *out, void *partials,
-                                    void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_01_atomic_workspace;
+gk_reduce_run_fn gk_reduce_01_atomic_run;
 
-size_t gk_reduce_02_interleaved_divergent_workspace(size_t n, size_t elem_size);
-size_t gk_reduce_02_interleaved_divergent_num_partials(size_t n);
-cudaError_t gk_reduce_02_interleaved_divergent_run(const void *in, size_t n, int dtype, int op, void *out,
-                                                   void *partials, void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_02_interleaved_divergent_workspace;
+gk_reduce_num_partials_fn gk_reduce_02_interleaved_divergent_num_partials;
+gk_reduce_run_fn gk_reduce_02_interleaved_divergent_run;
 
-size_t gk_reduce_03_interleaved_strided_workspace(size_t n, size_t elem_size);
-size_t gk_reduce_03_interleaved_strided_num_partials(size_t n);
-cudaError_t gk_reduce_03_interleaved_strided_run(const void *in, size_t n, int dtype, int op, void *out,
-                                                 void *partials, void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_03_interleaved_strided_workspace;
+gk_reduce_num_partials_fn gk_reduce_03_interleaved_strided_num_partials;
+gk_reduce_run_fn gk_reduce_03_interleaved_strided_run;
 
-size_t gk_reduce_04_sequential_workspace(size_t n, size_t elem_size);
-size_t gk_reduce_04_sequential_num_partials(size_t n);
-cudaError_t gk_reduce_04_sequential_run(const void *in, size_t n, int dtype, int op, void *out, void *partials,
-                                        void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_04_sequential_workspace;
+gk_reduce_num_partials_fn gk_reduce_04_sequential_num_partials;
+gk_reduce_run_fn gk_reduce_04_sequential_run;
 
-size_t gk_reduce_05_first_add_during_load_workspace(size_t n, size_t elem_size);
-size_t gk_reduce_05_first_add_during_load_num_partials(size_t n);
-cudaError_t gk_reduce_05_first_add_during_load_run(const void *in, size_t n, int dtype, int op, void *out,
-                                                   void *partials, void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_05_first_add_during_load_workspace;
+gk_reduce_num_partials_fn gk_reduce_05_first_add_during_load_num_partials;
+gk_reduce_run_fn gk_reduce_05_first_add_during_load_run;
 
-size_t gk_reduce_06_unroll_last_warp_workspace(size_t n, size_t elem_size);
-size_t gk_reduce_06_unroll_last_warp_num_partials(size_t n);
-cudaError_t gk_reduce_06_unroll_last_warp_run(const void *in, size_t n, int dtype, int op, void *out,
-                                              void *partials, void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_06_unroll_last_warp_workspace;
+gk_reduce_num_partials_fn gk_reduce_06_unroll_last_warp_num_partials;
+gk_reduce_run_fn gk_reduce_06_unroll_last_warp_run;
 
-size_t gk_reduce_07_complete_unroll_workspace(size_t n, size_t elem_size);
-size_t gk_reduce_07_complete_unroll_num_partials(size_t n);
-cudaError_t gk_reduce_07_complete_unroll_run(const void *in, size_t n, int dtype, int op, void *out,
-                                             void *partials, void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_07_complete_unroll_workspace;
+gk_reduce_num_partials_fn gk_reduce_07_complete_unroll_num_partials;
+gk_reduce_run_fn gk_reduce_07_complete_unroll_run;
 
-size_t gk_reduce_08_warp_shuffle_workspace(size_t n, size_t elem_size);
-size_t gk_reduce_08_warp_shuffle_num_partials(size_t n);
-cudaError_t gk_reduce_08_warp_shuffle_run(const void *in, size_t n, int dtype, int op, void *out, void *partials,
-                                          void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_08_warp_shuffle_workspace;
+gk_reduce_num_partials_fn gk_reduce_08_warp_shuffle_num_partials;
+gk_reduce_run_fn gk_reduce_08_warp_shuffle_run;
 
-size_t gk_reduce_09_grid_stride_workspace(size_t n, size_t elem_size);
-size_t gk_reduce_09_grid_stride_num_partials(size_t n);
-cudaError_t gk_reduce_09_grid_stride_run(const void *in, size_t n, int dtype, int op, void *out, void *partials,
-                                         void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_09_grid_stride_workspace;
+gk_reduce_num_partials_fn gk_reduce_09_grid_stride_num_partials;
+gk_reduce_run_fn gk_reduce_09_grid_stride_run;
 
-size_t gk_reduce_10_block_atomic_workspace(size_t n, size_t elem_size);
-cudaError_t gk_reduce_10_block_atomic_run(const void *in, size_t n, int dtype, int op, void *out, void *partials,
-                                          void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_10_block_atomic_workspace;
+gk_reduce_run_fn gk_reduce_10_block_atomic_run;
 
-size_t gk_reduce_11_vectorized_single_pass_workspace(size_t n, size_t elem_size);
-cudaError_t gk_reduce_11_vectorized_single_pass_run(const void *in, size_t n, int dtype, int op, void *out,
-                                                    void *partials, void *workspace, cudaStream_t stream);
+gk_reduce_workspace_fn gk_reduce_11_vectorized_single_pass_workspace;
+gk_reduce_run_fn gk_reduce_11_vectorized_single_pass_run;
 
 #ifdef __cplusplus
 }

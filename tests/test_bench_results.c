@@ -32,10 +32,10 @@ static gk_bench_case case_at(size_t i) { return cases[i]; }
  * second peak); `plain` is the same module without one. */
 static const gk_bench_module fake = {"fake", "m x n", "m x n", sizes, 1, "tflops", NULL, 0, parse, format,
                                      num_cases, case_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                     GK_PEAK_DRAM, NULL};
+                                     GK_PEAK_DRAM, NULL, 0};
 static const gk_bench_module plain = {"plain", "m x n", "m x n", sizes, 1, "tflops", NULL, 0, parse, format,
                                       num_cases, case_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                      GK_PEAK_NONE, NULL};
+                                      GK_PEAK_NONE, NULL, 0};
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b); }
 

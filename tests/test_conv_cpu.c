@@ -5,7 +5,6 @@
  * normwise check, the variant table against itself and against
  * conv/kernels/, and argument checking (every rejected call launches
  * nothing and writes nothing, so none of this needs a GPU). */
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,7 +15,15 @@
 #include "conv_ref.h"
 #include "gk/conv.h"
 #include "gk/verify.h"
+#include "test_util.h"
 #include "variants.h"
+
+/* The name of variant `id`, NULL when there is none (gk_test_kernel_files). */
+static const char *row_name(int id)
+{
+    const gk_conv_variant *v = gk_conv_find_variant(id);
+    return v ? v->name : NULL;
+}
 
 static const double U32 = GK_F32_UNIT_ROUNDOFF;
 
@@ -310,29 +317,9 @@ static void test_table(void)
               strcmp(gk_conv_find_variant(7)->name, "register_blocked") == 0,
           "the two best rungs are where best_variant points");
 
-    DIR *d = opendir(GK_CONV_KERNEL_DIR);
-    CHECK(d != NULL, "open %s", GK_CONV_KERNEL_DIR);
-    int files = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        if (len < 7 || strcmp(e->d_name + len - 3, ".cu") != 0) continue;
-        ++files;
-        const gk_conv_variant *v = gk_conv_find_variant(atoi(e->d_name));
-        char want[128] = "";
-        if (v) snprintf(want, sizeof want, "%02d_%s.cu", v->id, v->name);
-        CHECK(v != NULL && strcmp(want, e->d_name) == 0, "kernel file %s matches its row (%s)", e->d_name, want);
-    }
-    if (d) closedir(d);
-    CHECK(files == (int)count, "%d kernel files for %zu rows", files, count);
+    gk_test_table t = {"", row_name, count};
+    gk_test_kernel_files(GK_CONV_KERNEL_DIR, &t, 1);
 }
-
-#define EXPECT(call, want_code)                                                                    \
-    do {                                                                                           \
-        gk_status s_ = (call);                                                                     \
-        CHECK(s_.code == (want_code), "%s: got %s (%s)", gk_status_string(want_code), gk_status_string(s_.code), \
-              s_.what ? s_.what : "");                                                             \
-        if (s_.code != GK_SUCCESS) CHECK(s_.what != NULL && s_.file != NULL, "a failing status says why and where"); \
-    } while (0)
 
 static void test_arguments(void)
 {
@@ -343,15 +330,8 @@ static void test_arguments(void)
     static _Alignas(16) unsigned char ws[1 << 16];
     float *in = buf, *mask = buf + 256, *out = buf + 512;
     for (int i = 0; i < 1024; ++i) buf[i] = (float)i + 0.5f;
-    const size_t SENTINEL = 12345;
     const size_t MAXN = GK_CONV_MAX_N;
     size_t bytes;
-#define REJECT(call, code)                                                                         \
-    do {                                                                                           \
-        bytes = SENTINEL;                                                                          \
-        EXPECT(call, code);                                                                        \
-        CHECK(bytes == SENTINEL, "nothing written on rejection (%zu)", bytes);                     \
-    } while (0)
     for (size_t i = 0; i < gk_conv_variant_count(); ++i) {
         const gk_conv_variant *info = gk_conv_variant_at(i);
         int v = info->id;

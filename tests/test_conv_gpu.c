@@ -36,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "conv_ref.h"
@@ -44,6 +43,7 @@
 #include "gk/conv.h"
 #include "gk/random.h"
 #include "gpu_test.h"
+#include "test_util.h"
 
 enum { GUARD = 64 };            /* floats poisoned on each side of out */
 static const uint32_t POISON = 0xffffffffu; /* a NaN */
@@ -60,15 +60,6 @@ typedef struct buffers {
     size_t cap_in, cap_mask, cap_out, cap_ws;
 } buffers;
 
-static void ensure(void **p, size_t *cap, size_t bytes)
-{
-    if (bytes <= *cap) return;
-    if (*p) TRY_CUDA(cudaFree(*p));
-    *p = NULL;
-    TRY_CUDA(cudaMalloc(p, bytes));
-    *cap = bytes;
-}
-
 static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 {
     gk_rng r;
@@ -76,19 +67,11 @@ static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
     return gk_rng_next(&r);
 }
 
-static void fatal_status(const char *label, gk_status s)
-{
-    char e[512];
-    gk_status_format(s, e, sizeof e);
-    printf("FATAL %s: %s\n", label, e);
-    exit(1); /* a CUDA error is sticky: nothing after it can be trusted */
-}
-
 /* Poison out and its guards; returns the device pointer of out[0]. */
 static float *poisoned_out(buffers *b, size_t n, size_t off)
 {
     size_t total = n + 2 * GUARD + 4;
-    ensure((void **)&b->d_out, &b->cap_out, total * sizeof(float));
+    gk_test_ensure_device((void **)&b->d_out, &b->cap_out, total * sizeof(float));
     TRY_CUDA(cudaMemset(b->d_out, 0xff, total * sizeof(float)));
     return b->d_out + GUARD + off;
 }
@@ -121,25 +104,20 @@ static int run_one(buffers *b, const gk_conv_variant *v, const float *hin, size_
     char label[192];
     snprintf(label, sizeof label, "v%d %s n=%zu width=%zu %s in+%zu mask+%zu out+%zu", v->id, v->name, n, width, data,
              off_in, off_mask, off_out);
-    ensure((void **)&b->d_in, &b->cap_in, (n + 4) * sizeof(float));
-    ensure((void **)&b->d_mask, &b->cap_mask, (width + 4) * sizeof(float));
+    gk_test_ensure_device((void **)&b->d_in, &b->cap_in, (n + 4) * sizeof(float));
+    gk_test_ensure_device((void **)&b->d_mask, &b->cap_mask, (width + 4) * sizeof(float));
     if (n) TRY_CUDA(cudaMemcpy(b->d_in + off_in, hin, n * sizeof(float), cudaMemcpyHostToDevice));
     TRY_CUDA(cudaMemcpy(b->d_mask + off_mask, hmask, width * sizeof(float), cudaMemcpyHostToDevice));
     float *out = poisoned_out(b, n, off_out);
     size_t need = 0;
     gk_status s = gk_conv1d(v->id, b->d_in + off_in, n, b->d_mask + off_mask, width, out, NULL, &need, 0);
-    if (!gk_ok(s)) {
-        char e[512];
-        gk_status_format(s, e, sizeof e);
-        printf("  %s: query failed: %s\n", label, e);
-        return 0;
-    }
-    ensure(&b->d_ws, &b->cap_ws, need);
+    if (!gk_test_ok(s, label, "query")) return 0;
+    gk_test_ensure_device(&b->d_ws, &b->cap_ws, need);
     TRY_CUDA(cudaMemset(b->d_ws, 0x5a, b->cap_ws)); /* the workspace needs no initialisation */
     size_t bytes = b->cap_ws;
     s = gk_conv1d(v->id, b->d_in + off_in, n, b->d_mask + off_mask, width, out, b->d_ws, &bytes, 0);
     if (gk_ok(s)) s = GK_CUDA_STATUS(cudaDeviceSynchronize());
-    if (!gk_ok(s)) fatal_status(label, s);
+    gk_test_require(s, label);
     size_t total = n + 2 * GUARD + 4;
     TRY_CUDA(cudaMemcpy(hout, b->d_out, total * sizeof(float), cudaMemcpyDeviceToHost));
     int ok = gk_conv_check(hout + GUARD + off_out, ref, mag, n, width, label, stdout) == 0;
@@ -158,11 +136,11 @@ static int run_one(buffers *b, const gk_conv_variant *v, const float *hin, size_
  * call, and nothing written. */
 static int run_rejected(buffers *b, const gk_conv_variant *v, size_t n, size_t width, float *hout)
 {
-    ensure((void **)&b->d_in, &b->cap_in, (n + 4) * sizeof(float));
-    ensure((void **)&b->d_mask, &b->cap_mask, (width + 4) * sizeof(float));
+    gk_test_ensure_device((void **)&b->d_in, &b->cap_in, (n + 4) * sizeof(float));
+    gk_test_ensure_device((void **)&b->d_mask, &b->cap_mask, (width + 4) * sizeof(float));
     TRY_CUDA(cudaMemset(b->d_mask, 0, (width + 4) * sizeof(float)));
     float *out = poisoned_out(b, n, 1);
-    ensure(&b->d_ws, &b->cap_ws, 1 << 20);
+    gk_test_ensure_device(&b->d_ws, &b->cap_ws, 1 << 20);
     size_t bytes = 777;
     gk_status q = gk_conv1d(v->id, b->d_in, n, b->d_mask, width, out, NULL, &bytes, 0);
     int ok = q.code == GK_ERROR_UNSUPPORTED && bytes == 777;
@@ -227,7 +205,7 @@ static int run_two_streams(const gk_conv_variant *v, size_t n, uint64_t seed)
             if (gk_ok(s) && need > (1 << 20)) s = GK_FAIL(GK_ERROR_WORKSPACE_TOO_SMALL, "test: workspace above 1 MiB");
             size_t bytes = 1 << 20;
             if (gk_ok(s)) s = gk_conv1d(v->id, d_in[k], n, d_mask[k], w[k], d_out[k], d_ws[k], &bytes, st[k]);
-            if (!gk_ok(s)) fatal_status("two streams", s);
+            gk_test_require(s, "two streams");
         }
         for (int k = 0; k < 2; ++k) TRY_CUDA(cudaStreamSynchronize(st[k]));
         for (int k = 0; k < 2; ++k) {
@@ -341,7 +319,7 @@ static void test_cufft(uint64_t seed)
         gk_status s = gk_cufft_conv_create(&plan, n, width);
         if (gk_ok(s)) s = gk_cufft_conv_run(plan, d_in + off, d_mask + off, d_out + off, 0);
         if (gk_ok(s)) s = GK_CUDA_STATUS(cudaDeviceSynchronize());
-        if (!gk_ok(s)) fatal_status("cuFFT reference", s);
+        gk_test_require(s, "cuFFT reference");
         TRY_CUDA(cudaMemcpy(got, d_out + off, n * 4, cudaMemcpyDeviceToHost));
         size_t L = gk_cufft_conv_length(plan);
         double tol = gk_conv_fft_tolerance(L, gk_conv_norm2(hin, n), gk_conv_norm1(hm, width));
@@ -414,7 +392,7 @@ static int test_large(const gk_conv_variant *only, uint64_t seed)
             size_t have = cap_ws;
             if (gk_ok(s)) s = gk_conv1d(v->id, d_in, n, d_mask, w, d_out, d_ws, &have, 0);
             if (gk_ok(s)) s = GK_CUDA_STATUS(cudaDeviceSynchronize());
-            if (!gk_ok(s)) fatal_status("large", s);
+            gk_test_require(s, "large");
             TRY_CUDA(cudaMemcpy(hout, d_out, bytes, cudaMemcpyDeviceToHost));
             char label[96];
             snprintf(label, sizeof label, "v%d n=2^31+2^20+17 width=%zu", v->id, w);
@@ -447,32 +425,21 @@ static int test_large(const gk_conv_variant *only, uint64_t seed)
 int main(int argc, char **argv)
 {
     int variant = 0, small = 0, large = 0, cufft = 0;
-    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)(uintptr_t)&variant << 16);
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(argv[i], "--small") == 0) small = 1;
-        else if (strcmp(argv[i], "--large") == 0) large = 1;
-        else if (strcmp(argv[i], "--cufft") == 0) cufft = 1;
-        else {
-            printf("usage: test_conv_gpu [--variant ID] [--small] [--cufft] [--large] [--seed S]\n");
-            return 2;
-        }
-    }
-    gk_device_info dev;
-    if (gk_test_open_gpu(&dev, seed) != 0) return GK_TEST_SKIP;
-    const gk_conv_variant *only = NULL;
-    if (variant != 0 && (only = gk_conv_find_variant(variant)) == NULL) {
-        printf("no variant %d\n", variant);
+    uint64_t seed = gk_test_new_seed();
+    const gk_test_option opts[] = {{"--small", &small, NULL}, {"--large", &large, NULL}, {"--cufft", &cufft, NULL}};
+    if (gk_test_args(argc, argv, opts, 3, "test_conv_gpu [--variant ID] [--small] [--cufft] [--large] [--seed S]",
+                     &variant, &seed) != 0)
         return 2;
-    }
+    gk_device_info dev;
+    const gk_conv_variant *only = variant ? gk_conv_find_variant(variant) : NULL;
+    int rc = gk_test_start(gk_test_open_gpu(&dev, seed), variant, only != NULL);
+    if (rc != 0) return rc;
     if (cufft) {
         test_cufft(seed);
     } else if (large) {
         if (test_large(only, seed) == GK_TEST_SKIP) return GK_TEST_SKIP;
     } else {
-        buffers b;
-        memset(&b, 0, sizeof b);
+        buffers b = {0};
         for (size_t i = 0; i < gk_conv_variant_count(); ++i) {
             const gk_conv_variant *v = gk_conv_variant_at(i);
             if (only == NULL || v == only) test_variant(&b, v, small, seed);

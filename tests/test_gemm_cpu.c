@@ -3,7 +3,6 @@
  * themselves and against gemm/kernels/, the bf16 conversions, and argument
  * checking of gk_gemm and gk_gemm_bf16 (every rejected call launches nothing
  * and writes nothing, so none of this needs a GPU). */
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,7 +13,22 @@
 #include "gemm_ref.h"
 #include "gk/gemm.h"
 #include "gk/verify.h"
+#include "test_util.h"
 #include "variants.h"
+
+/* The name of variant `id` of each table, NULL when there is none
+ * (gk_test_kernel_files). */
+static const char *row_name(int id)
+{
+    const gk_gemm_variant *v = gk_gemm_find_variant(id);
+    return v ? v->name : NULL;
+}
+
+static const char *bf16_row_name(int id)
+{
+    const gk_gemm_variant *v = gk_gemm_bf16_find_variant(id);
+    return v ? v->name : NULL;
+}
 
 static void test_reference(void)
 {
@@ -99,25 +113,8 @@ static void test_table(void)
 
     /* Every kernel file is a row: NN_name.cu of gk_gemm's table, or
      * bf16_NN_name.cu of gk_gemm_bf16's. */
-    DIR *d = opendir(GK_GEMM_KERNEL_DIR);
-    CHECK(d != NULL, "open %s", GK_GEMM_KERNEL_DIR);
-    int files = 0, bf16_files = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        if (len < 7 || strcmp(e->d_name + len - 3, ".cu") != 0) continue;
-        int bf16 = strncmp(e->d_name, "bf16_", 5) == 0;
-        const gk_gemm_variant *v =
-            bf16 ? gk_gemm_bf16_find_variant(atoi(e->d_name + 5)) : gk_gemm_find_variant(atoi(e->d_name));
-        char want[128] = "";
-        if (v) snprintf(want, sizeof want, "%s%02d_%s.cu", bf16 ? "bf16_" : "", v->id, v->name);
-        CHECK(v != NULL && strcmp(want, e->d_name) == 0, "kernel file %s matches its row (%s)", e->d_name, want);
-        if (bf16) ++bf16_files;
-        else ++files;
-    }
-    if (d) closedir(d);
-    CHECK(files == (int)count, "%d kernel files for %zu rows", files, count);
-    CHECK(bf16_files == (int)gk_gemm_bf16_variant_count(), "%d bf16 kernel files for %zu rows", bf16_files,
-          gk_gemm_bf16_variant_count());
+    gk_test_table t[2] = {{"", row_name, count}, {"bf16_", bf16_row_name, gk_gemm_bf16_variant_count()}};
+    gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 2);
 }
 
 static void test_bf16_table(void)
@@ -193,14 +190,6 @@ static void test_bf16_reference(void)
     CHECK(gk_gemm_check_bf16(far, 2, r2, m2, q2, 1, 2, 8, 0, "far", NULL) == 1, "outside");
     CHECK(gk_gemm_check_bf16(bad, 2, r2, m2, q2, 1, 2, 8, 0, "nan", NULL) == 1, "NaN never passes");
 }
-
-#define EXPECT(call, want_code)                                                                    \
-    do {                                                                                           \
-        gk_status s_ = (call);                                                                     \
-        CHECK(s_.code == (want_code), "%s: got %s (%s)", gk_status_string(want_code), gk_status_string(s_.code), \
-              s_.what ? s_.what : "");                                                             \
-        if (s_.code != GK_SUCCESS) CHECK(s_.what != NULL && s_.file != NULL, "a failing status says why and where"); \
-    } while (0)
 
 static void test_arguments(void)
 {

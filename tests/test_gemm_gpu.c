@@ -38,7 +38,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "gpu_test.h"
@@ -47,6 +46,7 @@
 #include "gk/device.h"
 #include "gk/gemm.h"
 #include "gk/random.h"
+#include "test_util.h"
 
 
 typedef struct shape {
@@ -115,16 +115,6 @@ static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b)
     return gk_rng_next(&r);
 }
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (p == NULL) {
-        printf("FATAL out of host memory (%zu bytes)\n", bytes);
-        exit(1);
-    }
-    return p;
-}
-
 /* One matrix in device memory: GUARD poisoned floats, `offset` more, then
  * the rows (rows x ld, of which cols used), GUARD poisoned floats. */
 typedef struct dmat {
@@ -136,7 +126,7 @@ static void dmat_make(dmat *d, const float *host, size_t rows, size_t cols, size
 {
     d->rows = rows, d->cols = cols, d->ld = ld;
     d->total = GUARD + offset + rows * ld + GUARD;
-    float *h = (float *)xmalloc(d->total * sizeof(float));
+    float *h = (float *)gk_test_xmalloc(d->total * sizeof(float));
     for (size_t i = 0; i < d->total; ++i) memcpy(&h[i], &POISON, 4);
     for (size_t r = 0; r < rows; ++r)
         for (size_t c = 0; c < cols; ++c) {
@@ -174,9 +164,9 @@ typedef struct inputs {
 static void make_inputs(inputs *in, const shape *s, uint64_t seed)
 {
     in->s = *s;
-    in->a = (float *)xmalloc(s->m * s->k * sizeof(float));
-    in->b = (float *)xmalloc(s->k * s->n * sizeof(float));
-    in->c = (float *)xmalloc(s->m * s->n * sizeof(float));
+    in->a = (float *)gk_test_xmalloc(s->m * s->k * sizeof(float));
+    in->b = (float *)gk_test_xmalloc(s->k * s->n * sizeof(float));
+    in->c = (float *)gk_test_xmalloc(s->m * s->n * sizeof(float));
     const float lo = s->positive ? 0.0f : -1.0f;
     gk_fill_f32(in->a, s->m * s->k, mix(seed, s->m, 1), lo, 1.0f);
     gk_fill_f32(in->b, s->k * s->n, mix(seed, s->n, 2), lo, 1.0f);
@@ -184,9 +174,9 @@ static void make_inputs(inputs *in, const shape *s, uint64_t seed)
     in->ab = in->absab = in->rmsab = NULL;
     in->have_ref = 0;
     if (!s->large) {
-        in->ab = (double *)xmalloc(s->m * s->n * sizeof(double));
-        in->absab = (double *)xmalloc(s->m * s->n * sizeof(double));
-        in->rmsab = (double *)xmalloc(s->m * s->n * sizeof(double));
+        in->ab = (double *)gk_test_xmalloc(s->m * s->n * sizeof(double));
+        in->absab = (double *)gk_test_xmalloc(s->m * s->n * sizeof(double));
+        in->rmsab = (double *)gk_test_xmalloc(s->m * s->n * sizeof(double));
         gk_gemm_ref(s->m, s->n, s->k, 1.0, in->a, s->k, in->b, s->n, 0.0, NULL, s->n, in->ab, in->absab, in->rmsab);
         in->have_ref = 1;
     }
@@ -203,7 +193,8 @@ static void free_inputs(inputs *in)
 static void cublas_of(cublasHandle_t h, const inputs *in, int square, float *d_out, float *h_out)
 {
     const shape *s = &in->s;
-    float *ta = (float *)xmalloc(s->m * s->k * sizeof(float)), *tb = (float *)xmalloc(s->k * s->n * sizeof(float));
+    float *ta = (float *)gk_test_xmalloc(s->m * s->k * sizeof(float));
+    float *tb = (float *)gk_test_xmalloc(s->k * s->n * sizeof(float));
     for (size_t i = 0; i < s->m * s->k; ++i) ta[i] = square ? in->a[i] * in->a[i] : fabsf(in->a[i]);
     for (size_t i = 0; i < s->k * s->n; ++i) tb[i] = square ? in->b[i] * in->b[i] : fabsf(in->b[i]);
     float *fa = NULL, *fb = NULL;
@@ -237,7 +228,7 @@ static void expected(const inputs *in, const config *cf, cublasHandle_t h, const
         return;
     }
     /* cuBLAS: A*B and |A|*|B| into a dense scratch C. */
-    float *d = NULL, *h_out = (float *)xmalloc(mn * sizeof(float));
+    float *d = NULL, *h_out = (float *)gk_test_xmalloc(mn * sizeof(float));
     TRY_CUDA(cudaMalloc((void **)&d, mn * sizeof(float)));
     if (gk_cublas_gemm(h, GK_GEMM_FP32, s->m, s->n, s->k, 1.0f, da->p, da->ld, db->p, db->ld, 0.0f, d, s->n) !=
         CUBLAS_STATUS_SUCCESS) {
@@ -271,19 +262,14 @@ static int run_case(const gk_gemm_variant *v, const inputs *in, const config *cf
     dmat_make(&db, in->b, s->k, s->n, ldb, cf->offset, 0);
     dmat_make(&dc, in->c, s->m, s->n, ldc, cf->offset, cf->nan_c);
     size_t mn = s->m * s->n;
-    double *ref = (double *)xmalloc(mn * sizeof(double)), *mag = (double *)xmalloc(mn * sizeof(double));
-    double *rms = (double *)xmalloc(mn * sizeof(double));
+    double *ref = (double *)gk_test_xmalloc(mn * sizeof(double)), *mag = (double *)gk_test_xmalloc(mn * sizeof(double));
+    double *rms = (double *)gk_test_xmalloc(mn * sizeof(double));
     expected(in, cf, h, &da, &db, ref, mag, rms);
 
     gk_status st = gk_gemm(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
-    if (!gk_ok(st)) {
-        char e[512];
-        gk_status_format(st, e, sizeof e);
-        printf("FATAL %s: %s\n", label, e);
-        exit(1); /* a CUDA error is sticky: nothing after it can be trusted */
-    }
-    float *got = (float *)xmalloc(dc.total * sizeof(float));
+    gk_test_require(st, label);
+    float *got = (float *)gk_test_xmalloc(dc.total * sizeof(float));
     TRY_CUDA(cudaMemcpy(got, dc.base, dc.total * sizeof(float), cudaMemcpyDeviceToHost));
     int ok = gk_gemm_check(got + GUARD + cf->offset, ldc, ref, mag, rms, s->m, s->n, s->k, v->precision, s->large,
                            label, stdout) == 0;
@@ -293,7 +279,7 @@ static int run_case(const gk_gemm_variant *v, const inputs *in, const config *cf
         if (cf->beta != 0.0f)
             for (size_t r = 0; r < s->m; ++r)
                 TRY_CUDA(cudaMemcpy(dc.p + r * ldc, in->c + r * s->n, s->n * sizeof(float), cudaMemcpyHostToDevice));
-        float *again = (float *)xmalloc(dc.total * sizeof(float));
+        float *again = (float *)gk_test_xmalloc(dc.total * sizeof(float));
         st = gk_gemm(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
         TRY_CUDA(cudaDeviceSynchronize());
         TRY_CUDA(cudaMemcpy(again, dc.base, dc.total * sizeof(float), cudaMemcpyDeviceToHost));
@@ -321,7 +307,7 @@ static void dmat16_make(dmat16 *d, const float *host, size_t rows, size_t cols, 
 {
     d->rows = rows, d->cols = cols, d->ld = ld;
     d->total = GUARD16 + offset + rows * ld + GUARD16;
-    unsigned short *h = (unsigned short *)xmalloc(d->total * sizeof(unsigned short));
+    unsigned short *h = (unsigned short *)gk_test_xmalloc(d->total * sizeof(unsigned short));
     for (size_t i = 0; i < d->total; ++i) h[i] = POISON16;
     for (size_t r = 0; r < rows; ++r)
         for (size_t c = 0; c < cols; ++c)
@@ -375,13 +361,13 @@ static void expected_bf16_cublas(const inputs *in, const config *cf, cublasHandl
         printf("FATAL cublasGemmEx (bf16) failed\n");
         exit(1);
     }
-    unsigned short *h16 = (unsigned short *)xmalloc(mn * sizeof(unsigned short));
+    unsigned short *h16 = (unsigned short *)gk_test_xmalloc(mn * sizeof(unsigned short));
     TRY_CUDA(cudaMemcpy(h16, dc.p, mn * sizeof(unsigned short), cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < mn; ++i) {
         ref[i] = (double)gk_bf16_value(h16[i]);
         mag[i] = cf->beta != 0.0f ? fabs((double)cf->beta * in->c[i]) : 0.0;
     }
-    float *d = NULL, *h_out = (float *)xmalloc(mn * sizeof(float));
+    float *d = NULL, *h_out = (float *)gk_test_xmalloc(mn * sizeof(float));
     TRY_CUDA(cudaMalloc((void **)&d, mn * sizeof(float)));
     cublas_of(h, in, 0, d, h_out);
     for (size_t i = 0; i < mn; ++i) mag[i] += aa * h_out[i];
@@ -402,8 +388,8 @@ static int run_case_bf16(const gk_gemm_variant *v, const inputs *in, const confi
     dmat16_make(&db, in->b, s->k, s->n, ldb, cf->offset, 0);
     dmat16_make(&dc, in->c, s->m, s->n, ldc, cf->offset, cf->nan_c);
     size_t mn = s->m * s->n;
-    double *ref = (double *)xmalloc(mn * sizeof(double)), *mag = (double *)xmalloc(mn * sizeof(double));
-    double *rms = (double *)xmalloc(mn * sizeof(double));
+    double *ref = (double *)gk_test_xmalloc(mn * sizeof(double)), *mag = (double *)gk_test_xmalloc(mn * sizeof(double));
+    double *rms = (double *)gk_test_xmalloc(mn * sizeof(double));
     if (in->have_ref) {
         double aa = fabs((double)cf->alpha);
         for (size_t i = 0; i < mn; ++i) {
@@ -418,13 +404,8 @@ static int run_case_bf16(const gk_gemm_variant *v, const inputs *in, const confi
 
     gk_status st = gk_gemm_bf16(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
     if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
-    if (!gk_ok(st)) {
-        char e[512];
-        gk_status_format(st, e, sizeof e);
-        printf("FATAL %s: %s\n", label, e);
-        exit(1);
-    }
-    unsigned short *got = (unsigned short *)xmalloc(dc.total * sizeof(unsigned short));
+    gk_test_require(st, label);
+    unsigned short *got = (unsigned short *)gk_test_xmalloc(dc.total * sizeof(unsigned short));
     TRY_CUDA(cudaMemcpy(got, dc.base, dc.total * sizeof(unsigned short), cudaMemcpyDeviceToHost));
     int ok = gk_gemm_check_bf16(got + GUARD16 + cf->offset, ldc, ref, mag, rms, s->m, s->n, s->k, s->large, label,
                                 stdout) == 0;
@@ -436,7 +417,7 @@ static int run_case_bf16(const gk_gemm_variant *v, const inputs *in, const confi
             TRY_CUDA(cudaMemcpy(dc.base, fresh.base, dc.total * sizeof(unsigned short), cudaMemcpyDeviceToDevice));
             cudaFree(fresh.base);
         }
-        unsigned short *again = (unsigned short *)xmalloc(dc.total * sizeof(unsigned short));
+        unsigned short *again = (unsigned short *)gk_test_xmalloc(dc.total * sizeof(unsigned short));
         st = gk_gemm_bf16(v->id, s->m, s->n, s->k, cf->alpha, da.p, lda, db.p, ldb, cf->beta, dc.p, ldc, 0);
         TRY_CUDA(cudaDeviceSynchronize());
         TRY_CUDA(cudaMemcpy(again, dc.base, dc.total * sizeof(unsigned short), cudaMemcpyDeviceToHost));
@@ -501,7 +482,7 @@ static void run_shape(const shape *sh, uint64_t seed, int bf16, const gk_gemm_va
 int main(int argc, char **argv)
 {
     int variant = 0, bf16_variant = 0, small_only = 0, tables = 3; /* bit 0: fp32, bit 1: bf16 */
-    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)(uintptr_t)&variant << 16);
+    uint64_t seed = gk_test_new_seed();
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]), tables = 1;
         else if (strcmp(argv[i], "--bf16") == 0 && i + 1 < argc) bf16_variant = atoi(argv[++i]), tables = 2;

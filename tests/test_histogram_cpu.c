@@ -2,7 +2,6 @@
  * against known answers, the variant table against itself and against
  * histogram/kernels/, and argument checking (every rejected call launches
  * nothing and writes nothing, so none of this needs a GPU). */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +10,15 @@
 #include "check.h"
 #include "gk/histogram.h"
 #include "histogram_ref.h"
+#include "test_util.h"
 #include "variants.h"
+
+/* The name of variant `id`, NULL when there is none (gk_test_kernel_files). */
+static const char *row_name(int id)
+{
+    const gk_histogram_variant *v = gk_histogram_find_variant(id);
+    return v ? v->name : NULL;
+}
 
 static void test_reference(void)
 {
@@ -77,29 +84,9 @@ static void test_table(void)
         CHECK(v->name && v->name[0] && v->idea && v->idea[0], "row %d has a name and an idea", v->id);
         for (size_t j = 0; j < i; ++j) CHECK(strcmp(v->name, gk_histogram_variant_at(j)->name) != 0, "names unique");
     }
-    DIR *d = opendir(GK_HISTOGRAM_KERNEL_DIR);
-    CHECK(d != NULL, "open %s", GK_HISTOGRAM_KERNEL_DIR);
-    int files = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        if (len < 7 || strcmp(e->d_name + len - 3, ".cu") != 0) continue;
-        ++files;
-        const gk_histogram_variant *v = gk_histogram_find_variant(atoi(e->d_name));
-        char want[128] = "";
-        if (v) snprintf(want, sizeof want, "%02d_%s.cu", v->id, v->name);
-        CHECK(v != NULL && strcmp(want, e->d_name) == 0, "kernel file %s matches its row (%s)", e->d_name, want);
-    }
-    if (d) closedir(d);
-    CHECK(files == (int)count, "%d kernel files for %zu rows", files, count);
+    gk_test_table t = {"", row_name, count};
+    gk_test_kernel_files(GK_HISTOGRAM_KERNEL_DIR, &t, 1);
 }
-
-#define EXPECT(call, want_code)                                                                    \
-    do {                                                                                           \
-        gk_status s_ = (call);                                                                     \
-        CHECK(s_.code == (want_code), "%s: got %s (%s)", gk_status_string(want_code), gk_status_string(s_.code), \
-              s_.what ? s_.what : "");                                                             \
-        if (s_.code != GK_SUCCESS) CHECK(s_.what != NULL && s_.file != NULL, "a failing status says why and where"); \
-    } while (0)
 
 static void test_arguments(void)
 {
@@ -108,14 +95,7 @@ static void test_arguments(void)
     static _Alignas(16) uint32_t in[64];
     static _Alignas(16) uint64_t counts[256];
     static _Alignas(16) unsigned char ws[1 << 16];
-    const size_t SENTINEL = 12345;
     size_t bytes;
-#define REJECT(call, code)                                                                         \
-    do {                                                                                           \
-        bytes = SENTINEL;                                                                          \
-        EXPECT(call, code);                                                                        \
-        CHECK(bytes == SENTINEL, "nothing written on rejection (%zu)", bytes);                     \
-    } while (0)
     for (size_t i = 0; i < gk_histogram_variant_count(); ++i) {
         int v = gk_histogram_variant_at(i)->id;
         REJECT(gk_histogram(v, GK_F32, in, 64, 16, counts, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);

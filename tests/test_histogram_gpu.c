@@ -23,13 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "gk/histogram.h"
 #include "gk/random.h"
 #include "gpu_test.h"
 #include "histogram_ref.h"
+#include "test_util.h"
 
 enum { GUARD = 16 };                    /* 64-bit words poisoned after counts */
 static const uint64_t POISON = 0xa5a5a5a5a5a5a5a5ULL;
@@ -44,15 +44,6 @@ typedef struct buffers {
     size_t cap_in, cap_counts, cap_ws;
     uint64_t *ref, *got;
 } buffers;
-
-static void ensure(void **p, size_t *cap, size_t bytes)
-{
-    if (bytes <= *cap) return;
-    if (*p) TRY_CUDA(cudaFree(*p));
-    *p = NULL;
-    TRY_CUDA(cudaMalloc(p, bytes));
-    *cap = bytes;
-}
 
 static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 {
@@ -70,18 +61,13 @@ static int run_one(buffers *b, const gk_histogram_variant *v, gk_dtype dt, const
     snprintf(label, sizeof label, "v%d %s %s n=%zu bins=%zu %s offset %zu bytes", v->id, v->name, gk_dtype_name(dt), n,
              bins, dist, off);
     size_t elem = gk_dtype_size(dt);
-    ensure((void **)&b->d_in, &b->cap_in, n * elem + 256);
+    gk_test_ensure_device((void **)&b->d_in, &b->cap_in, n * elem + 256);
     if (n) TRY_CUDA(cudaMemcpy(b->d_in + off, h, n * elem, cudaMemcpyHostToDevice));
-    ensure((void **)&b->d_counts, &b->cap_counts, (bins + GUARD) * 8);
+    gk_test_ensure_device((void **)&b->d_counts, &b->cap_counts, (bins + GUARD) * 8);
     size_t need = 0;
     gk_status s = gk_histogram(v->id, dt, b->d_in + off, n, bins, b->d_counts, NULL, &need, 0);
-    if (!gk_ok(s)) {
-        char e[512];
-        gk_status_format(s, e, sizeof e);
-        printf("  %s: query failed: %s\n", label, e);
-        return 0;
-    }
-    ensure(&b->d_ws, &b->cap_ws, need);
+    if (!gk_test_ok(s, label, "query")) return 0;
+    gk_test_ensure_device(&b->d_ws, &b->cap_ws, need);
     int ok = 1;
     for (int round = 0; round < (twice ? 2 : 1); ++round) {
         /* Poison: every count must be written, nothing after them, and the
@@ -91,12 +77,7 @@ static int run_one(buffers *b, const gk_histogram_variant *v, gk_dtype dt, const
         size_t bytes = b->cap_ws;
         s = gk_histogram(v->id, dt, b->d_in + off, n, bins, b->d_counts, b->d_ws, &bytes, 0);
         if (gk_ok(s)) s = GK_CUDA_STATUS(cudaDeviceSynchronize());
-        if (!gk_ok(s)) {
-            char e[512];
-            gk_status_format(s, e, sizeof e);
-            printf("FATAL %s: %s\n", label, e);
-            exit(1); /* a CUDA error is sticky: nothing after it can be trusted */
-        }
+        gk_test_require(s, label);
         TRY_CUDA(cudaMemcpy(b->got, b->d_counts, (bins + GUARD) * 8, cudaMemcpyDeviceToHost));
         ok &= gk_hist_check(b->got, b->ref, bins, label, stdout) == 0;
         for (size_t g = 0; g < GUARD; ++g)
@@ -196,26 +177,16 @@ static int test_large(buffers *b, const gk_histogram_variant *only, uint64_t see
 int main(int argc, char **argv)
 {
     int variant = 0, small = 0, large = 0;
-    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)(uintptr_t)&variant << 16);
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(argv[i], "--small") == 0) small = 1;
-        else if (strcmp(argv[i], "--large") == 0) large = 1;
-        else {
-            printf("usage: test_histogram_gpu [--variant ID] [--small] [--large] [--seed S]\n");
-            return 2;
-        }
-    }
-    gk_device_info dev;
-    if (gk_test_open_gpu(&dev, seed) != 0) return GK_TEST_SKIP;
-    const gk_histogram_variant *only = NULL;
-    if (variant != 0 && (only = gk_histogram_find_variant(variant)) == NULL) {
-        printf("no variant %d\n", variant);
+    uint64_t seed = gk_test_new_seed();
+    const gk_test_option opts[] = {{"--small", &small, NULL}, {"--large", &large, NULL}};
+    if (gk_test_args(argc, argv, opts, 2, "test_histogram_gpu [--variant ID] [--small] [--large] [--seed S]", &variant,
+                     &seed) != 0)
         return 2;
-    }
-    buffers b;
-    memset(&b, 0, sizeof b);
+    gk_device_info dev;
+    const gk_histogram_variant *only = variant ? gk_histogram_find_variant(variant) : NULL;
+    int rc = gk_test_start(gk_test_open_gpu(&dev, seed), variant, only != NULL);
+    if (rc != 0) return rc;
+    buffers b = {0};
     if (large) {
         if (test_large(&b, only, seed) == GK_TEST_SKIP) return GK_TEST_SKIP;
     } else {

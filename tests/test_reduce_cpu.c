@@ -2,7 +2,6 @@
  * the variant table's consistency with itself and with reduce/kernels/, and
  * argument checking (every rejected call launches nothing and writes
  * nothing, so none of this needs a GPU). */
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +12,15 @@
 #include "gk/reduce.h"
 #include "gk/verify.h"
 #include "reduce_ref.h"
+#include "test_util.h"
 #include "variants.h" /* the internal table: each row's functions */
+
+/* The name of variant `id`, NULL when there is none (gk_test_kernel_files). */
+static const char *row_name(int id)
+{
+    const gk_reduce_variant *v = gk_reduce_find_variant(id);
+    return v ? v->name : NULL;
+}
 
 static void test_references(void)
 {
@@ -105,29 +112,9 @@ static void test_table(void)
           "the best does sum, max and min");
 
     /* One kernel file per row, named NN_<name>.cu, and no file without a row. */
-    DIR *d = opendir(GK_REDUCE_KERNEL_DIR);
-    CHECK(d != NULL, "open %s", GK_REDUCE_KERNEL_DIR);
-    int files = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        if (len < 7 || strcmp(e->d_name + len - 3, ".cu") != 0) continue;
-        ++files;
-        int id = atoi(e->d_name);
-        const gk_reduce_variant *v = gk_reduce_find_variant(id);
-        char want[128] = "";
-        if (v) snprintf(want, sizeof want, "%02d_%s.cu", v->id, v->name);
-        CHECK(v != NULL && strcmp(want, e->d_name) == 0, "kernel file %s matches row %d (%s)", e->d_name, id, want);
-    }
-    if (d) closedir(d);
-    CHECK(files == (int)count, "%d kernel files for %zu rows", files, count);
+    gk_test_table t = {"", row_name, count};
+    gk_test_kernel_files(GK_REDUCE_KERNEL_DIR, &t, 1);
 }
-
-#define EXPECT(call, want_code, ...)                                                               \
-    do {                                                                                           \
-        gk_status s_ = (call);                                                                     \
-        CHECK(s_.code == (want_code), "%s: got %s", gk_status_string(want_code), gk_status_string(s_.code)); \
-        if (s_.code != GK_SUCCESS) CHECK(s_.what != NULL && s_.file != NULL, "a failing status says why and where"); \
-    } while (0)
 
 static void test_arguments(void)
 {
@@ -135,7 +122,6 @@ static void test_arguments(void)
      * rejected before anything would dereference or launch on them. */
     static float in[64], out[4], partials[64];
     static _Alignas(16) unsigned char ws[1 << 16];
-    const size_t SENTINEL = 12345;
     size_t bytes;
 
     EXPECT(gk_reduce(0, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
@@ -174,12 +160,6 @@ static void test_arguments(void)
     /* Everything below is rejected and must leave *workspace_bytes alone. */
     size_t need;
     gk_reduce(4, GK_F32, GK_REDUCE_SUM, in, 1 << 20, out, NULL, &need, 0);
-#define REJECT(call, code)                                                                         \
-    do {                                                                                           \
-        bytes = SENTINEL;                                                                          \
-        EXPECT(call, code);                                                                        \
-        CHECK(bytes == SENTINEL, "nothing written on rejection (%zu)", bytes);                     \
-    } while (0)
     REJECT(gk_reduce(99, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     bytes = need - 1;
     EXPECT(gk_reduce(4, GK_F32, GK_REDUCE_SUM, in, 1 << 20, out, ws, &bytes, 0), GK_ERROR_WORKSPACE_TOO_SMALL);

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "gpu_test.h"
@@ -32,6 +31,7 @@
 #include "gk/reduce.h"
 #include "gk/verify.h"
 #include "reduce_ref.h"
+#include "test_util.h"
 
 static const char *const default_sizes =
     "0,1,2,31,32,33,255,256,257,1000,4097,65537,2^20,2^20+13,2^24+7";
@@ -52,26 +52,12 @@ typedef struct buffers {
 } buffers;
 
 
-static void ensure_dev(void **p, size_t *cap, size_t bytes)
-{
-    if (bytes <= *cap) return;
-    if (*p) TRY_CUDA(cudaFree(*p));
-    *p = NULL;
-    TRY_CUDA(cudaMalloc(p, bytes));
-    *cap = bytes;
-}
-
 static void *ensure_host(void *p, size_t *cap, size_t bytes)
 {
     if (bytes <= *cap) return p;
     free(p);
-    p = malloc(bytes);
-    if (p == NULL) {
-        printf("FATAL out of host memory (%zu bytes)\n", bytes);
-        exit(1);
-    }
     *cap = bytes;
-    return p;
+    return gk_test_xmalloc(bytes);
 }
 
 static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
@@ -140,14 +126,9 @@ static int run_one(buffers *b, const gk_reduce_variant *v, gk_dtype dt, gk_reduc
     size_t need = 0, m = 0;
     gk_status s = gk_reduce(v->id, dt, op, in, n, b->d_out, NULL, &need, 0);
     if (partials && gk_ok(s)) s = gk_reduce_num_partials(v->id, n, &m);
-    if (!gk_ok(s)) {
-        char e[512];
-        gk_status_format(s, e, sizeof e);
-        printf("  %s: query failed: %s\n", label, e);
-        return 0;
-    }
-    ensure_dev(&b->d_ws, &b->cap_ws, need);
-    ensure_dev(&b->d_partials, &b->cap_partials, (m ? m : 1) * 4);
+    if (!gk_test_ok(s, label, "query")) return 0;
+    gk_test_ensure_device(&b->d_ws, &b->cap_ws, need);
+    gk_test_ensure_device(&b->d_partials, &b->cap_partials, (m ? m : 1) * 4);
     /* Poison: the output must be written by the call; the workspace must need
      * no initialisation; every partial must be written. */
     TRY_CUDA(cudaMemset(b->d_out, 0xff, 4));
@@ -157,12 +138,7 @@ static int run_one(buffers *b, const gk_reduce_variant *v, gk_dtype dt, gk_reduc
     s = partials ? gk_reduce_partials(v->id, dt, op, in, n, b->d_out, b->d_partials, m, b->d_ws, &bytes, 0)
                  : gk_reduce(v->id, dt, op, in, n, b->d_out, b->d_ws, &bytes, 0);
     if (gk_ok(s)) s = GK_CUDA_STATUS(cudaDeviceSynchronize());
-    if (!gk_ok(s)) {
-        char e[512];
-        gk_status_format(s, e, sizeof e);
-        printf("FATAL %s: %s\n", label, e);
-        exit(1); /* a CUDA error is sticky: nothing after it can be trusted */
-    }
+    gk_test_require(s, label);
     int ok = check_result(b, dt, op, n, label, bits);
     if (partials) ok &= check_partials(b, v, dt, op, n, m, label);
     return ok;
@@ -179,7 +155,7 @@ static void fill(buffers *b, gk_dtype dt, size_t n, uint64_t seed)
 
 static void upload(buffers *b, size_t n, size_t off)
 {
-    ensure_dev((void **)&b->d_in, &b->cap_in, (n + 4) * 4);
+    gk_test_ensure_device((void **)&b->d_in, &b->cap_in, (n + 4) * 4);
     if (n) TRY_CUDA(cudaMemcpy(b->d_in + off * 4, b->h_in, n * 4, cudaMemcpyHostToDevice));
 }
 
@@ -259,22 +235,14 @@ static int test_large(buffers *b, const gk_reduce_variant *only, uint64_t seed)
 int main(int argc, char **argv)
 {
     int variant = 0, large = 0;
-    /* A new seed every run: the wall clock mixed with the address of a local
-     * (which changes from run to run where the OS randomises the stack). */
-    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)(uintptr_t)&variant << 16);
+    uint64_t seed = gk_test_new_seed();
+    const char *size_list = default_sizes;
+    const gk_test_option opts[] = {{"--sizes", NULL, &size_list}, {"--large", &large, NULL}};
+    if (gk_test_args(argc, argv, opts, 2, "test_reduce_gpu [--variant ID] [--sizes LIST] [--large] [--seed S]",
+                     &variant, &seed) != 0)
+        return 2;
     size_t sizes[GK_CLI_MAX_LIST];
     int nsizes = 0;
-    const char *size_list = default_sizes;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) size_list = argv[++i];
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(argv[i], "--large") == 0) large = 1;
-        else {
-            printf("usage: test_reduce_gpu [--variant ID] [--sizes LIST] [--large] [--seed S]\n");
-            return 2;
-        }
-    }
     char tmp[512];
     snprintf(tmp, sizeof tmp, "%s", size_list);
     for (char *t = strtok(tmp, ","); t && nsizes < GK_CLI_MAX_LIST; t = strtok(NULL, ","))
@@ -284,19 +252,13 @@ int main(int argc, char **argv)
         }
 
     gk_device_info dev;
-    if (gk_test_open_gpu(&dev, seed) != 0) return GK_TEST_SKIP;
-
-    const gk_reduce_variant *only = NULL;
-    if (variant != 0 && (only = gk_reduce_find_variant(variant)) == NULL) {
-        printf("no variant %d\n", variant);
-        return 2;
-    }
-    buffers b;
-    memset(&b, 0, sizeof b);
+    const gk_reduce_variant *only = variant ? gk_reduce_find_variant(variant) : NULL;
+    int rc = gk_test_start(gk_test_open_gpu(&dev, seed), variant, only != NULL);
+    if (rc != 0) return rc;
+    buffers b = {0};
     TRY_CUDA(cudaMalloc(&b.d_out, 4));
     if (large) {
-        int rc = test_large(&b, only, seed);
-        if (rc == GK_TEST_SKIP) return rc;
+        if (test_large(&b, only, seed) == GK_TEST_SKIP) return GK_TEST_SKIP;
     } else {
         for (size_t i = 0; i < gk_reduce_variant_count(); ++i) {
             const gk_reduce_variant *v = gk_reduce_variant_at(i);
