@@ -105,9 +105,12 @@ extern "C" {
  * 28 to 35 instructions (conv/kernels/06_streaming.cu), which caps it near
  * half the fp32 peak, a rate the DRAM roof reaches at widths 25 to 31. The
  * split is measured (conv/README.md: variants 6 and 7 at every width from 8
- * to 31, n = 2^24 and 2^28, H200, CUDA 13.0, [DATE]): variant 6 is the
- * faster up to width [W], variant 7 from [W+1] on. */
-#define GK_CONV_BEST_SPLIT_WIDTH 16 /* [W] */
+ * to 31, n = 2^24 and 2^28, H100, CUDA 13.0, 2026-11-25): variant 6 is the
+ * faster at every one of them (0.840 against 0.917 ms at width 31, 2^28),
+ * variant 7 at width 127; widths 32 to 126 are not measured. On the H200 of
+ * the module's table, whose DRAM is faster, variant 7 already wins at width
+ * 31 (0.784 against 0.840 ms), so there the split lies lower. */
+#define GK_CONV_BEST_SPLIT_WIDTH 31
 
 /* Where a variant's kernel reads the mask from. */
 typedef enum gk_conv_mask_in {
