@@ -7,9 +7,10 @@
  * k-tile they both need, multicast into both. With beta = 0 each consumer
  * warp stages its results in shared memory and hands them to the TMA to
  * store, going on to the next tile without waiting for them (step 3).
- * Rows the TMA cannot address (an odd lda or ldb) run the same kernel in
- * gather mode: the producer warpgroup's 128 threads copy each stage
- * themselves (see "Gather mode").
+ * Rows the TMA cannot address (an lda or ldb not a multiple of 8, or a base
+ * not 16-byte aligned) run the same kernel body in gather mode: the
+ * producer warpgroup's 128 threads copy each stage themselves (see
+ * "Gather mode").
  *
  * The idea, step 1 (persistence): in variant 4 each block computes one
  * 128 x 256 tile and exits. Its tensor cores idle through the block's end
@@ -64,12 +65,13 @@
  * stage still receives 48 KB, so expect_tx is unchanged (A + every panel
  * inside n, whichever CTA loads it). Measured (H200, CUDA 13.0,
  * 2026-11-23, gk_bench, cold L2, medians, two builds timed one after the
- * other): GKB5_CLUSTER=2 0.1935 ms at 4096^3 and 1.6431 at 8192^3,
- * GKB5_CLUSTER=1 (no cluster) 0.1928 and 1.6617; cuBLAS BF16 in the same
- * runs 0.1724 / 0.1721 and 1.5674 / 1.5684. So multicast changes nothing
- * measurable at 4096^3 (0.4%, inside the spread of repeated runs) and
- * gains 1.1% at 8192^3: halving B's L2-to-SM bytes is not what bounds this
- * kernel here.
+ * other, both with step 1's register epilogue and groups of 8 tile rows;
+ * gemm/tuning/tensor-core-h200.txt): GKB5_CLUSTER=2 0.1935 ms at 4096^3 and
+ * 1.6431 at 8192^3, GKB5_CLUSTER=1 (no cluster) 0.1928 and 1.6617; cuBLAS
+ * BF16 in the same runs 0.1724 / 0.1721 and 1.5674 / 1.5684. So multicast
+ * changes nothing measurable at 4096^3 (0.4%, inside the spread of repeated
+ * runs) and gains 1.1% at 8192^3: halving B's L2-to-SM bytes is not what
+ * bounds this kernel here.
  * What it costs:
  *   - coupling: the producer of CTA r fills stage s of BOTH CTAs, so it
  *     waits until the consumers of both released it. Each empty barrier
@@ -100,20 +102,21 @@
  *     cluster barrier, so that neither exits while the other may still
  *     write to its shared memory (its multicasts) or arrive on its
  *     barriers. The producer warpgroup therefore no longer returns early.
- * -DGKB5_CLUSTER=1 builds step 1 alone: no cluster launch attribute, no
- * multicast, no remote arrives, empty barriers of count 8.
+ * -DGKB5_CLUSTER=1 builds the kernel without step 2: no cluster launch
+ * attribute, no multicast, no remote arrives, empty barriers of count 8.
  *
  * ---- Step 3: the epilogue through shared memory and the TMA store ------------------
- * Steps 1 and 2 store each tile from registers: per consumer thread 64
- * bf16 pairs (4-byte stores), each warp store instruction writing 8 rows x
- * 16 bytes, 8 half-used 32-byte sectors. What that costs, measured by
- * leaving it out (a build that stored nothing, timed by ncu --clock-control
- * none on the H200, CUDA 13.0, 2026-11-23, cold L2): 175.3 us against
- * 205.4 us at 4096^3 (15%), 1.36 against 1.45 ms at 8192^3 (6%): while the
- * 8 consumer warps store, no wgmma is issued, and the stores trickle out
- * (ncu counted 3.13 million L2 write sectors at 4096^3 for C's 1.05
- * million; cuBLAS BF16, 1.57 million). Here, when beta = 0 (C is not read)
- * and C's rows are TMA-addressable:
+ * Steps 1 and 2 store each tile from registers: per consumer thread 64 bf16
+ * pairs (4-byte stores), each warp store instruction writing 8 rows x 16
+ * bytes, 8 half-used 32-byte sectors. What that costs, measured by leaving
+ * it out (a build that stored nothing, timed by ncu --clock-control none on
+ * the H200, CUDA 13.0, 2026-11-23, cold L2;
+ * gemm/tuning/tensor-core-h200.txt): 175.3 us against 205.4 us at 4096^3
+ * (15%), 1.36 against 1.45 ms at 8192^3 (6%): while the 8 consumer warps
+ * store, no wgmma is issued, and the stores trickle out (each 32-byte sector
+ * of C is written in two halves, by two store instructions: at 4096^3, 2.1
+ * million sector writes for C's 1.05 million sectors). Here, when beta = 0
+ * (C is not read) and C's rows are TMA-addressable:
  *   - each consumer warp owns a 4 KB buffer (8 warps: 32 KB, what the 4
  *     stages leave of the 227 KB: 4 x 48 KB + 32 KB + 1088 = 230,464 bytes)
  *     and stores its 16 rows x 256 columns in 2 passes of 128 columns;
@@ -138,7 +141,8 @@
  * Otherwise (beta != 0, or a C the TMA cannot address: base not 16-byte
  * aligned, 2 ldc not a multiple of 16) and in gather mode, the epilogue
  * stores from registers as before. Measured (H200, CUDA 13.0, 2026-11-23,
- * gk_bench, cold L2, medians, the 17:54 and 18:32 UTC runs): 0.1953 ->
+ * gk_bench, cold L2, medians, the 17:54 and 18:32 UTC runs, committed
+ * as earlier versions of gemm/bench-h200.json; groups of 8): 0.1953 ->
  * 0.1767 ms at 4096^3 and 1.6664 -> 1.6016 ms at 8192^3, against cuBLAS
  * BF16's 0.1745 / 0.1730 and 1.5686 / 1.5493 in the same runs: 0.894x ->
  * 0.979x and 0.941x -> 0.967x.
@@ -158,15 +162,16 @@
  * 1.37 ms. Timed by gk_bench (H200, 2026-11-23, three alternations, each
  * in its own process with cuBLAS BF16): medians at 8192^3 1.5884, 1.5897,
  * 1.5896 ms with 8 against 1.5617, 1.5534, 1.5868 with 16 (cuBLAS 1.5530
- * to 1.5724 ms); fastest calls 1.3936-1.3951 against 1.3807-1.3831; at
- * 4096^3 0.1778-0.1788 against 0.1768-0.1771 ms. Why 1.4% less time (the
- * means of the three medians at 8192^3, 1.5892 and 1.5673 ms) from 18.5%
- * fewer DRAM bytes: nvidia-smi, sampling every 25 ms
- * through 800 back-to-back calls at 8192^3, showed the board at ~695 W of
- * its 700 W limit, the SM clock down from 1980 to 1470-1500 MHz and the
- * clock-event reason "software power cap". The first calls run at full
- * clock (the fastest calls); the median runs capped, and a capped kernel's
- * time follows its energy per call, which the bytes it moves are part of.
+ * to 1.5724 ms); at 4096^3 0.1778-0.1788 against 0.1768-0.1771 ms (these
+ * runs, the ncu counts and the power readings below:
+ * gemm/tuning/tensor-core-h200.txt). Why 1.4% less time (the means of
+ * the three medians at 8192^3, 1.5892 and 1.5673 ms) from 18.5% fewer
+ * DRAM bytes: nvidia-smi, sampling every 25 ms through 800 back-to-back
+ * calls at 8192^3, showed the board at ~695 W of its 700 W limit, the SM
+ * clock down from 1980 to 1470-1500 MHz and the clock-event reason "software
+ * power cap". The first calls run at full clock (the fastest calls); the
+ * median runs capped, and a capped kernel's time follows its energy per
+ * call, which the bytes it moves are part of.
  * Gather mode keeps groups of 8 (kGatherGroupM): at 4097 x 3001 x 2049,
  * where A (16.8 MB) and B (12.3 MB) fit in L2 whatever the order, it took
  * 0.4788-0.4811 ms with 8 and 0.5064-0.5078 with 16 (three alternations,
@@ -181,7 +186,7 @@
  * (it / 4) & 1, the producer on empty parity (it / 4 - 1) & 1 for it >= 4,
  * and every consumer warp releases every k-tile once (to both CTAs), a
  * tile's last included. Step 1 was checked by a CPU simulation (C++, not
- * part of the library): the producer, the 8 consumer warps and the TMA
+ * in this repository): the producer, the 8 consumer warps and the TMA
  * copies as separate actors over mbarriers with try_wait.parity semantics,
  * interleaved at random (300 seeds x 2 schedules) for 2, 3 and 4 stages,
  * k-tiles per tile 1, 2, 3, 4, 5 and 17, and 1, 2, 3, 5 and 8 tiles per
@@ -189,7 +194,7 @@
  * write lands in a stage a warp still holds, every barrier ends balanced
  * (54,000 runs). It fails, as it should, when the tile's last k-tile is not
  * released or the ring restarts at each tile. Step 2 by a second one
- * (Python, not part of the library): 2 CTAs, each a producer and 2 or 8
+ * (Python, not in this repository): 2 CTAs, each a producer and 2 or 8
  * consumer warps; A copies, each multicast panel's landing in each CTA and
  * each remote arrive are separate in-flight events that land in any order,
  * late more often than not; 2, 3 and 4 stages, 1, 2, 3 and 5 k-tiles per
@@ -206,7 +211,7 @@
  * tiles_n <= 20 and 1, 7, 64, 66 and 67 clusters; the tile walk of step 1
  * likewise for grids of 1, 7, 132 and 133. Gather mode's ring (128
  * producer arrivals per stage, every producer thread waiting on the empty
- * barrier) by a third (Python, not part of the library): 2, 4 or 8
+ * barrier) by a third (Python, not in this repository): 2, 4 or 8
  * producer threads, each waiting, writing its part and arriving as
  * separate steps, and 2 or 8 consumer warps, interleaved at random; 2, 3
  * and 4 stages, 1, 2, 3, 5 and 17 k-tiles per tile, 1, 2, 3 and 5 tiles:
@@ -223,14 +228,13 @@
  * KB. ptxas -v (CUDA 13.0, sm_90a): gemm_bf16_persistent and
  * gemm_bf16_persistent_gather 168 registers at launch, 0 bytes of stack,
  * no spills, no "wgmma serialized" warning, with GKB5_CLUSTER 2 and 1
- * alike (and after step 3). Before step 3, the TMA kernel's machine code
- * was the same, instruction for instruction, as before gather mode was
- * added (cuobjdump -sass, both GKB5_CLUSTER values).
+ * alike.
  *
  * ---- What is left out, and why -------------------------------------------------------
  * - Clusters along n too (2 x 2, sharing A's boxes as well: L2-to-SM bytes
  *   per CTA and k-tile 24 KB): four CTAs coupled, 4-tile units of work, and
- *   an A box split across 2 CTAs; not done before step 2 is measured.
+ *   an A box split across 2 CTAs; not built (see "clusters of 2 x 2"
+ *   below).
  * - A "ping-pong" schedule (each consumer warpgroup on a tile of its own,
  *   one storing while the other multiplies) would hide the epilogue's
  *   issue time too, but each 64 x 256 warpgroup tile then needs B k-tiles
@@ -270,14 +274,14 @@
  * Variants 3 and 4 hand such calls to variant 2's kernel, whose 256
  * computing threads gather element by element between their wgmma, 8 loads
  * in flight per chunk: 0.549 ms on the H200 against cuBLAS's 0.378
- * (gemm/bench-h200.json, 2026-11-23 19:42 UTC). (Issuing all of a k-tile's
- * loads before the stores in that kernel instead takes the computing
- * threads to 234-236 registers instead of 170-182, and measured 0.5969 ms
- * against 0.5573 with 8 loads per chunk, the same day.) Here they run
- * the persistent kernel in gather mode (kTma = false:
- * gemm_bf16_persistent_gather): no tensor maps and no cluster (each CTA
- * loads its own A and B; the grid is step 1's, with the gather kernel's own
- * occupancy); the same ring, consumers and epilogue.
+ * (gemm/bench-h200.json, 2026-11-23 19:42 UTC). (A build of that kernel
+ * that issued all of a k-tile's loads before their stores took its
+ * computing threads to 234-236 registers instead of 170-182, and 0.5969
+ * ms against 0.5573 with 8 loads per chunk: one run the same day, not
+ * kept in gemm/tuning/.) Here they run the persistent kernel in gather mode
+ * (kTma = false: gemm_bf16_persistent_gather): no tensor maps and no cluster
+ * (each CTA loads its own A and B; the grid is step 1's, with the gather
+ * kernel's own occupancy); the same ring, consumers and epilogue.
  *   - Who loads: all 128 threads of the producer warpgroup (in TMA mode
  *     one issues the TMA and 127 idle), with registers of their own, so the
  *     loads in flight do not compete with the accumulators. Per stage each
@@ -298,9 +302,10 @@
  *     batch 24 (a whole stage) 0.5303 ms against cuBLAS's 0.3789 (0.71x),
  *     batch 12 0.5131-0.5132 ms (0.74x, two runs), batch 8 0.5214 (0.73x),
  *     batch 6 0.4856 against 0.3801 (0.78x): the default. Variant 2's
- *     copy path, which this mode replaced, took 0.5481-0.5600 ms.
+ *     copy path, which this mode replaced, took 0.5600 ms against 0.3798
+ *     (0.68x; these runs: gemm/tuning/tensor-core-h200.txt).
  *   - Registers: setmaxnreg 104 for the producer, 200 for the consumers at
- *     batch 6 (152 / 176 at 24, 120 / 192 at 12, 112 / 196 at 8): a split
+ *     batch 6 (152 / 176 at 24, 120 / 192 at 12, 112 / 192 at 8): a split
  *     must satisfy P + 2 C <= 3 x 168, the CTA's registers at launch, since
  *     setmaxnreg only moves registers within the CTA. ptxas -v (CUDA 13.0,
  *     sm_90a): 168 at launch, 0 bytes of stack, no spills for each of these
@@ -320,18 +325,18 @@
  *     above gemm_bf16_persistent).
  *   - k = 0: gather mode with no k-tile; the producers load nothing, the
  *     consumers store alpha x 0 + beta x C, as variant 2's kernel did.
- * The copy was checked on the CPU (not part of the library): chunk_load,
- * chunk_store and gather_stage as written here, compiled for the host with
- * stand-ins for __ldg, __byte_perm and st.shared, every stage of every tile
- * of 2,520 shapes (m 1 .. 257, k 1 .. 130, n 1 .. 520, lda and ldb padded
- * by 0 to 3, A and B starting 0 or 2 bytes past a 256-byte boundary), by
- * both the kWhole and the general path, batches of 24 and 12 (batch 6,
- * the default, only by the GPU tests): every slab byte right (zeros included), every 16-byte chunk written once,
- * every load inside the matrix, every 4-byte load aligned, no store before
- * the empty wait. A wrong byte selector, parity, count test, row bound or B
- * destination makes it fail. On the GPU it passes the tests (offsets of
- * one element, leading dimensions +3/+5/+1) and compute-sanitizer's three
- * tools.
+ * The copy was checked on the CPU (a host build not in this repository):
+ * chunk_load, chunk_store and gather_stage as written here, compiled for the
+ * host with stand-ins for __ldg, __byte_perm and st.shared, every stage of
+ * every tile of 2,520 shapes (m 1 .. 257, k 1 .. 130, n 1 .. 520, lda and
+ * ldb padded by 0 to 3, A and B starting 0 or 2 bytes past a 256-byte
+ * boundary), by both the kWhole and the general path, batches of 24 and 12
+ * (batch 6, the default, only by the GPU tests): every slab byte right
+ * (zeros included), every 16-byte chunk written once, every load inside the
+ * matrix, every 4-byte load aligned, no store before the empty wait. A wrong
+ * byte selector, parity, count test, row bound or B destination makes it
+ * fail. On the GPU it passes the tests (offsets of one element, leading
+ * dimensions +3/+5/+1) and compute-sanitizer's three tools.
  *
  * What bounds it: the consumers' wgmma issue; the epilogue's stmatrix
  * passes (not overlapped with this CTA's own wgmma; the global writes
@@ -463,7 +468,7 @@ constexpr size_t kDynSmemBytes = (size_t)kStages * (kABytes + kBBytes) + kEpiByt
 #endif
 constexpr int kGatherAChunks = kBM * kBK / 8 / kProducerThreads; /* 8 per thread and stage */
 constexpr int kGatherBChunks = kBK * kBN / 8 / kProducerThreads; /* 16 */
-constexpr int kGatherChunks = kGatherAChunks + kGatherBChunks;   /* 24: 384 of the stage's 48 KB */
+constexpr int kGatherChunks = kGatherAChunks + kGatherBChunks;   /* 24: 384 bytes of the stage's 48 KB */
 constexpr int kGatherBatch = GKB5_GATHER_BATCH;
 /* Gather mode's split: the producer holds up to 5 x kGatherBatch loaded
  * words, plus addresses and loop state; the consumers keep the rest. Each
@@ -531,10 +536,11 @@ __device__ __forceinline__ void cluster_sync()
  * completes. With .release.cluster here (and .acquire.cluster in the
  * producer's wait), ptxas puts a MEMBAR.ALL.GPU before every such arrive,
  * which waits for the warp's outstanding global stores (the previous
- * tile's epilogue) too: on the H200 (CUDA 13.0, 2026-11-23) variant 5 then
- * took 0.2601 ms at 4096^3 against variant 4's 0.2000, 1.30 times as long;
- * with the default semantics 0.1935 against 0.1952. A remote arrive
- * returns no state ("_"). */
+ * tile's epilogue) too: on the H200 (CUDA 13.0, 2026-11-23, register
+ * epilogue, gemm/tuning/tensor-core-h200.txt) variant 5 then took 0.2601 ms
+ * at 4096^3 against 0.1935 with the default semantics, 1.34 times as long
+ * (cuBLAS BF16 in the same processes 0.1744 and 0.1724: 0.67x against
+ * 0.89x). A remote arrive returns no state ("_"). */
 __device__ __forceinline__ void mbar_arrive_remote(uint32_t bar, unsigned cta)
 {
 #if GK_SM90A
@@ -890,9 +896,9 @@ __device__ __forceinline__ void load_stage(const CUtensorMap *map_a, const CUten
 {
     const uint32_t full = full0 + 8 * slab;
     mbar_arrive_expect_tx(full, (uint32_t)(kABytes + panels * kPanelBytes));
-    /* Coordinates fit an int: bm, bn and kt * kBK stay below 2^31 - 255
-     * (m, n, k <= 2^31 - 1, tiles aligned), bn + 192 too; a tile row below
-     * m exists only for odd tiles_m <= 2^24 - 1, at bm <= 2^31 - 128. */
+    /* Coordinates fit an int (m, n, k <= 2^31 - 1, tiles aligned): bm <=
+     * 2^31 - 128 (a tile row below m, which exists only for odd tiles_m <=
+     * 2^24 - 1, included), kt * kBK <= 2^31 - 64, bn + 192 <= 2^31 - 64. */
     tma_load_2d(as0 + slab * kABytes, map_a, (int)(kt * kBK), (int)bm, full);
     const int p0 = kPanelsPerCta * (int)rank;
     const int p1 = p0 + kPanelsPerCta < panels ? p0 + kPanelsPerCta : panels;
@@ -907,8 +913,8 @@ __device__ __forceinline__ void load_stage(const CUtensorMap *map_a, const CUten
 /* A consumer warp (lane 0) releases stage `slab`: one arrival on this
  * CTA's empty barrier and, in a cluster (C = 2), one on the peer's barrier
  * at the same offset, since the peer's producer multicasts into this CTA's
- * stage too. The local arrival first: the remote one's release (cluster
- * scope) orders it before itself. */
+ * stage too. The local arrival first: the remote one's release (at CTA
+ * scope, mbar_arrive_remote's default) orders it before itself. */
 template <int C> __device__ __forceinline__ void release_stage(uint32_t empty0, int slab, unsigned peer)
 {
     mbar_arrive(empty0 + 8 * slab);
@@ -931,7 +937,7 @@ template <int C> __device__ __forceinline__ void release_stage(uint32_t empty0, 
  *            have released use u (each warp arrives on the empty[s] of both
  *            CTAs); the producer, before queuing use u >= 1 into stage s of
  *            both CTAs, waits on parity (u - 1) & 1.
- *   (GKB5_CLUSTER = 1: count 8, no peer, no multicast: variant 5 as it was.)
+ *   (GKB5_CLUSTER = 1: count 8, no peer, no multicast.)
  * A parity names a phase unambiguously only if the waiter is never 2
  * phases behind or ahead; it is not:
  *  - no byte of use u + 1 reaches this CTA's stage s (its data, or its
