@@ -61,7 +61,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "gemm_ref.h"
@@ -76,6 +75,7 @@
 #include "gpu_test.h"
 #include "histogram_ref.h"
 #include "reduce_ref.h"
+#include "test_util.h"
 
 enum { GUARD = 256 };                 /* bytes after each output that no call may write */
 static const unsigned char ALONE_POISON = 0xa5;
@@ -267,16 +267,6 @@ static uint64_t mix(uint64_t seed, uint64_t a)
     return gk_rng_next(&r);
 }
 
-static void *host_alloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (p == NULL) {
-        printf("FATAL out of host memory (%zu bytes)\n", bytes);
-        exit(1);
-    }
-    return p;
-}
-
 /* Upload `bytes` of h to a new device buffer of `bytes + lead` bytes, at
  * byte offset `lead`. Returns the buffer's start. */
 static void *upload(const void *h, size_t bytes, size_t lead)
@@ -297,13 +287,13 @@ static void prepare(call *c, uint64_t seed)
 {
     TRY_CUDA(cudaSetDevice(c->device));
     TRY_CUDA(cudaMalloc(&c->d_out, c->out_bytes + GUARD));
-    c->alone = (unsigned char *)host_alloc(c->out_bytes + GUARD);
-    c->got = (unsigned char *)host_alloc(c->out_bytes + GUARD);
+    c->alone = (unsigned char *)gk_test_xmalloc(c->out_bytes + GUARD);
+    c->got = (unsigned char *)gk_test_xmalloc(c->out_bytes + GUARD);
     gk_status s = gk_success();
     size_t need = 0;
     switch (c->mod) {
     case M_REDUCE: {
-        void *h = host_alloc(c->n * 4);
+        void *h = gk_test_xmalloc(c->n * 4);
         if (c->dtype == GK_F32) {
             gk_fill_f32((float *)h, c->n, seed, -1.0f, 1.0f);
             gk_ref_f32 r = gk_reduce_ref_f32((const float *)h, c->n, c->op);
@@ -320,11 +310,11 @@ static void prepare(call *c, uint64_t seed)
     case M_GEMM_BF16: {
         int bf16 = c->mod == M_GEMM_BF16;
         size_t es = bf16 ? 2 : 4, na = c->m * c->k, nb = c->k * c->n, nc = c->m * c->n;
-        float *f = (float *)host_alloc((na + nb + nc) * 4);
+        float *f = (float *)gk_test_xmalloc((na + nb + nc) * 4);
         gk_fill_f32(f, na + nb + nc, seed, -1.0f, 1.0f);
         void *h = f;
         if (bf16) {
-            unsigned short *b = (unsigned short *)host_alloc((na + nb + nc) * 2);
+            unsigned short *b = (unsigned short *)gk_test_xmalloc((na + nb + nc) * 2);
             for (size_t i = 0; i < na + nb + nc; ++i) b[i] = gk_bf16_bits(f[i]);
             h = b;
         }
@@ -337,7 +327,7 @@ static void prepare(call *c, uint64_t seed)
     }
     case M_HISTOGRAM: {
         size_t es = gk_dtype_size(c->dtype);
-        void *h = host_alloc(c->n * es);
+        void *h = gk_test_xmalloc(c->n * es);
         gk_hist_fill(c->dtype, h, c->n, c->bins, c->dist, seed);
         c->d_in = upload(h, c->n * es, c->offset * es);
         free(h);
@@ -345,7 +335,7 @@ static void prepare(call *c, uint64_t seed)
         break;
     }
     case M_CONV: {
-        float *h = (float *)host_alloc((c->n + c->width) * 4);
+        float *h = (float *)gk_test_xmalloc((c->n + c->width) * 4);
         gk_fill_f32(h, c->n + c->width, seed, -1.0f, 1.0f);
         c->d_in = upload(h, c->n * 4, c->offset * 4);
         c->d_in2 = upload(h + c->n, c->width * 4, 0);
@@ -531,7 +521,7 @@ static int compare(const call *c, int round, unsigned char poison, int show)
 int main(int argc, char **argv)
 {
     int small = 0, threads = 8, rounds = 3;
-    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)(uintptr_t)&small << 16);
+    uint64_t seed = gk_test_new_seed();
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--small") == 0) small = 1;
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
@@ -589,8 +579,8 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     /* 2. Together, 3. compared. */
-    size_t *order = (size_t *)host_alloc(L.count * sizeof *order);
-    pthread_t *tid = (pthread_t *)host_alloc((size_t)threads * sizeof *tid);
+    size_t *order = (size_t *)gk_test_xmalloc(L.count * sizeof *order);
+    pthread_t *tid = (pthread_t *)gk_test_xmalloc((size_t)threads * sizeof *tid);
     gk_rng shuffle;
     gk_rng_seed(&shuffle, seed ^ 0x5eed);
     for (int round = 1; round <= rounds; ++round) {
