@@ -1,77 +1,243 @@
-/* gk_gemm: argument checking and dispatch through the table. Every check
- * happens before anything is launched or written. */
+/* gk_gemm_ex, and gk_gemm and gk_gemm_bf16 on top of it: argument checking
+ * and dispatch through the table. Every check happens before anything is
+ * launched or written. */
+#include <stdint.h>
+
 #include "gk/cuda_check.h"
 #include "gk/gemm.h"
 #include "../common/module.h"
 #include "variants.h"
 
-/* A matrix of `rows` x `cols` with leading dimension ld spans
- * (rows - 1) * ld + cols elements. Its byte extent must stay below 2^62, so
- * that no offset computed from it (in size_t, in the kernels too) can wrap. */
-static int extent_overflows(size_t rows, size_t cols, size_t ld, size_t elem)
+/* Bytes of scratch a call needs: none today (split-K will). */
+#define GEMM_SCRATCH_BYTES 0
+
+static const size_t k_elem_bytes[3] = {4, 2, 2}; /* f32, bf16, f16 */
+
+gk_gemm_desc gk_gemm_desc_init(gk_gemm_type type, size_t m, size_t n, size_t k)
 {
-    const size_t limit = ((size_t)1 << 62) / elem;
-    if (rows == 0 || cols == 0) return 0;
-    if (ld != 0 && rows - 1 > (limit - cols) / ld) return 1;
-    return (rows - 1) * ld + cols > limit;
+    gk_gemm_desc d;
+    d.type = type;
+    d.op_a = GK_GEMM_OP_N;
+    d.op_b = GK_GEMM_OP_N;
+    d.m = m;
+    d.n = n;
+    d.k = k;
+    d.lda = 0;
+    d.ldb = 0;
+    d.ldc = 0;
+    d.alpha = 1.0f;
+    d.beta = 0.0f;
+    d.batch = 1;
+    d.stride_a = 0;
+    d.stride_b = 0;
+    d.stride_c = 0;
+    d.epilogue = GK_GEMM_EPILOGUE_NONE;
+    d.bias = NULL;
+    return d;
 }
 
-/* The operand checks gk_gemm (fp32, elem = 4) and gk_gemm_bf16 (elem = 2)
- * share, in this order. *empty is set when C is empty: nothing to compute. */
-static gk_status check_operands(size_t m, size_t n, size_t k, const void *a, size_t lda, const void *b, size_t ldb,
-                                const void *c, size_t ldc, size_t elem, int *empty)
+const char *gk_gemm_type_name(gk_gemm_type t)
 {
-    *empty = 0;
-    if (m > GK_GEMM_MAX_DIM || n > GK_GEMM_MAX_DIM || k > GK_GEMM_MAX_DIM)
-        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m, n or k is above GK_GEMM_MAX_DIM (2^31 - 1)");
-    if (lda < k) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "lda is smaller than k (A is row-major m x k)");
-    if (ldb < n) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "ldb is smaller than n (B is row-major k x n)");
-    if (ldc < n) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "ldc is smaller than n (C is row-major m x n)");
-    if (m == 0 || n == 0) {
-        *empty = 1;
-        return gk_success();
+    switch (t) {
+    case GK_GEMM_TYPE_F32: return "f32";
+    case GK_GEMM_TYPE_BF16: return "bf16";
+    case GK_GEMM_TYPE_F16: return "f16";
+    default: return "?";
     }
-    if (extent_overflows(m, k, lda, elem) || extent_overflows(k, n, ldb, elem) || extent_overflows(m, n, ldc, elem))
-        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "a matrix spans 2^62 bytes or more: its offsets would overflow");
-    if (c == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "c is NULL and C is not empty");
-    if (k > 0 && (a == NULL || b == NULL)) return GK_FAIL(GK_ERROR_NULL_POINTER, "a or b is NULL and k > 0");
-    if (gk_misaligned(c, elem) || (k > 0 && (gk_misaligned(a, elem) || gk_misaligned(b, elem))))
-        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, elem == sizeof(float)
-                                                      ? "a, b or c is not aligned to 4 bytes (a float)"
-                                                      : "a, b or c is not aligned to 2 bytes (a bf16)");
+}
+
+const char *gk_gemm_epilogue_name(gk_gemm_epilogue e)
+{
+    switch (e) {
+    case GK_GEMM_EPILOGUE_NONE: return "none";
+    case GK_GEMM_EPILOGUE_BIAS: return "bias";
+    case GK_GEMM_EPILOGUE_BIAS_RELU: return "bias_relu";
+    case GK_GEMM_EPILOGUE_BIAS_GELU: return "bias_gelu";
+    default: return "?";
+    }
+}
+
+/* The byte extents below stay under 2^62, so that no offset computed from
+ * them (in size_t, in the kernels too) can wrap. */
+#define EXTENT_LIMIT ((size_t)1 << 62)
+
+/* Elements spanned by `batch` stored matrices of rows x cols (leading
+ * dimension ld) `stride` apart: (batch - 1) stride + (rows - 1) ld + cols,
+ * or 0 if that is at least `limit` (too large). 1 for an empty matrix. */
+static size_t span(size_t rows, size_t cols, size_t ld, size_t batch, size_t stride, size_t limit)
+{
+    if (rows == 0 || cols == 0) return 1;
+    if (ld != 0 && rows - 1 > (limit - cols) / ld) return 0;
+    size_t one = (rows - 1) * ld + cols;
+    if (one >= limit) return 0;
+    if (batch > 1 && stride != 0) {
+        if (batch - 1 > (limit - one) / stride) return 0;
+        one += (batch - 1) * stride;
+        if (one >= limit) return 0;
+    }
+    return one;
+}
+
+/* Do two of the batch's outputs share an element? C_z's element (i, j) is
+ * at z s + i ldc + j (0 <= j < n <= ldc). Two products z < z' collide iff
+ * (z' - z) s + di ldc + dj = 0 for some |di| < m, |dj| < n (within one
+ * product the rows never overlap, ldc >= n). For each distance dz = z' - z
+ * the best di leaves x = dz s modulo ldc or ldc minus it; once dz s passes
+ * C's own extent (m - 1) ldc + n no larger dz can collide. Exact, and
+ * O(batch) at worst (the interleaved layouts that pass, e.g. s = n with ldc
+ * = batch n). */
+static int outputs_overlap(size_t batch, size_t s, size_t m, size_t n, size_t ldc)
+{
+    const size_t extent = (m - 1) * ldc + n; /* < 2^62: checked before */
+    for (size_t dz = 1; dz < batch; ++dz) {
+        if (s != 0 && dz > (extent - 1) / s) return 0; /* dz s >= extent: none from here on */
+        const size_t x = dz * s, q = x / ldc, r = x % ldc;
+        if (q > m - 1) return 1;      /* then x - (m - 1) ldc lies in [0, n): a collision */
+        if (r < n) return 1;          /* di = -q */
+        if (q + 1 <= m - 1 && ldc - r < n) return 1; /* di = -(q + 1) */
+    }
+    return 0;
+}
+
+/* What the checks resolve, for the dispatch. */
+typedef struct problem {
+    size_t lda, ldb, ldc;
+    int plain; /* as stored, one product, no epilogue */
+} problem;
+
+/* The checks of a description shared by gk_gemm_ex and the two wrappers, in
+ * the order gk/gemm.h gives, up to the workspace (which only gk_gemm_ex
+ * has). dense_ld: leading dimensions of 0 mean the dense ones (gk_gemm_ex);
+ * the wrappers pass theirs as given. */
+static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int dense_ld, problem *p)
+{
+    if ((unsigned)d->type > (unsigned)GK_GEMM_TYPE_F16)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->type is not a gk_gemm_type");
+    if ((unsigned)d->op_a > (unsigned)GK_GEMM_OP_T || (unsigned)d->op_b > (unsigned)GK_GEMM_OP_T)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->op_a or desc->op_b is not a gk_gemm_op");
+    if ((unsigned)d->epilogue > (unsigned)GK_GEMM_EPILOGUE_BIAS_GELU)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->epilogue is not a gk_gemm_epilogue");
+    if (d->batch == 0) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->batch is 0 (one product or more)");
+    if (d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m, n or k is above GK_GEMM_MAX_DIM (2^31 - 1)");
+    if (d->batch > GK_GEMM_MAX_DIM) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "batch is above 2^31 - 1");
+    /* Stored shapes: A is m x k (N) or k x m (T); B is k x n (N) or n x k (T). */
+    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
+    const size_t a_rows = ta ? d->k : d->m, a_cols = ta ? d->m : d->k;
+    const size_t b_rows = tb ? d->n : d->k, b_cols = tb ? d->k : d->n;
+    p->lda = dense_ld && d->lda == 0 ? a_cols : d->lda;
+    p->ldb = dense_ld && d->ldb == 0 ? b_cols : d->ldb;
+    p->ldc = dense_ld && d->ldc == 0 ? d->n : d->ldc;
+    if (p->lda < a_cols)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT,
+                       ta ? "lda is smaller than m (op_a = T: A is stored k x m)"
+                          : "lda is smaller than k (A is row-major m x k)");
+    if (p->ldb < b_cols)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT,
+                       tb ? "ldb is smaller than k (op_b = T: B is stored n x k)"
+                          : "ldb is smaller than n (B is row-major k x n)");
+    if (p->ldc < d->n) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "ldc is smaller than n (C is row-major m x n)");
+    const size_t elem = k_elem_bytes[d->type], limit = EXTENT_LIMIT / elem;
+    const size_t batch = d->batch;
+    if (d->m != 0 && d->n != 0) {
+        if (span(a_rows, a_cols, p->lda, batch, d->stride_a, limit) == 0 ||
+            span(b_rows, b_cols, p->ldb, batch, d->stride_b, limit) == 0 ||
+            span(d->m, d->n, p->ldc, batch, d->stride_c, limit) == 0)
+            return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "a matrix or batch spans 2^62 bytes or more: its offsets would overflow");
+        if (batch > 1 && outputs_overlap(batch, d->stride_c, d->m, d->n, p->ldc))
+            return GK_FAIL(GK_ERROR_INVALID_ARGUMENT,
+                           "stride_c makes two products of the batch write the same element of C");
+    }
+    if ((v->info.types & GK_GEMM_TYPE_BIT(d->type)) == 0)
+        return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant does not store this type (see variant->types)");
+    p->plain = !ta && !tb && batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
+    if (!p->plain && v->run_ex == NULL)
+        return GK_FAIL(GK_ERROR_UNSUPPORTED,
+                       "this variant takes only the default description: operands as stored, one product, no "
+                       "epilogue (see variant->extended)");
     return gk_success();
 }
 
-gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
-                  const float *b, size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream)
+/* After the workspace: the pointers, then the launch. */
+static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const problem *p, const void *a,
+                             const void *b, void *c, cudaStream_t stream)
 {
-    const gk_gemm_row *v = gk_gemm_row_find(variant);
-    if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no gemm variant has this id");
-    int empty;
-    gk_status st = check_operands(m, n, k, a, lda, b, ldb, c, ldc, sizeof(float), &empty);
-    if (!gk_ok(st) || empty) return st;
-    cudaError_t err = v->run(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
-    if (err == cudaErrorNotSupported)
-        return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant needs a newer GPU (see variant->min_cc)");
-    if (err == cudaErrorInvalidConfiguration)
-        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m x n needs more thread blocks than one launch can have");
-    return GK_CUDA_STATUS(err);
-}
-
-gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
-                       const void *b, size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream)
-{
-    const gk_gemm_bf16_row *v = gk_gemm_bf16_row_find(variant);
-    if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no bf16 gemm variant has this id");
-    int empty;
-    gk_status st = check_operands(m, n, k, a, lda, b, ldb, c, ldc, 2 /* sizeof(__nv_bfloat16) */, &empty);
-    if (!gk_ok(st) || empty) return st;
-    cudaError_t err = v->run(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
+    if (d->m == 0 || d->n == 0) return gk_success(); /* nothing to compute */
+    const size_t elem = k_elem_bytes[d->type];
+    if (c == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "c is NULL and C is not empty");
+    if (d->k > 0 && (a == NULL || b == NULL)) return GK_FAIL(GK_ERROR_NULL_POINTER, "a or b is NULL and k > 0");
+    if (d->epilogue != GK_GEMM_EPILOGUE_NONE && d->bias == NULL)
+        return GK_FAIL(GK_ERROR_NULL_POINTER, "desc->bias is NULL and the epilogue adds a bias");
+    if (gk_misaligned(c, elem) || (d->k > 0 && (gk_misaligned(a, elem) || gk_misaligned(b, elem))) ||
+        (d->epilogue != GK_GEMM_EPILOGUE_NONE && gk_misaligned(d->bias, elem)))
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, elem == sizeof(float)
+                                                      ? "a, b, c or bias is not aligned to 4 bytes (a float)"
+                                                      : "a, b, c or bias is not aligned to 2 bytes (a 16-bit element)");
+    cudaError_t err;
+    if (p->plain && d->type == GK_GEMM_TYPE_F32 && v->run != NULL)
+        err = v->run(d->m, d->n, d->k, d->alpha, (const float *)a, p->lda, (const float *)b, p->ldb, d->beta,
+                     (float *)c, p->ldc, stream);
+    else if (p->plain && d->type == GK_GEMM_TYPE_BF16 && v->run16 != NULL)
+        err = v->run16(d->m, d->n, d->k, d->alpha, a, p->lda, b, p->ldb, d->beta, c, p->ldc, stream);
+    else if (v->run_ex != NULL)
+        err = v->run_ex((int)d->type, (int)d->op_a, (int)d->op_b, d->m, d->n, d->k, d->alpha, a, p->lda,
+                        d->stride_a, b, p->ldb, d->stride_b, d->beta, c, p->ldc, d->stride_c, d->batch,
+                        (int)d->epilogue, d->bias, stream);
+    else
+        return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant does not take this description");
     if (err == cudaErrorNotSupported)
         return GK_FAIL(GK_ERROR_UNSUPPORTED,
                        "this variant cannot run here: see variant->min_cc (the wgmma variants need a cc 9.0 GPU "
                        "and a build for sm_90a)");
     if (err == cudaErrorInvalidConfiguration)
-        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m x n needs more thread blocks than one launch can have");
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "the product needs more thread blocks or tiles than one launch can have");
     return GK_CUDA_STATUS(err);
+}
+
+gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const void *b, void *c, void *workspace,
+                     size_t *workspace_bytes, cudaStream_t stream)
+{
+    const gk_gemm_row *v = gk_gemm_row_find(variant);
+    if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no gemm variant has this id");
+    if (desc == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "desc is NULL");
+    if (workspace_bytes == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "workspace_bytes is NULL");
+    problem p;
+    gk_status st = check_desc(v, desc, 1, &p);
+    if (!gk_ok(st)) return st;
+    const size_t need = gk_workspace_round(GEMM_SCRATCH_BYTES);
+    GK_WORKSPACE_QUERY(need, workspace, workspace_bytes);
+    GK_WORKSPACE_CHECK(need, workspace, workspace_bytes);
+    return run_checked(v, desc, &p, a, b, c, stream);
+}
+
+/* The two calls that came first: gk_gemm_ex with the default description
+ * and the caller's leading dimensions, which need no workspace. */
+static gk_status plain_call(int variant, gk_gemm_type type, size_t m, size_t n, size_t k, float alpha,
+                            const void *a, size_t lda, const void *b, size_t ldb, float beta, void *c, size_t ldc,
+                            cudaStream_t stream)
+{
+    const gk_gemm_row *v = gk_gemm_row_find(variant);
+    if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no gemm variant has this id");
+    gk_gemm_desc d = gk_gemm_desc_init(type, m, n, k);
+    d.lda = lda;
+    d.ldb = ldb;
+    d.ldc = ldc;
+    d.alpha = alpha;
+    d.beta = beta;
+    problem p;
+    gk_status st = check_desc(v, &d, 0, &p);
+    if (!gk_ok(st)) return st;
+    return run_checked(v, &d, &p, a, b, c, stream);
+}
+
+gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                  const float *b, size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream)
+{
+    return plain_call(variant, GK_GEMM_TYPE_F32, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
+}
+
+gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
+                       const void *b, size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream)
+{
+    return plain_call(variant, GK_GEMM_TYPE_BF16, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
 }

@@ -1,63 +1,92 @@
-/* The gemm module's tables of variants, fp32 (gk_gemm) and BF16
- * (gk_gemm_bf16): the one list of each that the API, the tests, the bench and
- * the docs read. Adding a variant is a kernel file in kernels/, its entry
- * point in variants.h, and a row here.
+/* The gemm module's table of variants: the one list that the API
+ * (gk_gemm, gk_gemm_bf16, gk_gemm_ex), the tests, the bench and the docs
+ * read, one id per kernel everywhere. Adding a variant is a kernel file in
+ * kernels/, its entry point in variants.h, and a row here.
  *
  * Each row: the public description (id, name, idea, precision, the oldest
- * compute capability it runs on), then the kernel file's function. */
+ * compute capability it runs on, the element types it stores, whether it
+ * takes every option of gk_gemm_ex), then the kernel file's functions (run
+ * for fp32 storage, run16 for 16-bit storage, run_ex where extended). Ids
+ * 1-12 store fp32 (kernels/NN_name.cu), ids 13-17 16-bit types
+ * (kernels/bf16_NN_name.cu: id 12 + NN). */
 #include <stddef.h>
 
 #include "../common/module.h"
 #include "variants.h"
 
 static const gk_gemm_row table[] = {
-    {{1, "naive", "one thread per element of C, threads walk down the rows: loads not coalesced", GK_GEMM_FP32, 75},
-     gk_gemm_01_naive_run},
-    {{2, "coalesced", "threads walk along the rows of C: B loads and C stores coalesced", GK_GEMM_FP32, 75},
-     gk_gemm_02_coalesced_run},
-    {{3, "smem_tiled", "32x32 tiles of A and B in shared memory: each global load used 32 times", GK_GEMM_FP32, 75},
-     gk_gemm_03_smem_tiled_run},
+    {{1, "naive", "one thread per element of C, threads walk down the rows: loads not coalesced", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_01_naive_run, NULL, NULL},
+    {{2, "coalesced", "threads walk along the rows of C: B loads and C stores coalesced", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_02_coalesced_run, NULL, NULL},
+    {{3, "smem_tiled", "32x32 tiles of A and B in shared memory: each global load used 32 times", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_03_smem_tiled_run, NULL, NULL},
     {{4, "1d_blocktiling", "each thread computes a column of results: one B value from shared memory feeds several",
-      GK_GEMM_FP32, 75},
-     gk_gemm_04_1d_blocktiling_run},
+      GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_04_1d_blocktiling_run, NULL, NULL},
     {{5, "2d_blocktiling", "each thread computes an 8x8 tile: outer products of register fragments", GK_GEMM_FP32,
-      75},
-     gk_gemm_05_2d_blocktiling_run},
+      75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_05_2d_blocktiling_run, NULL, NULL},
     {{6, "vectorized", "16-byte loads, A tile stored transposed for vector reads from shared memory", GK_GEMM_FP32,
-      75},
-     gk_gemm_06_vectorized_run},
-    {{7, "bank_conflict_free", "shared-memory layout free of bank conflicts", GK_GEMM_FP32, 75},
-     gk_gemm_07_bank_conflict_free_run},
+      75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_06_vectorized_run, NULL, NULL},
+    {{7, "bank_conflict_free", "shared-memory layout free of bank conflicts", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_07_bank_conflict_free_run, NULL, NULL},
     {{8, "warp_tiling", "a warp-level tile between block and thread: fewer shared-memory wavefronts", GK_GEMM_FP32,
-      75},
-     gk_gemm_08_warp_tiling_run},
+      75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_08_warp_tiling_run, NULL, NULL},
     {{9, "double_buffered_cp_async", "cp.async into two shared-memory stages: loads overlap the FMAs",
-      GK_GEMM_FP32, 80},
-     gk_gemm_09_double_buffered_cp_async_run},
-    {{10, "tuned_fp32", "multistage cp.async, large register tiles, tuned on an H100/H200", GK_GEMM_FP32, 80},
-     gk_gemm_10_tuned_fp32_run},
-    {{11, "tf32_mma", "TF32 tensor cores (mma.sync m16n8k8), fp32 accumulation", GK_GEMM_TF32, 80},
-     gk_gemm_11_tf32_mma_run},
+      GK_GEMM_FP32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_09_double_buffered_cp_async_run, NULL, NULL},
+    {{10, "tuned_fp32", "multistage cp.async, large register tiles, tuned on an H100/H200", GK_GEMM_FP32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_10_tuned_fp32_run, NULL, NULL},
+    {{11, "tf32_mma", "TF32 tensor cores (mma.sync m16n8k8), fp32 accumulation", GK_GEMM_TF32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_11_tf32_mma_run, NULL, NULL},
     {{12, "tf32_wgmma",
       "TF32 on Hopper's wgmma: TMA, a producer and two consumer warpgroups, persistent tiles; B^T from registers; "
       "sm_90a",
-      GK_GEMM_TF32, 90},
-     gk_gemm_12_tf32_wgmma_run},
+      GK_GEMM_TF32, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
+     gk_gemm_12_tf32_wgmma_run, NULL, NULL},
+    /* The 16-bit rungs: kernels/bf16_01_mma_sync.cu .. bf16_05_persistent.cu. */
+    {{13, "mma_sync", "mma.sync m16n8k16 fed by ldmatrix from swizzled tiles, multistage cp.async (the Ampere way)",
+      GK_GEMM_BF16, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
+     NULL, gk_gemm_bf16_01_mma_sync_run, NULL},
+    {{14, "wgmma", "Hopper wgmma reads both tiles from shared memory (descriptors, 128-byte swizzle); sm_90a",
+      GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
+     NULL, gk_gemm_bf16_02_wgmma_run, NULL},
+    {{15, "tma", "the TMA loads both tiles (host-made tensor maps, 128-byte swizzle) into an mbarrier pipeline; sm_90a",
+      GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
+     NULL, gk_gemm_bf16_03_tma_run, NULL},
+    {{16, "warp_specialized",
+      "a producer warpgroup issues the TMA, two consumer warpgroups the wgmma (mbarriers, setmaxnreg); sm_90a",
+      GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
+     NULL, gk_gemm_bf16_04_warp_specialized_run, NULL},
+    {{17, "persistent",
+      "persistent CTAs walk grouped tiles; the TMA ring runs on across tiles, so the next tile loads during the "
+      "epilogue; 2-CTA clusters multicast B; with beta = 0, C leaves through shared memory and TMA stores; sm_90a",
+      GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
+     NULL, gk_gemm_bf16_05_persistent_run, gk_gemm_bf16_05_persistent_run_ex},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,
  * gk_gemm_variant_at, gk_gemm_row_find and gk_gemm_find_variant. */
 GK_TABLE_LOOKUPS(gk_gemm, gk_gemm_row, gk_gemm_variant, table)
 
-int gk_gemm_best_fp32_variant(void)
+/* The id of the last row that `keep` accepts (the top rung of that ladder), 0 if none. */
+static int last_of(int (*keep)(const gk_gemm_variant *))
 {
     int best = 0;
     for (size_t i = 0; i < gk_gemm_variant_count(); ++i)
-        if (table[i].info.precision == GK_GEMM_FP32) best = table[i].info.id;
+        if (keep(&table[i].info)) best = table[i].info.id;
     return best;
 }
+static int is_fp32(const gk_gemm_variant *v) { return v->precision == GK_GEMM_FP32; }
+static int stores_f32(const gk_gemm_variant *v) { return (v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32)) != 0; }
+static int is_16bit(const gk_gemm_variant *v) { return v->precision == GK_GEMM_BF16; }
 
-int gk_gemm_best_variant(void) { return table[gk_gemm_variant_count() - 1].info.id; }
+int gk_gemm_best_fp32_variant(void) { return last_of(is_fp32); }
+int gk_gemm_best_variant(void) { return last_of(stores_f32); }
+int gk_gemm_bf16_best_variant(void) { return last_of(is_16bit); }
 
 const char *gk_gemm_precision_name(gk_gemm_precision p)
 {
@@ -65,36 +94,25 @@ const char *gk_gemm_precision_name(gk_gemm_precision p)
     case GK_GEMM_FP32: return "fp32";
     case GK_GEMM_TF32: return "tf32";
     case GK_GEMM_BF16: return "bf16";
+    case GK_GEMM_FP16: return "fp16";
     default: return "?";
     }
 }
 
-/* ---- BF16 (gk_gemm_bf16) ----------------------------------------------------
- * Each row: id, name (the file is kernels/bf16_NN_name.cu), idea, precision
- * (always GK_GEMM_BF16), the oldest compute capability, the function. */
-static const gk_gemm_bf16_row bf16_table[] = {
-    {{1, "mma_sync", "mma.sync m16n8k16 fed by ldmatrix from swizzled tiles, multistage cp.async (the Ampere way)",
-      GK_GEMM_BF16, 80},
-     gk_gemm_bf16_01_mma_sync_run},
-    {{2, "wgmma", "Hopper wgmma reads both tiles from shared memory (descriptors, 128-byte swizzle); sm_90a",
-      GK_GEMM_BF16, 90},
-     gk_gemm_bf16_02_wgmma_run},
-    {{3, "tma", "the TMA loads both tiles (host-made tensor maps, 128-byte swizzle) into an mbarrier pipeline; sm_90a",
-      GK_GEMM_BF16, 90},
-     gk_gemm_bf16_03_tma_run},
-    {{4, "warp_specialized",
-      "a producer warpgroup issues the TMA, two consumer warpgroups the wgmma (mbarriers, setmaxnreg); sm_90a",
-      GK_GEMM_BF16, 90},
-     gk_gemm_bf16_04_warp_specialized_run},
-    {{5, "persistent",
-      "persistent CTAs walk grouped tiles; the TMA ring runs on across tiles, so the next tile loads during the "
-      "epilogue; 2-CTA clusters multicast B; with beta = 0, C leaves through shared memory and TMA stores; sm_90a",
-      GK_GEMM_BF16, 90},
-     gk_gemm_bf16_05_persistent_run},
-};
-
-/* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_bf16_variant_count,
- * gk_gemm_bf16_variant_at, gk_gemm_bf16_row_find and gk_gemm_bf16_find_variant. */
-GK_TABLE_LOOKUPS(gk_gemm_bf16, gk_gemm_bf16_row, gk_gemm_variant, bf16_table)
-
-int gk_gemm_bf16_best_variant(void) { return bf16_table[gk_gemm_bf16_variant_count() - 1].info.id; }
+/* The 16-bit rows, a contiguous part of the table (gk_gemm_bf16's view). */
+static size_t first_16bit(void)
+{
+    size_t i = 0;
+    while (i < gk_gemm_variant_count() && !is_16bit(&table[i].info)) ++i;
+    return i;
+}
+size_t gk_gemm_bf16_variant_count(void) { return gk_gemm_variant_count() - first_16bit(); }
+const gk_gemm_variant *gk_gemm_bf16_variant_at(size_t index)
+{
+    return index < gk_gemm_bf16_variant_count() ? &table[first_16bit() + index].info : NULL;
+}
+const gk_gemm_variant *gk_gemm_bf16_find_variant(int id)
+{
+    const gk_gemm_variant *v = gk_gemm_find_variant(id);
+    return v != NULL && is_16bit(v) ? v : NULL;
+}

@@ -30,14 +30,6 @@ extern "C" {
 typedef cudaError_t gk_gemm_run_fn(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
                                    const float *b, size_t ldb, float beta, float *c, size_t ldc, cudaStream_t stream);
 
-typedef struct gk_gemm_row {
-    gk_gemm_variant info; /* what gk_gemm_variant_at() shows */
-    gk_gemm_run_fn *run;
-} gk_gemm_row;
-
-/* The row of variant `id`, NULL when there is none. */
-const gk_gemm_row *gk_gemm_row_find(int id);
-
 /* The kernel files' entry points. */
 gk_gemm_run_fn gk_gemm_01_naive_run;
 gk_gemm_run_fn gk_gemm_02_coalesced_run;
@@ -52,29 +44,49 @@ gk_gemm_run_fn gk_gemm_10_tuned_fp32_run;
 gk_gemm_run_fn gk_gemm_11_tf32_mma_run;
 gk_gemm_run_fn gk_gemm_12_tf32_wgmma_run;
 
-/* The BF16 table (gk_gemm_bf16): the same contract as gk_gemm_run_fn with
- * __nv_bfloat16 operands behind the void pointers, 2-byte-aligned; each
- * kernel file gemm/kernels/bf16_NN_name.cu exports gk_gemm_bf16_NN_name_run.
- * A variant returns cudaErrorNotSupported (launching nothing) where it cannot
- * run: a GPU older than min_cc, and for the wgmma variants any GPU other than
+/* The 16-bit rungs (ids 13-17, gemm/kernels/bf16_NN_name.cu, exported as
+ * gk_gemm_bf16_NN_name_run): the same contract as gk_gemm_run_fn with
+ * __nv_bfloat16 operands behind the void pointers, 2-byte-aligned. A variant
+ * returns cudaErrorNotSupported (launching nothing) where it cannot run: a
+ * GPU older than min_cc, and for the wgmma variants any GPU other than
  * compute capability 9.0 or a library not built for sm_90a. */
 typedef cudaError_t gk_gemm_bf16_run_fn(size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
                                         const void *b, size_t ldb, float beta, void *c, size_t ldc,
                                         cudaStream_t stream);
 
-typedef struct gk_gemm_bf16_row {
-    gk_gemm_variant info; /* what gk_gemm_bf16_variant_at() shows; precision GK_GEMM_BF16 */
-    gk_gemm_bf16_run_fn *run;
-} gk_gemm_bf16_row;
+/* An extended variant's entry point (gk_gemm_ex): the whole description,
+ * checked by gemm.c, as scalars, so that a kernel file needs no header of
+ * the library. type: 0 f32, 1 bf16, 2 f16 (gk_gemm_type); op_a, op_b: 0
+ * as stored, 1 transposed; lda, ldb, ldc resolved (never 0 for a read
+ * matrix); strides in elements, read only when batch > 1; epilogue: 0 none,
+ * 1 bias, 2 bias + ReLU, 3 bias + GELU (gk_gemm_epilogue), bias non-NULL
+ * with an epilogue. 1 <= m, n; 0 <= k; batch >= 1; all within the checks of
+ * gk_gemm_ex. The same return values as gk_gemm_bf16_run_fn. */
+typedef cudaError_t gk_gemm_ex_run_fn(int type, int op_a, int op_b, size_t m, size_t n, size_t k, float alpha,
+                                      const void *a, size_t lda, size_t stride_a, const void *b, size_t ldb,
+                                      size_t stride_b, float beta, void *c, size_t ldc, size_t stride_c,
+                                      size_t batch, int epilogue, const void *bias, cudaStream_t stream);
 
-/* The BF16 row of variant `id`, NULL when there is none. */
-const gk_gemm_bf16_row *gk_gemm_bf16_row_find(int id);
+/* One row of the module's table: the public description, then the kernel
+ * file's functions: `run` for the fp32 rungs (1-12), `run16` for the 16-bit
+ * ones (13-17), and `run_ex` where the variant is extended (NULL
+ * otherwise). */
+typedef struct gk_gemm_row {
+    gk_gemm_variant info; /* what gk_gemm_variant_at() shows */
+    gk_gemm_run_fn *run;
+    gk_gemm_bf16_run_fn *run16;
+    gk_gemm_ex_run_fn *run_ex;
+} gk_gemm_row;
+
+/* The row of variant `id`, NULL when there is none. */
+const gk_gemm_row *gk_gemm_row_find(int id);
 
 gk_gemm_bf16_run_fn gk_gemm_bf16_01_mma_sync_run;
 gk_gemm_bf16_run_fn gk_gemm_bf16_02_wgmma_run;
 gk_gemm_bf16_run_fn gk_gemm_bf16_03_tma_run;
 gk_gemm_bf16_run_fn gk_gemm_bf16_04_warp_specialized_run;
 gk_gemm_bf16_run_fn gk_gemm_bf16_05_persistent_run;
+gk_gemm_ex_run_fn gk_gemm_bf16_05_persistent_run_ex;
 
 #ifdef __cplusplus
 }

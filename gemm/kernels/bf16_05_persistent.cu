@@ -221,14 +221,60 @@
  * thread waits on the empty barrier, with a full-barrier count of 1,
  * without a tile's last release, and when the ring restarts at each tile.
  *
+ * ---- Step 4: gk_gemm_ex: transposed operands, FP16, batches, epilogues -------------
+ * The same kernel takes every description of gk_gemm_ex (gk/gemm.h): 16
+ * instances, gemm16_persistent<kF16, kAT, kBT> and its gather twin, for
+ * the two 16-bit types and the four layouts; the batch and the epilogue
+ * are arguments.
+ *   - What a transposed operand changes: only how its tile reaches shared
+ *     memory and how the wgmma is told to read it. wgmma reads A as an M x
+ *     K and B as an N x K tile, each either K-major (a slab row is 64
+ *     consecutive k: 128 bytes of one row of A, or of one column of B) or
+ *     MN-major (a slab row is 64 consecutive m or n of one k), chosen by
+ *     the instruction's imm-trans-a / imm-trans-b bits; PTX allows the
+ *     MN-major form for 16-bit types only (TF32 operands in shared memory
+ *     must be K-major: what 12_tf32_wgmma.cu does about it). Row-major
+ *     storage makes A (op_a = N, m x k) K-major and B (op_b = N, k x n)
+ *     MN-major, the layouts of steps 1-3. A stored k x m (op_a = T) is
+ *     MN-major: the TMA loads it as B's panels are loaded, two boxes of 64
+ *     m x 64 k-rows (128-byte swizzle) per k-tile, warpgroup wg's 64 rows
+ *     are panel wg, and imm-trans-a is 1. B stored n x k (op_b = T, the
+ *     weight of y = x W^T) is K-major: one box of 64 k x 128 n-rows per CTA
+ *     of a pair (two alone), laid out as A's rows, and imm-trans-b is 0.
+ *     The descriptors follow (a_desc, b_desc): the same 1024-byte stride
+ *     between 8-row swizzle atoms, the step through k moving 32 bytes along
+ *     a K-major row or 16 rows down an MN-major panel. The ring, the
+ *     multicast (B's two halves instead of four panels: each CTA of the
+ *     pair loads one) and the epilogue do not change. Gather mode copies
+ *     each layout with Gather (below): a K-major slab as A's rows, an
+ *     MN-major one as B's panels.
+ *   - FP16: wgmma's .f16 form reads IEEE half as it reads bf16 (a product of
+ *     two halves, 11 significant bits each, is exact in fp32); the tensor
+ *     maps say FLOAT16; the epilogue rounds to half (Half16 in common.cuh).
+ *   - Batches: the unit of work becomes (product z, pair p), u = z x pairs
+ *     + p, walked as before, so the tail of one product fills SMs with the
+ *     next one's tiles. Every tensor map is 3D (columns, rows, products):
+ *     a box's z coordinate is the product, 0 for an operand whose stride is
+ *     0 (shared by all products, read from L2 by all). Gather mode offsets
+ *     its pointers by z x stride. Strides that are not multiples of 8
+ *     elements take gather mode (the TMA's 16-byte rule).
+ *   - Epilogues: bias, bias + ReLU, bias + GELU are applied to each value
+ *     before its rounding, in both epilogues (common.cuh's epilogue_apply):
+ *     each consumer lane reads the bias of its 2 columns of each 8-column
+ *     block from global memory (through L1, 64 values per thread and tile),
+ *     and the switch on the kind is made once per tile.
+ * Registers: the producer's walk over products costs registers; with the
+ * TMA-mode split of steps 1-3 (40 / 232) ptxas spilled 8 bytes in the
+ * producer, so the split is 48 / 224 (ptxas -v, CUDA 13.0: no spills in
+ * any of the 16 instances).
+ *
  * ---- Registers and tile: variant 4's ------------------------------------------------
- * 384 threads (1 producer + 2 consumer warpgroups), setmaxnreg 40 / 232
+ * 384 threads (1 producer + 2 consumer warpgroups), setmaxnreg 48 / 224
  * (gather mode: 104 / 200 at the default batch, see there), 128 x 256 x 64 tiles (each consumer
  * 64 x 256, m64n256k16, 128 fp32 accumulators per thread), 4 stages of 48
- * KB. ptxas -v (CUDA 13.0, sm_90a): gemm_bf16_persistent and
- * gemm_bf16_persistent_gather 168 registers at launch, 0 bytes of stack,
- * no spills, no "wgmma serialized" warning, with GKB5_CLUSTER 2 and 1
- * alike.
+ * KB. ptxas -v (CUDA 13.0, sm_90a): every instance of gemm16_persistent and
+ * gemm16_persistent_gather 168 registers at launch, 0 bytes of stack,
+ * no spills, no "wgmma serialized" warning.
  *
  * ---- What is left out, and why -------------------------------------------------------
  * - Clusters along n too (2 x 2, sharing A's boxes as well: L2-to-SM bytes
@@ -439,11 +485,10 @@ constexpr int kConsumerWarps = kWarpgroups * 4;     /* 8: each releases a stage 
  * the CTA (a .dec returns them to the CTA's pool, an .inc waits until the
  * pool holds them), so a split must satisfy 128 P + 256 C <= 384 x 168. */
 constexpr int kLaunchRegs = (65536 / kWsThreads) & ~7; /* 168 */
-constexpr int kProducerRegs = 40, kConsumerRegs = 232; /* TMA mode: setmaxnreg, per thread after the split */
+constexpr int kProducerRegs = 48, kConsumerRegs = 224; /* TMA mode: setmaxnreg, per thread after the split */
 constexpr unsigned kGroupM = GKB5_GROUP_M;             /* TMA mode */
 constexpr unsigned kGatherGroupM = GKB5_GATHER_GROUP_M; /* gather mode */
 constexpr int kCluster = GKB5_CLUSTER;              /* TMA mode: CTAs of a cluster, adjacent tile rows, the same bn */
-constexpr int kPanelsPerCta = kPanels / kCluster;   /* B panels each CTA loads for the cluster: 2 (4 alone) */
 constexpr uint16_t kClusterMask = (1u << kCluster) - 1u; /* multicast to every CTA of the cluster: 0b11 */
 /* The epilogue's staging buffer (TMA mode with beta = 0 and a C the TMA
  * can address): each consumer warp stages 16 rows x 128 columns of bf16 at
@@ -498,6 +543,85 @@ static_assert(kGroupM % kCluster == 0, "GKB5_GROUP_M counts tile rows: a whole n
 
 /* ---- Where things live in a slab: BF16 variant 1's layout (common.cuh) -- */
 typedef Bf16Slab<kBM, kBN, kBK, kProducerThreads> Slab;
+
+/* ---- Element types, transposed operands and batches (gk_gemm_ex) ------------
+ * (See "Transposed operands, FP16, batches and epilogues" in the header.)
+ * Elem<kF16>::T is C's element type: __nv_bfloat16 or __half. */
+template <bool kF16> struct Elem {
+    typedef __nv_bfloat16 T;
+};
+template <> struct Elem<true> {
+    typedef __half T;
+};
+/* A's slab: K-major for op_a = N (one box of 64 k x 128 rows: the layout
+ * above), MN-major for op_a = T, A stored k x m (two panels of 64 m-columns
+ * x 64 k-rows: B's panel layout). */
+template <bool kAT> struct ASlab {
+    static constexpr int kPieces = kAT ? 2 : 1;
+    static constexpr int kPieceBytes = kABytes / kPieces; /* 8 KB or 16 KB */
+};
+/* B's slab: MN-major for op_b = N (four panels of 64 n-columns x 64
+ * k-rows), K-major for op_b = T, B stored n x k (two halves of 128 n-rows x
+ * 64 k: A's K-major layout). In a cluster each CTA loads kPerCta of them. */
+template <bool kBT> struct BSlab {
+    static constexpr int kPieces = kBT ? 2 : kPanels;
+    static constexpr int kPieceCols = kBN / kPieces;      /* 128 or 64 columns of the tile */
+    static constexpr int kPieceBytes = kBBytes / kPieces; /* 16 KB or 8 KB */
+    static constexpr int kPerCta = kPieces / kCluster;    /* 1 or 2 in a pair; 2 or 4 alone */
+    static_assert(kPieces % kCluster == 0, "the CTAs of a cluster share B's pieces evenly");
+};
+/* The wgmma descriptors of k16-step s for each layout. A MN-major:
+ * warpgroup wg's 64 rows of the tile are panel wg; step s is its k-rows
+ * 16 s .. 16 s + 15 (two 8-row atoms, SBO 1024; one atom column along M,
+ * so the LBO, set to the panel stride as for B, is not used). B K-major:
+ * the 256 n-rows of 128 bytes as A's K-major rows (SBO 1024 from one
+ * 8-row atom to the next, LBO unused), step s the 32 bytes 32 s .. of each
+ * row. The others are sm90.cuh's. */
+template <bool kAT> __device__ __forceinline__ uint64_t a_desc(uint32_t as, int wg, int s)
+{
+    if constexpr (kAT)
+        return make_desc(as + (uint32_t)(wg * kPanelBytes + 16 * 128 * s), (uint32_t)kBK * 128u, 1024u);
+    else
+        return bf16_a_desc<kBK>(as, wg, s);
+}
+template <bool kBT> __device__ __forceinline__ uint64_t b_desc(uint32_t bs, int s)
+{
+    if constexpr (kBT)
+        return make_desc(bs + (uint32_t)(32 * s), 16u, 1024u);
+    else
+        return bf16_b_desc<kBK>(bs, s);
+}
+/* One k-tile of a consumer warpgroup, as sm90.cuh's bf16_wgmma_ktile, for
+ * any type and layout: imm-trans-a is 1 for an MN-major A (op_a = T),
+ * imm-trans-b 1 for an MN-major B (op_b = N). */
+template <bool kF16, bool kAT, bool kBT>
+__device__ __forceinline__ void wgmma_ktile(float (&d)[kAcc], uint32_t as0, uint32_t bs0, int slab, int wg)
+{
+    acc_fence(d);
+    wgmma_fence();
+    const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
+#pragma unroll
+    for (int s = 0; s < kKSteps; ++s)
+        wgmma_m64n256k16_any<kF16, kAT ? 1 : 0, kBT ? 0 : 1>(d, a_desc<kAT>(as, wg, s), b_desc<kBT>(bs, s));
+    wgmma_commit();
+    wgmma_wait<1>();
+    acc_fence(d);
+}
+
+/* What a launch needs besides the tensor maps (a kernel parameter). Strides
+ * are 0 when batch = 1; a_batched / b_batched: the operand has a stride
+ * (TMA mode: its map has a batch dimension, coordinate z). */
+struct Params {
+    const unsigned short *a, *b; /* gather mode */
+    size_t lda, ldb, ldc;
+    size_t stride_a, stride_b, stride_c; /* elements between products */
+    void *c;
+    const void *bias; /* n elements of C's type; read only when epi != 0 */
+    unsigned m, n, k, tiles_m, tiles_n, batch;
+    float alpha, beta;
+    int epi;                 /* gk_gemm_epilogue: 0 none, 1 bias, 2 + ReLU, 3 + GELU */
+    bool c_vec, c_tma, bias_vec, a_batched, b_batched;
+};
 
 /* ---- Clusters (sm_90a): used only when GKB5_CLUSTER = 2 ----------------------
  * The multicast form of the TMA copy is sm90.cuh's tma_load_2d with a CTA
@@ -567,18 +691,6 @@ __device__ __forceinline__ void stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t
                  : "memory");
 #endif
 }
-/* The TMA stores the box of the tensor map at (x, y) from shared memory at
- * src (swizzled as the map says); elements outside the matrix are not
- * written. Completion is tracked by the issuing thread's bulk groups. */
-__device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, uint32_t src, int x, int y)
-{
-#if GK_SM90A
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
-                     reinterpret_cast<uint64_t>(map)),
-                 "r"(x), "r"(y), "r"(src)
-                 : "memory");
-#endif
-}
 __device__ __forceinline__ void bulk_commit()
 {
 #if GK_SM90A
@@ -600,29 +712,48 @@ __device__ __forceinline__ void bulk_wait_all()
     asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
 #endif
 }
-__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi)
+/* The TMA stores the box of the tensor map at (x, y, z) (z: the product of
+ * a 3D map) from shared memory at src (swizzled as the map says); elements
+ * outside the matrix are not written. Completion is tracked by the issuing
+ * thread's bulk groups. */
+__device__ __forceinline__ void tma_store_3d(const CUtensorMap *map, uint32_t src, int x, int y, int z)
 {
-    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+#if GK_SM90A
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
+                     reinterpret_cast<uint64_t>(map)),
+                 "r"(x), "r"(y), "r"(z), "r"(src)
+                 : "memory");
+#endif
+}
+/* Two fp32 values rounded to C's 16-bit type, as one 32-bit register. */
+template <typename T> __device__ __forceinline__ uint32_t pack2(float lo, float hi)
+{
+    const typename Half16<T>::Pair v = Half16<T>::from_float2(lo, hi);
     return *reinterpret_cast<const uint32_t *>(&v);
 }
 
 /* The epilogue through shared memory: a warp's 16 rows (row0 ..) of its
- * warpgroup's 64 x 256 tile, alpha * d rounded to bf16, in 2 passes of 128
- * columns. Per pass: lane 0 waits until the warp's previous TMA stores have
- * read its 4 KB buffer; 8 stmatrix.x4 per lane write the 16 x 128 slab as
- * two boxes of 16 x 64 (128-byte rows, chunk q of row r at q ^ (r % 8): the
- * TMA's 128-byte swizzle; a matrix's 8 rows of 16 bytes then fall in 8
- * distinct chunks, all 32 banks); every lane fences its writes to the async
- * proxy; lane 0 issues the two TMA stores and commits them, and the warp
- * goes on without waiting for them. The TMA clips at m and n. */
-__device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUtensorMap *map_c, uint32_t buf,
+ * warpgroup's 64 x 256 tile, epilogue(alpha * d + bias) rounded to C's
+ * type, in 2 passes of 128 columns. Per pass: lane 0 waits until the warp's
+ * previous TMA stores have read its 4 KB buffer; 8 stmatrix.x4 per lane
+ * write the 16 x 128 slab as two boxes of 16 x 64 (128-byte rows, chunk q
+ * of row r at q ^ (r % 8): the TMA's 128-byte swizzle; a matrix's 8 rows of
+ * 16 bytes then fall in 8 distinct chunks, all 32 banks); every lane fences
+ * its writes to the async proxy; lane 0 issues the two TMA stores (into
+ * product z of C's 3D map) and commits them, and
+ * the warp goes on without waiting for them. The TMA clips at m and n. With
+ * an epilogue each lane reads the bias of its 2 columns of each 8-column
+ * block (bias_pair, through L1). */
+template <int kEpi, typename T>
+__device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUtensorMap *map_c, int z, uint32_t buf,
                                                unsigned m, unsigned n, unsigned row0, unsigned bn, int lane,
-                                               float alpha)
+                                               float alpha, const T *bias, bool bias_vec)
 {
     if (row0 >= m) return; /* a tile below m (odd tiles_m in a cluster): nothing to store */
     /* Lane l addresses row 8 (mi % 2) + l % 8 of matrix mi = l / 8, which is
      * column block j + mi / 2 (8 columns) of the pass. */
     const int mi = lane >> 3, r = 8 * (mi & 1) + (lane & 7);
+    const unsigned tcol = bn + 2u * (unsigned)(lane & 3); /* this lane's columns in block j: tcol + 8 j, + 1 */
 #pragma unroll
     for (int pass = 0; pass < kEpiPasses; ++pass) {
         const unsigned x = bn + (unsigned)(pass * kEpiCols);
@@ -634,16 +765,23 @@ __device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUt
             const int j = pass * (kEpiCols / 8) + 2 * jj; /* column blocks j, j + 1 of the tile */
             const int jl = 2 * jj + (mi >> 1);            /* this lane's block within the pass */
             const uint32_t addr = buf + (uint32_t)((jl >> 3) * kEpiBoxBytes + r * 128 + (((jl & 7) ^ (r & 7)) << 4));
-            stmatrix_x4(addr, pack_bf16x2(alpha * d[4 * j], alpha * d[4 * j + 1]),
-                        pack_bf16x2(alpha * d[4 * j + 2], alpha * d[4 * j + 3]),
-                        pack_bf16x2(alpha * d[4 * j + 4], alpha * d[4 * j + 5]),
-                        pack_bf16x2(alpha * d[4 * j + 6], alpha * d[4 * j + 7]));
+            const float2 b0 = bias_pair<kEpi>(bias, tcol + 8u * (unsigned)j, n, bias_vec);
+            const float2 b1 = bias_pair<kEpi>(bias, tcol + 8u * (unsigned)(j + 1), n, bias_vec);
+            stmatrix_x4(addr,
+                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j], b0.x),
+                                 epilogue_apply<kEpi>(alpha * d[4 * j + 1], b0.y)),
+                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 2], b0.x),
+                                 epilogue_apply<kEpi>(alpha * d[4 * j + 3], b0.y)),
+                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 4], b1.x),
+                                 epilogue_apply<kEpi>(alpha * d[4 * j + 5], b1.y)),
+                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 6], b1.x),
+                                 epilogue_apply<kEpi>(alpha * d[4 * j + 7], b1.y)));
         }
         fence_proxy_async();
         __syncwarp();
         if (lane == 0) {
-            tma_store_2d(map_c, buf, (int)x, (int)row0);
-            if (x + kEpiBoxCols < n) tma_store_2d(map_c, buf + kEpiBoxBytes, (int)(x + kEpiBoxCols), (int)row0);
+            tma_store_3d(map_c, buf, (int)x, (int)row0, z);
+            if (x + kEpiBoxCols < n) tma_store_3d(map_c, buf + kEpiBoxBytes, (int)(x + kEpiBoxCols), (int)row0, z);
             bulk_commit();
         }
     }
@@ -742,7 +880,7 @@ __device__ __forceinline__ void chunk_store(uint32_t dst, const uint32_t (&x)[5]
 }
 
 /* Producer thread t (0 .. 127; warp w = t / 32, lane l = t % 32) copies, of
- * each stage,
+ * each stage, for the default layouts (op_a = op_b = N),
  *   A: chunk column t % 8 of the rows t / 8 + 16 i, i = 0 .. 7;
  *   B: chunk column l of the k-rows 4 i + w, i = 0 .. 15.
  * Each is a bijection onto its slab's chunks (A: t / 8 = 0 .. 15 and i give
@@ -754,42 +892,97 @@ __device__ __forceinline__ void chunk_store(uint32_t dst, const uint32_t (&x)[5]
  *   - banks: its 16-byte stores fill, A: 4 whole 128-byte rows of the slab;
  *     B: one 128-byte row of each of the 4 panels: 4 wavefronts, the least
  *     that 512 bytes take;
- *   - one `odd` per thread and matrix for the whole kernel: a chunk starts
- *     2 bytes off when its element offset from the 4-byte-aligned address
- *     below the matrix is odd. For A that is a / 2 + (bm + t / 8 + 16 i) lda
- *     + kt * 64 + 8 (t % 8) (a in bytes, even by the API): the parity of
- *     a / 2 + (t / 8) lda, since bm, 16 i and the column are even; for B,
- *     b / 2 + (kt * 64 + 4 i + w) ldb + bn + 8 l: the parity of
- *     b / 2 + w ldb;
+ *   - one `odd` per thread, operand and product: a chunk starts 2 bytes off
+ *     when its element offset from the 4-byte-aligned address below the
+ *     matrix is odd. For A that is a / 2 + (bm + t / 8 + 16 i) lda + kt * 64
+ *     + 8 (t % 8) (a in bytes, even by the API): the parity of a / 2 +
+ *     (t / 8) lda, since bm, 16 i and the column are even; for B, b / 2 +
+ *     (kt * 64 + 4 i + w) ldb + bn + 8 l: the parity of b / 2 + w ldb;
  *   - shared memory: rows t / 8 + 16 i keep the swizzle of row t / 8 (16 i
  *     % 8 = 0), so A chunk i lies 2048 i bytes after chunk 0; k-rows 4 i + w
  *     that of row w (i even) or w + 4 (i odd), so B chunk i lies 1024 (i / 2)
- *     bytes after chunk 0 or 1 (see Slab::b_offset): immediate offsets. */
+ *     bytes after chunk 0 or 1 (see Slab::b_offset): immediate offsets.
+ * Gather<kKMajor, kExtent> writes this map for any slab: a K-major slab of
+ * kExtent rows (A for op_a = N, 128 rows; B for op_b = T, 256 n-rows) is
+ * copied as A above, chunk column t % 8 of the rows t / 8 + 16 i; an
+ * MN-major slab of kExtent columns (B for op_b = N, 256; A for op_a = T,
+ * 128 m-columns) as B above, chunk column t % (kExtent / 8) of the k-rows
+ * t / (kExtent / 8) + (1024 / kExtent) i. Every slab has 8 (A) or 16 (B)
+ * chunks per thread and stage in both layouts, and the same arguments hold:
+ * for A MN-major, a warp's load reads 2 k-rows x 256 bytes, its stores fill
+ * one 128-byte row of 2 k-rows of each of the 2 panels (4 wavefronts), and
+ * k-rows t / 16 + 8 i keep row t / 16's swizzle (chunk i 1024 i bytes on);
+ * for B K-major, exactly A's map over 16 chunks. */
+struct Share {
+    const unsigned short *src; /* this product's matrix */
+    size_t off;                /* element offset of the thread's chunk 0 */
+    size_t step;               /* element offset from one of its chunks to the next */
+    int count;                 /* elements of each chunk inside the matrix's columns (0 .. 8) */
+    int rows_left;             /* chunk i lies inside the matrix's rows iff kStep i < rows_left */
+    int odd;                   /* the chunks start 2 bytes past a 4-byte boundary */
+    uint32_t d0, d1;           /* shared-memory address of chunk 0 (and, kStep = 4, of chunk 1) */
+};
+template <bool kKMajor, int kExtent> struct Gather {
+    static constexpr int kQ = kKMajor ? kBK / 8 : kExtent / 8;          /* chunks per slab row */
+    static constexpr int kStep = kProducerThreads / kQ;                 /* slab rows from one chunk to the next */
+    static constexpr int kChunks = (kKMajor ? kExtent : kBK) / kStep;   /* per thread and stage */
+    static_assert(kQ * kStep == kProducerThreads && (kStep == 16 || kStep == 8 || kStep == 4),
+                  "whole slab rows per thread step; the swizzle repeats every 8 rows");
 
-/* One stage (k-tile kt of the tile at bm, bn) by producer thread t: its 24
- * chunks in batches of kGatherBatch, every load of a batch issued before
- * the first of its stores; the first batch's loads are issued before the
- * wait for the stage to be empty (if `wait`: empty barrier `empty`, parity
- * `parity`), so that they are in flight while the consumers finish with it.
- * a_count, b_count: elements of this thread's chunks inside the matrix's
- * columns (one value for its A chunks, one for its B chunks); rows outside
- * the matrix (A: >= m; B: >= k) give zeros. */
-template <bool kWhole>
-__device__ __forceinline__ void gather_stage(uint32_t as, uint32_t bs, const unsigned short *a, size_t lda,
-                                             const unsigned short *b, size_t ldb, unsigned m, unsigned k,
-                                             unsigned bm, unsigned bn, unsigned kt, int a_count, int b_count,
-                                             int a_odd, int b_odd, uint32_t empty, uint32_t parity, bool wait, int t)
+    /* Thread t's chunks of k-tile kt of the tile whose first row (K-major:
+     * of A, or of B's n-rows) or column (MN-major) is `origin`; `outer` is
+     * the matrix's extent there (m or n), and the slab lies at `slab`. */
+    __device__ static __forceinline__ Share share(const unsigned short *src, size_t ld, unsigned outer, unsigned k,
+                                                  unsigned origin, unsigned kt, uint32_t slab, int t)
+    {
+        Share s;
+        const int q = t % kQ, r0 = t / kQ;
+        s.src = src;
+        s.step = (size_t)kStep * ld;
+        if constexpr (kKMajor) {
+            const unsigned col = kt * kBK + 8 * q; /* < k + 64: fits (k < 2^31) */
+            s.off = (size_t)(origin + r0) * ld + col;
+            s.count = col >= k ? 0 : (k - col < 8 ? (int)(k - col) : 8);
+            s.rows_left = (int)(outer - origin) - r0;
+            s.d0 = slab + Slab::a_offset(r0, q);
+            s.d1 = s.d0;
+        } else {
+            const unsigned col = origin + 8 * q;
+            s.off = (size_t)(kt * kBK + r0) * ld + col;
+            s.count = col >= outer ? 0 : (outer - col < 8 ? (int)(outer - col) : 8);
+            s.rows_left = (int)(k - kt * kBK) - r0;
+            s.d0 = slab + Slab::b_offset(r0, q);
+            s.d1 = slab + Slab::b_offset(r0 + 4, q); /* used only when kStep = 4 (r0 < 4) */
+        }
+        /* kStep ld and the k-tile steps (64, 64 ld) are even: one parity for all. */
+        s.odd = (int)((((uintptr_t)src >> 1) + s.off) & 1u);
+        return s;
+    }
+    /* Where chunk i goes: rows r0 + kStep i keep r0's swizzle when kStep is
+     * 8 or 16; with kStep = 4 they alternate between r0's and r0 + 4's. */
+    __device__ static __forceinline__ uint32_t dst(const Share &s, int i)
+    {
+        if constexpr (kStep == 4)
+            return ((i & 1) ? s.d1 : s.d0) + 1024u * (uint32_t)(i >> 1);
+        else
+            return s.d0 + (uint32_t)(kStep * 128 * i);
+    }
+};
+/* A's and B's gather maps for the layouts (op_a, op_b). */
+template <bool kAT> using GatherA = Gather<!kAT, kBM>;
+template <bool kBT> using GatherB = Gather<kBT, kBN>;
+
+/* One stage by producer thread t: its 24 chunks (sa's GA::kChunks of A,
+ * then sb's of B) in batches of kGatherBatch, every load of a batch issued
+ * before the first of its stores; the first batch's loads are issued before
+ * the wait for the stage to be empty (if `wait`: empty barrier `empty`,
+ * parity `parity`), so that they are in flight while the consumers finish
+ * with it. Rows outside the matrix give zeros. */
+template <bool kWhole, class GA, class GB>
+__device__ __forceinline__ void gather_stage(const Share &sa, const Share &sb, uint32_t empty, uint32_t parity,
+                                             bool wait)
 {
-    const int w = t >> 5, l = t & 31, r0 = t >> 3, qa = t & 7;
-    /* A chunk i is row bm + r0 + 16 i: inside A when 16 i < a_rows; B chunk
-     * i is k-row kt * 64 + 4 i + w: inside B when 4 i < b_rows (both fit an
-     * int: m, k < 2^31). Their element offsets step by 16 lda and 4 ldb. */
-    const int a_rows = (int)(m - bm) - r0, b_rows = (int)(k - kt * kBK) - w;
-    size_t a_off = (size_t)(bm + r0) * lda + (size_t)kt * kBK + 8 * qa;
-    size_t b_off = (size_t)(kt * kBK + w) * ldb + bn + 8 * l;
-    const size_t a_step = 16 * lda, b_step = 4 * ldb;
-    const uint32_t a_dst = as + Slab::a_offset(r0, qa);
-    const uint32_t b_dst0 = bs + Slab::b_offset(w, l), b_dst1 = bs + Slab::b_offset(w + 4, l);
+    static_assert(GA::kChunks == kGatherAChunks && GB::kChunks == kGatherBChunks, "24 chunks per thread and stage");
 #pragma unroll
     for (int c0 = 0; c0 < kGatherChunks; c0 += kGatherBatch) {
         uint32_t x[kGatherBatch][5];
@@ -797,12 +990,12 @@ __device__ __forceinline__ void gather_stage(uint32_t as, uint32_t bs, const uns
         for (int j = 0; j < kGatherBatch; ++j) {
             const int c = c0 + j; /* A chunks 0 .. 7, then B chunks 8 .. 23 */
             if (c < kGatherAChunks) {
-                chunk_load<kWhole>(x[j], a, a_off, 16 * c < a_rows ? a_count : 0, a_odd);
-                a_off += a_step;
+                chunk_load<kWhole>(x[j], sa.src, sa.off + (size_t)c * sa.step,
+                                   GA::kStep * c < sa.rows_left ? sa.count : 0, sa.odd);
             } else {
                 const int i = c - kGatherAChunks;
-                chunk_load<kWhole>(x[j], b, b_off, 4 * i < b_rows ? b_count : 0, b_odd);
-                b_off += b_step;
+                chunk_load<kWhole>(x[j], sb.src, sb.off + (size_t)i * sb.step,
+                                   GB::kStep * i < sb.rows_left ? sb.count : 0, sb.odd);
             }
         }
         /* Nothing is written to the stage before its previous use is released. */
@@ -810,62 +1003,60 @@ __device__ __forceinline__ void gather_stage(uint32_t as, uint32_t bs, const uns
 #pragma unroll
         for (int j = 0; j < kGatherBatch; ++j) {
             const int c = c0 + j;
-            if (c < kGatherAChunks) {
-                chunk_store(a_dst + 2048 * c, x[j], a_odd);
-            } else {
-                const int i = c - kGatherAChunks;
-                chunk_store(((i & 1) ? b_dst1 : b_dst0) + 1024 * (i >> 1), x[j], b_odd);
-            }
+            if (c < kGatherAChunks)
+                chunk_store(GA::dst(sa, c), x[j], sa.odd);
+            else
+                chunk_store(GB::dst(sb, c - kGatherAChunks), x[j], sb.odd);
         }
     }
 }
 
 /* The gather producer: every thread of the producer warpgroup walks the
- * CTA's tiles (first, first + step, ... below `tiles`: the consumers' walk)
- * and their k-tiles in the one ring sequence `it`, and for each: its share
- * of the stage (gather_stage), then fence.proxy.async (its st.shared, made
- * through the generic proxy, become visible to the async proxy, through
- * which the consumers' wgmma read the stage), then its arrival on the
- * stage's full barrier (count 128: the phase completes when every thread's
- * share is written and fenced). */
+ * CTA's tiles (units first, first + step, ... below `units`: the consumers'
+ * walk; unit u is tile u % tiles of product u / tiles) and their k-tiles
+ * in the one ring sequence `it`, and for each: its share of the stage
+ * (gather_stage), then fence.proxy.async (its st.shared, made through the
+ * generic proxy, become visible to the async proxy, through which the
+ * consumers' wgmma read the stage), then its arrival on the stage's full
+ * barrier (count 128: the phase completes when every thread's share is
+ * written and fenced). */
+template <bool kAT, bool kBT>
 __device__ __forceinline__ void gather_producer(uint32_t as0, uint32_t bs0, uint32_t full0, uint32_t empty0,
-                                                const unsigned short *a, size_t lda, const unsigned short *b,
-                                                size_t ldb, unsigned m, unsigned n, unsigned k, unsigned tiles_m,
-                                                unsigned tiles_n, unsigned first, unsigned step, unsigned tiles,
+                                                const Params &prm, unsigned first, unsigned step, unsigned units,
                                                 int t)
 {
-    const int a_odd = (int)((((uintptr_t)a >> 1) + (size_t)(t >> 3) * lda) & 1u); /* see the map above */
-    const int b_odd = (int)((((uintptr_t)b >> 1) + (size_t)(t >> 5) * ldb) & 1u);
+    typedef GatherA<kAT> GA;
+    typedef GatherB<kBT> GB;
+    const unsigned m = prm.m, n = prm.n, k = prm.k, tiles = prm.tiles_m * prm.tiles_n;
     const unsigned ktiles = (k + kBK - 1) / kBK;
     unsigned it = 0; /* the ring position: never reset between tiles */
-    for (unsigned p = first; p < tiles; p += step) {
+    for (unsigned u = first; u < units; u += step) {
+        const unsigned z = u / tiles;
         unsigned bm, bn;
-        pair_origin<1, true>(p, 0u, tiles_m, tiles_n, &bm, &bn);
-        const unsigned bcol = bn + 8 * (t & 31); /* this thread's B chunk column, < n + 256 */
-        const int b_count = bcol >= n ? 0 : (n - bcol < 8 ? (int)(n - bcol) : 8);
+        pair_origin<1, true>(u - z * tiles, 0u, prm.tiles_m, prm.tiles_n, &bm, &bn);
+        const unsigned short *const a = prm.a + (size_t)z * prm.stride_a;
+        const unsigned short *const b = prm.b + (size_t)z * prm.stride_b;
         for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
             const int slab = (int)(it % kStages);
-            const unsigned acol = kt * kBK + 8 * (t & 7); /* this thread's A chunk column, < k + 64 */
-            const int a_count = acol >= k ? 0 : (k - acol < 8 ? (int)(k - acol) : 8);
-            /* A chunk that straddles column k (A) or n (B) needs every test of
-             * chunk_load<false>. When no lane of the warp has one (all but the
-             * last k-tile and the last tile column, and those too when k and
-             * n are multiples of 8) the warp takes chunk_load<true>: a vote,
-             * so that the warp does not split. */
+            const Share sa = GA::share(a, prm.lda, m, k, bm, kt, as0 + slab * kABytes, t);
+            const Share sb = GB::share(b, prm.ldb, n, k, bn, kt, bs0 + slab * kBBytes, t);
+            /* A chunk that straddles the matrix's last column needs every
+             * test of chunk_load<false>. When no lane of the warp has one (all
+             * but the last k-tile and the last tile column or row, and those
+             * too when the extents are multiples of 8) the warp takes
+             * chunk_load<true>: a vote, so that the warp does not split. */
             const bool whole =
-                __all_sync(0xffffffffu, (a_count == 0 || a_count == 8) && (b_count == 0 || b_count == 8));
+                __all_sync(0xffffffffu, (sa.count == 0 || sa.count == 8) && (sb.count == 0 || sb.count == 8));
             /* Use it / kStages of the stage: the first kStages uses find it
              * empty; later ones wait for phase it / kStages - 1 of its empty
              * barrier (every consumer warp released the previous use). */
             const uint32_t parity = (it / kStages - 1) & 1u;
             const bool wait = it >= (unsigned)kStages;
-            const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes, empty = empty0 + 8 * slab;
+            const uint32_t empty = empty0 + 8 * slab;
             if (whole)
-                gather_stage<true>(as, bs, a, lda, b, ldb, m, k, bm, bn, kt, a_count, b_count, a_odd, b_odd, empty,
-                                   parity, wait, t);
+                gather_stage<true, GA, GB>(sa, sb, empty, parity, wait);
             else
-                gather_stage<false>(as, bs, a, lda, b, ldb, m, k, bm, bn, kt, a_count, b_count, a_odd, b_odd, empty,
-                                    parity, wait, t);
+                gather_stage<false, GA, GB>(sa, sb, empty, parity, wait);
             fence_proxy_async();
             mbar_arrive(full0 + 8 * slab);
         }
@@ -876,38 +1067,50 @@ __device__ __forceinline__ void gather_producer(uint32_t as0, uint32_t bs0, uint
 /* The producer thread of the CTA of rank `rank` queues k-tile kt of its
  * tile at (bm, bn) into stage `slab`: one arrive.expect_tx on its stage's
  * full barrier with the bytes that stage receives, then its boxes: A's 128
- * rows x 64 k (one box, into this CTA only) and its share of B's panels of
- * 64 k-rows x 64 columns: panels kPanelsPerCta * rank .. + kPanelsPerCta - 1
- * (0-1 for rank 0, 2-3 for rank 1; all 4 with GKB5_CLUSTER = 1), each
- * multicast into the same slab of both CTAs (they share bn). So each CTA's
- * stage receives A + all of the tile's panels, its own and its peer's: the
- * expect_tx counts them all. The peer's boxes may complete on this
- * barrier before this arrive.expect_tx: the transaction count dips below
- * zero for a moment, and the phase cannot complete before this one arrival
- * (its count is 1), which adds the expected bytes.
- * A panel wholly right of column n is loaded by neither CTA (both compute
- * the same `panels` from bn): its stale contents (another tile's, or never
+ * rows x 64 k (one box of 64 k x 128 rows for op_a = N; two of 64 m x 64 k
+ * for op_a = T), into this CTA only, and its share of B's pieces (op_b = N:
+ * panels of 64 k-rows x 64 columns; op_b = T: halves of 128 n-rows x 64 k):
+ * pieces kPerCta * rank .. + kPerCta - 1 (all of them with GKB5_CLUSTER =
+ * 1), each multicast into the same slab of both CTAs (they share bn). So
+ * each CTA's stage receives A + all of the tile's pieces, its own and its
+ * peer's: the expect_tx counts them all. The peer's boxes may complete on
+ * this barrier before this arrive.expect_tx: the transaction count dips
+ * below zero for a moment, and the phase cannot complete before this one
+ * arrival (its count is 1), which adds the expected bytes.
+ * A piece wholly right of column n is loaded by neither CTA (both compute
+ * the same `pieces` from bn): its stale contents (another tile's, or never
  * written) reach only the accumulators of columns >= n, which the epilogue
  * never stores. A box that leaves the matrix is zero-filled and still
- * counts its full bytes (all of it, for the A box of a tile below m). */
+ * counts its full bytes (all of it, for the A box of a tile below m).
+ * Every map is 3D (columns, rows, products): za and zb are the product's
+ * index in A's and B's maps (0 for an operand the products share). */
+template <bool kAT, bool kBT>
 __device__ __forceinline__ void load_stage(const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t as0,
                                            uint32_t bs0, uint32_t full0, int slab, unsigned kt, unsigned bm,
-                                           unsigned bn, int panels, unsigned rank)
+                                           unsigned bn, int pieces, unsigned rank, int za, int zb)
 {
+    typedef BSlab<kBT> B;
     const uint32_t full = full0 + 8 * slab;
-    mbar_arrive_expect_tx(full, (uint32_t)(kABytes + panels * kPanelBytes));
+    mbar_arrive_expect_tx(full, (uint32_t)(kABytes + pieces * B::kPieceBytes));
     /* Coordinates fit an int (m, n, k <= 2^31 - 1, tiles aligned): bm <=
      * 2^31 - 128 (a tile row below m, which exists only for odd tiles_m <=
      * 2^24 - 1, included), kt * kBK <= 2^31 - 64, bn + 192 <= 2^31 - 64. */
-    tma_load_2d(as0 + slab * kABytes, map_a, (int)(kt * kBK), (int)bm, full);
-    const int p0 = kPanelsPerCta * (int)rank;
-    const int p1 = p0 + kPanelsPerCta < panels ? p0 + kPanelsPerCta : panels;
+    const uint32_t as = as0 + slab * kABytes;
+    if constexpr (kAT) {
+        tma_load_3d(as, map_a, (int)bm, (int)(kt * kBK), za, full);
+        tma_load_3d(as + kPanelBytes, map_a, (int)(bm + 64), (int)(kt * kBK), za, full);
+    } else {
+        tma_load_3d(as, map_a, (int)(kt * kBK), (int)bm, za, full);
+    }
+    const int p0 = B::kPerCta * (int)rank;
+    const int p1 = p0 + B::kPerCta < pieces ? p0 + B::kPerCta : pieces;
     for (int p = p0; p < p1; ++p) {
-        const uint32_t dst = bs0 + slab * kBBytes + p * kPanelBytes;
-        if constexpr (kCluster == 1)
-            tma_load_2d(dst, map_b, (int)(bn + 64 * p), (int)(kt * kBK), full);
+        const uint32_t dst = bs0 + slab * kBBytes + p * B::kPieceBytes;
+        const uint16_t mask = kCluster == 1 ? (uint16_t)0 : kClusterMask;
+        if constexpr (kBT)
+            tma_load_3d(dst, map_b, (int)(kt * kBK), (int)(bn + B::kPieceCols * p), zb, full, mask);
         else
-            tma_load_2d(dst, map_b, (int)(bn + 64 * p), (int)(kt * kBK), full, kClusterMask);
+            tma_load_3d(dst, map_b, (int)(bn + B::kPieceCols * p), (int)(kt * kBK), zb, full, mask);
     }
 }
 /* A consumer warp (lane 0) releases stage `slab`: one arrival on this
@@ -994,13 +1197,27 @@ template <int C> __device__ __forceinline__ void release_stage(uint32_t empty0, 
  * barrier's phase, visible to the async proxy that wgmma reads through.
  * A consumer-side fence after the wait would not do: it orders only the
  * consumer thread's own generic accesses. */
-template <bool kTma>
-__device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                                const CUtensorMap *map_c, const unsigned short *a, size_t lda,
-                                                const unsigned short *b, size_t ldb, unsigned m, unsigned n,
-                                                unsigned k, float alpha, float beta, __nv_bfloat16 *c, size_t ldc,
-                                                unsigned tiles_m, unsigned tiles_n, bool c_vec, bool c_tma)
+/* One tile's epilogue: through shared memory and the TMA when c_tma (TMA
+ * mode, beta = 0, C TMA-addressable), else from registers; epilogue kEpi. */
+template <int kEpi, bool kTma, typename T>
+__device__ __forceinline__ void epilogue_tile(const float (&d)[kAcc], const CUtensorMap *map_c, const Params &prm,
+                                              unsigned z, uint32_t buf, unsigned row0, unsigned bn, int lane)
 {
+    const T *const bias = static_cast<const T *>(prm.bias);
+    if (kTma && prm.c_tma)
+        store_tile_tma<kEpi, T>(d, map_c, (int)z, buf, prm.m, prm.n, row0, bn, lane, prm.alpha,
+                                bias, prm.bias_vec);
+    else
+        store_tile<kAcc, kEpi, T>(d, static_cast<T *>(prm.c) + (size_t)z * prm.stride_c, prm.ldc, prm.m, prm.n, row0,
+                                  bn, lane, prm.alpha, prm.beta, prm.c_vec, bias, prm.bias_vec);
+}
+
+template <bool kTma, bool kF16, bool kAT, bool kBT>
+__device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                const CUtensorMap *map_c, const Params &prm)
+{
+    typedef typename Elem<kF16>::T T;
+    const unsigned n = prm.n, k = prm.k, tiles_m = prm.tiles_m, tiles_n = prm.tiles_n;
     /* Gather mode runs without clusters: each CTA loads its own A and B. */
     constexpr int kC = kTma ? kCluster : 1;
     constexpr unsigned kEmpty = kC * kConsumerWarps; /* releases per stage use: 16 in a pair, 8 alone */
@@ -1029,7 +1246,11 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
     const unsigned rank = kC > 1 ? cluster_ctarank() : 0u;
     const unsigned peer = rank ^ (unsigned)(kC - 1);
     const unsigned cluster = blockIdx.x / kC, clusters = gridDim.x / kC;
-    const unsigned pairs = (tiles_m + kC - 1) / kC * tiles_n; /* <= tiles <= 2^31 - 1 */
+    /* A unit of work is a pair of one product: unit u is pair u % pairs of
+     * product u / pairs (both CTAs of a cluster walk the same units, hence
+     * the same product). units <= 2^31 - 1 (the launcher checks). */
+    const unsigned pairs = (tiles_m + kC - 1) / kC * tiles_n;
+    const unsigned units = pairs * prm.batch;
 
     if (tid == 0) {
         /* full: TMA, one arrive.expect_tx, then the bytes; gather, 128
@@ -1060,12 +1281,17 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
              * stages, it is already waiting to fill them with the next tile's
              * first k-tiles. */
             if (tid == 0) {
+                typedef BSlab<kBT> B;
                 unsigned it = 0; /* the ring position: never reset between tiles */
-                for (unsigned p = cluster; p < pairs; p += clusters) {
+                for (unsigned u = cluster; u < units; u += clusters) {
+                    const unsigned z = u / pairs;
                     unsigned bm, bn;
-                    pair_origin<kC>(p, rank, tiles_m, tiles_n, &bm, &bn);
-                    /* Panels inside n: the same count in both CTAs (same bn). */
-                    const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + 63) / 64);
+                    pair_origin<kC>(u - z * pairs, rank, tiles_m, tiles_n, &bm, &bn);
+                    /* B's pieces inside n: the same count in both CTAs (same bn). */
+                    const int pieces = n - bn >= (unsigned)kBN
+                                           ? B::kPieces
+                                           : (int)((n - bn + B::kPieceCols - 1) / B::kPieceCols);
+                    const int za = prm.a_batched ? (int)z : 0, zb = prm.b_batched ? (int)z : 0;
                     for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                         const int slab = (int)(it % kStages);
                         /* Use it / kStages of the stage: its previous use is
@@ -1074,7 +1300,8 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
                          * multicasts (phase it / kStages - 1 of the empty
                          * barrier). The first kStages uses find the stages empty. */
                         if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                        load_stage(map_a, map_b, as0, bs0, full0, slab, kt, bm, bn, panels, rank);
+                        load_stage<kAT, kBT>(map_a, map_b, as0, bs0, full0, slab, kt, bm, bn, pieces, rank, za,
+                                             zb);
                     }
                 }
             }
@@ -1086,8 +1313,7 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
         } else {
             /* ---- Producer warpgroup, gather mode: all 128 threads copy,
              * walking the consumers' tiles (one tile per "pair"). */
-            gather_producer(as0, bs0, full0, empty0, a, lda, b, ldb, m, n, k, tiles_m, tiles_n, cluster, clusters,
-                            pairs, tid);
+            gather_producer<kAT, kBT>(as0, bs0, full0, empty0, prm, cluster, clusters, units, tid);
             /* Every store of this thread is fenced and arrived on: nothing of
              * it is left in flight when it exits, and nothing waits for its
              * exit (no cluster barrier in gather mode). */
@@ -1098,9 +1324,10 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
         const int cw = wg - 1;
         float d[kAcc];
         unsigned it = 0; /* the same sequence as the producer's (and as the peer's) */
-        for (unsigned p = cluster; p < pairs; p += clusters) {
+        for (unsigned u = cluster; u < units; u += clusters) {
+            const unsigned z = u / pairs;
             unsigned bm, bn;
-            pair_origin<kC, !kTma>(p, rank, tiles_m, tiles_n, &bm, &bn);
+            pair_origin<kC, !kTma>(u - z * pairs, rank, tiles_m, tiles_n, &bm, &bn);
             /* A fresh tile: zero the accumulators. The epilogue of the previous
              * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
              * acc_fence below orders these writes before the next wgmma. */
@@ -1119,7 +1346,7 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
                 /* 4 wgmma, then wait until at most this k-tile's group is
                  * running: k-tile it-1's wgmma (and their reads of its stage)
                  * are done in this warp ... */
-                bf16_wgmma_ktile<kBK, kKSteps, kABytes, kBBytes>(d, as0, bs0, slab, cw);
+                wgmma_ktile<kF16, kAT, kBT>(d, as0, bs0, slab, cw);
                 /* ... which releases k-tile it-1's stage to both producers
                  * (within this tile: the previous tile's last stage was
                  * released before its epilogue). */
@@ -1140,14 +1367,17 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
              * tiles_m is odd: its A boxes were zeros) has every row >= m and
              * stores nothing. */
             const unsigned row0 = bm + 64 * cw + 16 * (warp & 3);
-            if (kTma && c_tma)
-                store_tile_tma(d, map_c, epi0 + (uint32_t)((warp - 4) * kEpiWarpBytes), m, n, row0, bn, lane, alpha);
-            else
-                store_tile(d, c, ldc, m, n, row0, bn, lane, alpha, beta, c_vec);
+            const uint32_t buf = epi0 + (uint32_t)((warp - 4) * kEpiWarpBytes);
+            switch (prm.epi) { /* uniform: one instance of the epilogue per kind */
+            case 0: epilogue_tile<0, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+            case 1: epilogue_tile<1, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+            case 2: epilogue_tile<2, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+            default: epilogue_tile<3, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+            }
         }
         /* The TMA stores have written C before the block ends (and read
          * this CTA's shared memory before it is released). */
-        if (kTma && c_tma && lane == 0) bulk_wait_all();
+        if (kTma && prm.c_tma && lane == 0) bulk_wait_all();
     }
 
     /* ---- The end, in a cluster: neither CTA exits while the other may
@@ -1165,104 +1395,114 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
     }
 }
 
-/* TMA mode: the tensor maps of A and B (host-made, see make_map). */
+/* TMA mode: the tensor maps of A, B and C (host-made, see run). */
+template <bool kF16, bool kAT, bool kBT>
 __global__ void __launch_bounds__(kWsThreads, 1)
-gemm_bf16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                     const __grid_constant__ CUtensorMap map_c, unsigned m, unsigned n, unsigned k, float alpha,
-                     float beta, __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n,
-                     bool c_vec, bool c_tma)
+gemm16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                  const __grid_constant__ CUtensorMap map_c, const __grid_constant__ Params prm)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
-    persistent_body<true>(&map_a, &map_b, &map_c, nullptr, 0, nullptr, 0, m, n, k, alpha, beta, c, ldc, tiles_m,
-                          tiles_n, c_vec, c_tma);
+    persistent_body<true, kF16, kAT, kBT>(&map_a, &map_b, &map_c, prm);
 #else
-    sm90a_stub(m, n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
+    sm90a_stub(prm.m, prm.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
 }
 
 /* Gather mode: A and B by address and leading dimension, launched without
  * clusters. */
-__global__ void __launch_bounds__(kWsThreads, 1)
-gemm_bf16_persistent_gather(const unsigned short *__restrict__ a, size_t lda, const unsigned short *__restrict__ b,
-                            size_t ldb, unsigned m, unsigned n, unsigned k, float alpha, float beta,
-                            __nv_bfloat16 *__restrict__ c, size_t ldc, unsigned tiles_m, unsigned tiles_n, bool c_vec)
+template <bool kF16, bool kAT, bool kBT>
+__global__ void __launch_bounds__(kWsThreads, 1) gemm16_persistent_gather(const __grid_constant__ Params prm)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
-    persistent_body<false>(nullptr, nullptr, nullptr, a, lda, b, ldb, m, n, k, alpha, beta, c, ldc, tiles_m, tiles_n,
-                           c_vec, false);
+    persistent_body<false, kF16, kAT, kBT>(nullptr, nullptr, nullptr, prm);
 #else
-    sm90a_stub(m, n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
+    sm90a_stub(prm.m, prm.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
 }
 
 /* Gather mode, for rows the TMA cannot address (and k = 0): the persistent
  * kernel whose producer warpgroup copies A and B itself. */
-cudaError_t run_gather(int dev, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda, const void *b,
-                       size_t ldb, float beta, void *c, size_t ldc, size_t tiles_m, size_t tiles_n, bool c_vec,
-                       cudaStream_t stream)
+template <bool kF16, bool kAT, bool kBT>
+cudaError_t run_gather(int dev, const Params &prm, size_t units, cudaStream_t stream)
 {
-    cudaError_t err = sm90a_image(gemm_bf16_persistent_gather);
+    auto kernel = gemm16_persistent_gather<kF16, kAT, kBT>;
+    cudaError_t err = sm90a_image(kernel);
     if (err != cudaSuccess) return err;
-    err = cudaFuncSetAttribute(gemm_bf16_persistent_gather, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               (int)kDynSmemBytes);
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kDynSmemBytes);
     if (err != cudaSuccess) return err;
     size_t grid = 0;
-    err = resident_grid(gemm_bf16_persistent_gather, kWsThreads, kDynSmemBytes, dev, tiles_m * tiles_n, &grid);
+    err = resident_grid(kernel, kWsThreads, kDynSmemBytes, dev, units, &grid);
     if (err != cudaSuccess) return err;
-    gemm_bf16_persistent_gather<<<(unsigned)grid, kWsThreads, kDynSmemBytes, stream>>>(
-        (const unsigned short *)a, lda, (const unsigned short *)b, ldb, (unsigned)m, (unsigned)n, (unsigned)k, alpha,
-        beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
+    kernel<<<(unsigned)grid, kWsThreads, kDynSmemBytes, stream>>>(prm);
     return cudaGetLastError();
 }
 
-} // namespace
-
-extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t k, float alpha, const void *a,
-                                                     size_t lda, const void *b, size_t ldb, float beta, void *c,
-                                                     size_t ldc, cudaStream_t stream)
+/* The tensor map of an operand or of C for the TMA: stored rows x cols
+ * (leading dimension ld), boxes of box_cols x box_rows, always 3D over the
+ * products: `batch` matrices `stride` elements apart when `batched`, else
+ * one (its stride, never used, set to rows x ld so that the driver's rules
+ * hold). One map rank for all calls keeps one TMA instruction in the
+ * kernels. */
+inline cudaError_t map_of(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, CUtensorMapDataType dtype,
+                          const void *p, size_t rows, size_t cols, size_t ld, bool batched, size_t batch, size_t stride,
+                          unsigned box_cols, unsigned box_rows)
 {
-    /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
-    int dev = 0;
-    cudaError_t err = require_cc(9, 0, &dev);
-    if (err != cudaSuccess) return err;
+    return make_map_3d(encode, map, dtype, 2, p, rows, cols, ld, batched ? batch : 1, batched ? stride : rows * ld,
+                       box_cols, box_rows);
+}
 
-    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
-    const bool c_vec = ((uintptr_t)c & 3u) == 0 && ldc % 2 == 0;
-
-    /* Rows that the TMA cannot address (and k = 0, which loads nothing)
-     * take gather mode: the producer warpgroup copies them itself. */
-    if (k == 0 || !tma_addressable(a, lda, 2) || !tma_addressable(b, ldb, 2))
-        return run_gather(dev, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tiles_m, tiles_n, c_vec, stream);
-
-    err = sm90a_image(gemm_bf16_persistent);
-    if (err != cudaSuccess) return err;
+/* One instance (type, layouts): TMA mode where A's and B's rows (and
+ * strides) allow it and the driver takes the maps, else gather mode. */
+template <bool kF16, bool kAT, bool kBT>
+cudaError_t run(int dev, Params prm, const void *a, const void *b, size_t units, cudaStream_t stream)
+{
+    const CUtensorMapDataType dtype = kF16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    const size_t m = prm.m, n = prm.n, k = prm.k, batch = prm.batch;
+    /* The TMA needs 16-byte-aligned rows, and 16-byte strides between the
+     * products of a batched operand. */
+    bool tma = k > 0 && tma_addressable(a, prm.lda, 2) && tma_addressable(b, prm.ldb, 2) &&
+               (prm.stride_a * 2) % 16 == 0 && (prm.stride_b * 2) % 16 == 0;
     PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
     CUtensorMap map_a, map_b, map_c;
-    err = make_maps(&encode, &map_a, &map_b, a, lda, b, ldb, m, n, k); /* as variants 3 and 4 */
-    if (err != cudaSuccess) return err;
-    /* C through the TMA store when beta = 0 (C is not read) and its rows
-     * are TMA-addressable: boxes of 64 columns x 16 rows (a warp's rows);
-     * otherwise the epilogue stores from registers. */
-    const bool c_tma = beta == 0.0f && tma_addressable(c, ldc, 2);
     memset(&map_c, 0, sizeof(map_c)); /* never read without c_tma */
-    if (c_tma) {
-        err = make_map(encode, &map_c, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, c, m, n, ldc, kEpiBoxCols, kEpiRows);
+    if (tma) {
+        cudaError_t err = get_encode_tiled(&encode);
         if (err != cudaSuccess) return err;
+        /* A: m x k stored (op_a = N; boxes of 64 k x 128 rows) or k x m (T;
+         * boxes of 64 m x 64 k). B: k x n (N; 64 n x 64 k) or n x k (T; 64 k
+         * x 128 n). A refused map (the driver's own limits) falls back to
+         * gather mode. */
+        tma = map_of(encode, &map_a, dtype, a, kAT ? k : m, kAT ? m : k, prm.lda, prm.a_batched, batch, prm.stride_a,
+                     64, kAT ? 64 : kBM) == cudaSuccess &&
+              map_of(encode, &map_b, dtype, b, kBT ? n : k, kBT ? k : n, prm.ldb, prm.b_batched, batch, prm.stride_b,
+                     64, kBT ? 128 : kBK) == cudaSuccess;
     }
+    if (!tma) {
+        prm.c_tma = false;
+        prm.a = static_cast<const unsigned short *>(a);
+        prm.b = static_cast<const unsigned short *>(b);
+        return run_gather<kF16, kAT, kBT>(dev, prm, units, stream);
+    }
+    /* C through the TMA store when beta = 0 (C is not read) and its rows
+     * (and the products' strides) are TMA-addressable: boxes of 64 columns x
+     * 16 rows (a warp's rows); otherwise the epilogue stores from registers. */
+    prm.c_tma = prm.beta == 0.0f && tma_addressable(prm.c, prm.ldc, 2) && (prm.stride_c * 2) % 16 == 0 &&
+                map_of(encode, &map_c, dtype, prm.c, m, n, prm.ldc, batch > 1, batch, prm.stride_c, kEpiBoxCols,
+                       kEpiRows) == cudaSuccess;
 
-    err = cudaFuncSetAttribute(gemm_bf16_persistent, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               (int)kDynSmemBytes);
+    auto kernel = gemm16_persistent<kF16, kAT, kBT>;
+    cudaError_t err = sm90a_image(kernel);
     if (err != cudaSuccess) return err;
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kDynSmemBytes);
+    if (err != cudaSuccess) return err;
+    const size_t tiles_m = prm.tiles_m, tiles_n = prm.tiles_n;
     if constexpr (kCluster == 1) {
         /* Persistent: as many CTAs as can be resident at once, never more
          * than there are tiles. */
         size_t grid = 0;
-        err = resident_grid(gemm_bf16_persistent, kWsThreads, kDynSmemBytes, dev, tiles_m * tiles_n, &grid);
+        err = resident_grid(kernel, kWsThreads, kDynSmemBytes, dev, tiles_m * tiles_n * batch, &grid);
         if (err != cudaSuccess) return err;
-        gemm_bf16_persistent<<<(unsigned)grid, kWsThreads, kDynSmemBytes, stream>>>(
-            map_a, map_b, map_c, (unsigned)m, (unsigned)n, (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc,
-            (unsigned)tiles_m, (unsigned)tiles_n, c_vec, c_tma);
+        kernel<<<(unsigned)grid, kWsThreads, kDynSmemBytes, stream>>>(map_a, map_b, map_c, prm);
         return cudaGetLastError();
     } else {
         /* Persistent clusters of kCluster CTAs along x (the cluster launch
@@ -1270,7 +1510,8 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
          * GPC): as many clusters as can be resident at once, asked of the
          * occupancy calculator with this very configuration (the GPCs'
          * sizes can leave an SM without a partner), never more than there
-         * are pairs; cluster q walks pairs q, + gridDim.x / kCluster, ... */
+         * are units (pairs of all products); cluster q walks units q, +
+         * gridDim.x / kCluster, ... */
         cudaLaunchAttribute attr[1];
         attr[0].id = cudaLaunchAttributeClusterDimension;
         attr[0].val.clusterDim.x = kCluster;
@@ -1284,16 +1525,89 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
         cfg.attrs = attr;
         cfg.numAttrs = 1;
         int max_clusters = 0;
-        err = cudaOccupancyMaxActiveClusters(&max_clusters, gemm_bf16_persistent, &cfg);
+        err = cudaOccupancyMaxActiveClusters(&max_clusters, kernel, &cfg);
         if (err != cudaSuccess) return err;
         if (max_clusters < 1) return cudaErrorInvalidConfiguration; /* no 2 SMs of a GPC free for one cluster */
-        const size_t pairs = (tiles_m + kCluster - 1) / kCluster * tiles_n;
-        const size_t grid_clusters = pairs < (size_t)max_clusters ? pairs : (size_t)max_clusters;
+        const size_t pair_units = (tiles_m + kCluster - 1) / kCluster * tiles_n * batch;
+        const size_t grid_clusters = pair_units < (size_t)max_clusters ? pair_units : (size_t)max_clusters;
         cfg.gridDim = dim3((unsigned)(grid_clusters * kCluster)); /* a multiple of the cluster size */
-        err = cudaLaunchKernelEx(&cfg, gemm_bf16_persistent, map_a, map_b, map_c, (unsigned)m, (unsigned)n,
-                                 (unsigned)k, alpha, beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m,
-                                 (unsigned)tiles_n, c_vec, c_tma);
+        err = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, prm);
         if (err != cudaSuccess) return err;
         return cudaGetLastError();
     }
+}
+
+} // namespace
+
+/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 1
+ * bf16, 2 f16; op_a, op_b 0 as stored, 1 transposed; strides read when
+ * batch > 1; epilogue 0-3 with bias. */
+extern "C" cudaError_t gk_gemm_bf16_05_persistent_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
+                                                        float alpha, const void *a, size_t lda, size_t stride_a,
+                                                        const void *b, size_t ldb, size_t stride_b, float beta,
+                                                        void *c, size_t ldc, size_t stride_c, size_t batch,
+                                                        int epilogue, const void *bias, cudaStream_t stream)
+{
+    if (type != 1 && type != 2) return cudaErrorNotSupported; /* 16-bit types only */
+    /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
+    int dev = 0;
+    cudaError_t err = require_cc(9, 0, &dev);
+    if (err != cudaSuccess) return err;
+
+    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+    /* Every unit of work (a tile, or a pair of tiles in a cluster, of one
+     * product) is numbered in an unsigned int. */
+    if (batch > 0x7fffffffu || tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * batch > 0x7fffffffu)
+        return cudaErrorInvalidConfiguration;
+    const bool batched = batch > 1;
+    Params prm;
+    memset(&prm, 0, sizeof(prm));
+    prm.lda = lda;
+    prm.ldb = ldb;
+    prm.ldc = ldc;
+    prm.stride_a = batched ? stride_a : 0;
+    prm.stride_b = batched ? stride_b : 0;
+    prm.stride_c = batched ? stride_c : 0;
+    prm.a_batched = batched && stride_a != 0;
+    prm.b_batched = batched && stride_b != 0;
+    prm.c = c;
+    prm.bias = bias;
+    prm.m = (unsigned)m;
+    prm.n = (unsigned)n;
+    prm.k = (unsigned)k;
+    prm.tiles_m = (unsigned)tiles_m;
+    prm.tiles_n = (unsigned)tiles_n;
+    prm.batch = (unsigned)batch;
+    prm.alpha = alpha;
+    prm.beta = beta;
+    prm.epi = epilogue;
+    /* Pairs of C (and of the bias) as 4-byte stores (loads) where every
+     * product's rows allow it. */
+    prm.c_vec = ((uintptr_t)c & 3u) == 0 && ldc % 2 == 0 && prm.stride_c % 2 == 0;
+    prm.bias_vec = ((uintptr_t)bias & 3u) == 0;
+    const size_t units = tiles_m * tiles_n * batch;
+    const int layout = 2 * (op_a != 0) + (op_b != 0);
+    if (type == 2) {
+        switch (layout) {
+        case 0: return run<true, false, false>(dev, prm, a, b, units, stream);
+        case 1: return run<true, false, true>(dev, prm, a, b, units, stream);
+        case 2: return run<true, true, false>(dev, prm, a, b, units, stream);
+        default: return run<true, true, true>(dev, prm, a, b, units, stream);
+        }
+    }
+    switch (layout) {
+    case 0: return run<false, false, false>(dev, prm, a, b, units, stream);
+    case 1: return run<false, false, true>(dev, prm, a, b, units, stream);
+    case 2: return run<false, true, false>(dev, prm, a, b, units, stream);
+    default: return run<false, true, true>(dev, prm, a, b, units, stream);
+    }
+}
+
+/* gk_gemm_bf16's entry point: bf16, as stored, one product, no epilogue. */
+extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t k, float alpha, const void *a,
+                                                     size_t lda, const void *b, size_t ldb, float beta, void *c,
+                                                     size_t ldc, cudaStream_t stream)
+{
+    return gk_gemm_bf16_05_persistent_run_ex(1, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0,
+                                            nullptr, stream);
 }

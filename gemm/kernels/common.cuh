@@ -34,6 +34,7 @@
 #define GK_GEMM_KERNELS_COMMON_CUH
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -457,49 +458,121 @@ template <int kBM, int kBN, int kBK, int kThreads> struct Bf16Slab {
     }
 };
 
-/* One element of C; beta == 0 never reads the old value (NaN there must not leak). */
-__device__ __forceinline__ void store_one(__nv_bfloat16 *p, float alpha, float v, float beta)
+/* ---- The 16-bit epilogue: C's element type, gk_gemm_ex's epilogues -------
+ * Half16<T> converts between fp32 and C's 16-bit type T (__nv_bfloat16 or
+ * __half), rounding to nearest even. Epilogue kEpi (gk_gemm_epilogue's
+ * values: 0 none, 1 bias, 2 bias + ReLU, 3 bias + GELU) is applied in fp32
+ * to v = alpha acc + beta c_old before C's one rounding: x = v + bias[col],
+ * then max(x, 0) (a NaN stays NaN), or GELU in its tanh form,
+ * 0.5 x (1 + tanh(s)) with s = sqrt(2 / pi) (x + 0.044715 x^3), written as
+ * x / (1 + e^(-2 s)) (the same function, since 1 + tanh(s) = 2 / (1 +
+ * e^(-2 s))): one __expf (ex2.approx) and one __fdividef instead of tanhf's
+ * longer sequence. Their errors (a few fp32 ulps, growing to about 2^-17
+ * relative where |2 s| nears 88) stay below 2^-16 of the result, far below
+ * a 16-bit rounding (2^-8, 2^-11). For x -> -inf e^(-2 s) overflows to
+ * +inf and the quotient is -0; for x -> +inf it is x. */
+template <typename T> struct Half16;
+template <> struct Half16<__nv_bfloat16> {
+    __device__ static __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+    __device__ static __forceinline__ __nv_bfloat16 from_float(float x) { return __float2bfloat16_rn(x); }
+    __device__ static __forceinline__ float2 to_float2(__nv_bfloat162 x) { return __bfloat1622float2(x); }
+    __device__ static __forceinline__ __nv_bfloat162 from_float2(float lo, float hi)
+    {
+        return __floats2bfloat162_rn(lo, hi);
+    }
+    typedef __nv_bfloat162 Pair;
+};
+template <> struct Half16<__half> {
+    __device__ static __forceinline__ float to_float(__half x) { return __half2float(x); }
+    __device__ static __forceinline__ __half from_float(float x) { return __float2half_rn(x); }
+    __device__ static __forceinline__ float2 to_float2(__half2 x) { return __half22float2(x); }
+    __device__ static __forceinline__ __half2 from_float2(float lo, float hi) { return __floats2half2_rn(lo, hi); }
+    typedef __half2 Pair;
+};
+
+template <int kEpi> __device__ __forceinline__ float epilogue_apply(float v, float bias)
 {
-    const float r = beta == 0.0f ? alpha * v : alpha * v + beta * __bfloat162float(*p);
-    *p = __float2bfloat16_rn(r);
+    if constexpr (kEpi == 0) {
+        return v;
+    } else {
+        const float x = v + bias;
+        if constexpr (kEpi == 2) return x < 0.0f ? 0.0f : x;
+        if constexpr (kEpi == 3) {
+            const float s = 0.7978845608028654f * (x + 0.044715f * x * x * x); /* sqrt(2 / pi) (...) */
+            return __fdividef(x, 1.0f + __expf(-2.0f * s));
+        }
+        return x;
+    }
 }
-/* Columns col, col + 1 of one row: a 4-byte bf16 pair when allowed (c_vec:
- * c 4-byte aligned and ldc even, so that col even is an aligned pair). */
-__device__ __forceinline__ void store_pair(__nv_bfloat16 *crow, unsigned col, unsigned n, float alpha, float v0,
-                                           float v1, float beta, bool c_vec)
+
+/* The bias of columns col and col + 1 (0 past n; nothing read for kEpi 0):
+ * one 4-byte load when bias_vec (bias 4-byte aligned; col is even). */
+template <int kEpi, typename T>
+__device__ __forceinline__ float2 bias_pair(const T *__restrict__ bias, unsigned col, unsigned n, bool bias_vec)
+{
+    float2 r = make_float2(0.0f, 0.0f);
+    if constexpr (kEpi != 0) {
+        if (bias_vec && col + 2 <= n) {
+            r = Half16<T>::to_float2(__ldg(reinterpret_cast<const typename Half16<T>::Pair *>(bias + col)));
+        } else {
+            if (col < n) r.x = Half16<T>::to_float(bias[col]);
+            if (col + 1 < n) r.y = Half16<T>::to_float(bias[col + 1]);
+        }
+    }
+    return r;
+}
+
+/* One element of C; beta == 0 never reads the old value (NaN there must not leak). */
+template <int kEpi = 0, typename T = __nv_bfloat16>
+__device__ __forceinline__ void store_one(T *p, float alpha, float v, float beta, float bias = 0.0f)
+{
+    const float r = beta == 0.0f ? alpha * v : alpha * v + beta * Half16<T>::to_float(*p);
+    *p = Half16<T>::from_float(epilogue_apply<kEpi>(r, bias));
+}
+/* Columns col, col + 1 of one row: a 4-byte pair when allowed (c_vec: c
+ * 4-byte aligned and ldc even, so that col even is an aligned pair). */
+template <int kEpi = 0, typename T = __nv_bfloat16>
+__device__ __forceinline__ void store_pair(T *crow, unsigned col, unsigned n, float alpha, float v0, float v1,
+                                           float beta, bool c_vec, float2 bias = make_float2(0.0f, 0.0f))
 {
     if (c_vec && col + 2 <= n) {
-        __nv_bfloat162 *p = reinterpret_cast<__nv_bfloat162 *>(crow + col);
+        typedef typename Half16<T>::Pair Pair;
+        Pair *p = reinterpret_cast<Pair *>(crow + col);
         float r0 = alpha * v0, r1 = alpha * v1;
         if (beta != 0.0f) { /* only then is C read */
-            const float2 o = __bfloat1622float2(*p);
+            const float2 o = Half16<T>::to_float2(*p);
             r0 += beta * o.x;
             r1 += beta * o.y;
         }
-        *p = __floats2bfloat162_rn(r0, r1);
+        *p = Half16<T>::from_float2(epilogue_apply<kEpi>(r0, bias.x), epilogue_apply<kEpi>(r1, bias.y));
     } else {
-        if (col < n) store_one(crow + col, alpha, v0, beta);
-        if (col + 1 < n) store_one(crow + col + 1, alpha, v1, beta);
+        if (col < n) store_one<kEpi>(crow + col, alpha, v0, beta, bias.x);
+        if (col + 1 < n) store_one<kEpi>(crow + col + 1, alpha, v1, beta, bias.y);
     }
 }
 /* A warp's 16 rows of its warpgroup's 64 x (2 kAcc) accumulator tile (the
  * wgmma m64nNk16 layout of BF16 variants 2-5), from registers:
  * d[4j + 2h + e] is C(row0 + g + 8h, bn + 8j + 2t + e), lane = 4g + t.
- * Rows past m are skipped, columns past n guarded by store_pair. */
-template <int kAcc>
-__device__ __forceinline__ void store_tile(const float (&d)[kAcc], __nv_bfloat16 *c, size_t ldc, unsigned m,
-                                           unsigned n, unsigned row0, unsigned bn, int lane, float alpha, float beta,
-                                           bool c_vec)
+ * Rows past m are skipped, columns past n guarded by store_pair. With an
+ * epilogue (kEpi != 0) each column's bias comes from global memory (L1)
+ * once per row, beside the store. */
+template <int kAcc, int kEpi = 0, typename T = __nv_bfloat16>
+__device__ __forceinline__ void store_tile(const float (&d)[kAcc], T *c, size_t ldc, unsigned m, unsigned n,
+                                           unsigned row0, unsigned bn, int lane, float alpha, float beta, bool c_vec,
+                                           const T *bias = nullptr, bool bias_vec = false)
 {
     const int g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
         const unsigned row = row0 + g + 8 * h;
         if (row >= m) continue;
-        __nv_bfloat16 *const crow = c + (size_t)row * ldc;
+        T *const crow = c + (size_t)row * ldc;
 #pragma unroll
-        for (int j = 0; j < kAcc / 4; ++j)
-            store_pair(crow, bn + 8 * j + 2 * t, n, alpha, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], beta, c_vec);
+        for (int j = 0; j < kAcc / 4; ++j) {
+            const unsigned col = bn + 8 * j + 2 * t;
+            store_pair<kEpi>(crow, col, n, alpha, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], beta, c_vec,
+                             bias_pair<kEpi>(bias, col, n, bias_vec));
+        }
     }
 }
 

@@ -107,6 +107,24 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map
                      : "memory");
 #endif
 }
+/* The same for a batch of matrices (a 3D tensor map: x, y as above, z the
+ * matrix of the batch). */
+__device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap *map, int x, int y, int z, uint32_t bar,
+                                            uint16_t cta_mask = 0)
+{
+#if GK_SM90
+    if (cta_mask == 0)
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(dst),
+                     "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(z), "r"(bar)
+                     : "memory");
+    else
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     ".multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(dst),
+                     "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(z), "r"(bar), "h"(cta_mask)
+                     : "memory");
+#endif
+}
 /* This thread's shared-memory writes (generic proxy: st.shared, cp.async)
  * become visible to the async proxy, through which wgmma and the TMA read. */
 __device__ __forceinline__ void fence_proxy_async()
@@ -297,6 +315,47 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t da, u
 #endif
 }
 
+/* d += A * B for any 16-bit type and layout (BF16 variant 5 under
+ * gk_gemm_ex): kF16 picks .f16 (IEEE half) or .bf16 inputs; kTransA and
+ * kTransB are the instruction's imm-trans-a and imm-trans-b, which PTX
+ * allows for 16-bit types only: 0 reads the operand K-major (each row of
+ * the slab is 64 consecutive k of one row of A, or of one column of B), 1
+ * MN-major (each slab row is 64 consecutive m, or n, of one k). */
+template <bool kF16, int kTransA, int kTransB>
+__device__ __forceinline__ void wgmma_m64n256k16_any(float (&d)[128], uint64_t da, uint64_t db)
+{
+#if GK_SM90A
+    if constexpr (kF16)
+        asm volatile(
+            "{\n"
+            ".reg .pred p;\n"
+            "setp.ne.b32 p, %130, 0;\n"
+            "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16\n"
+            "{"
+            GK_WGMMA_D128
+            "},\n"
+            "%128, %129, p, 1, 1, %131, %132;\n"
+            "}\n"
+            :
+              GK_WGMMA_D128_OPERANDS(d)
+            : "l"(da), "l"(db), "r"(1), "n"(kTransA), "n"(kTransB));
+    else
+        asm volatile(
+            "{\n"
+            ".reg .pred p;\n"
+            "setp.ne.b32 p, %130, 0;\n"
+            "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16\n"
+            "{"
+            GK_WGMMA_D128
+            "},\n"
+            "%128, %129, p, 1, 1, %131, %132;\n"
+            "}\n"
+            :
+              GK_WGMMA_D128_OPERANDS(d)
+            : "l"(da), "l"(db), "r"(1), "n"(kTransA), "n"(kTransB));
+#endif
+}
+
 /* One k-tile of a BF16 warpgroup (variants 2-5), in stage `slab` of the
  * ring of A slabs at as0 (kABytes each) and B slabs at bs0 (kBBytes each):
  * the accumulators, last written by the zeroing or by wgmma that a
@@ -358,6 +417,24 @@ inline cudaError_t make_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMa
     const cuuint32_t box[2] = {box_cols, box_rows};
     const cuuint32_t elem_strides[2] = {1, 1};
     const CUresult r = encode(map, dtype, 2, const_cast<void *>(p), dims, strides, box, elem_strides,
+                              CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/* The tensor map of a batch of such matrices, `batch` of them `stride`
+ * elements apart (a 3D map: cols, rows, batch), boxes of box_cols x
+ * box_rows x 1. The driver checks the strides (multiples of 16 bytes,
+ * below 2^40) and returns cudaErrorInvalidValue where it refuses. */
+inline cudaError_t make_map_3d(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, CUtensorMapDataType dtype,
+                               size_t elem_bytes, const void *p, size_t rows, size_t cols, size_t ld, size_t batch,
+                               size_t stride, unsigned box_cols, unsigned box_rows)
+{
+    const cuuint64_t dims[3] = {(cuuint64_t)cols, (cuuint64_t)rows, (cuuint64_t)batch};
+    const cuuint64_t strides[2] = {(cuuint64_t)(ld * elem_bytes), (cuuint64_t)(stride * elem_bytes)};
+    const cuuint32_t box[3] = {box_cols, box_rows, 1};
+    const cuuint32_t elem_strides[3] = {1, 1, 1};
+    const CUresult r = encode(map, dtype, 3, const_cast<void *>(p), dims, strides, box, elem_strides,
                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;

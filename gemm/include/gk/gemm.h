@@ -85,7 +85,9 @@ extern "C" {
 typedef enum gk_gemm_precision {
     GK_GEMM_FP32 = 0, /* fp32 products and sums (FFMA) */
     GK_GEMM_TF32 = 1, /* TF32 products on the tensor cores, fp32 sums */
-    GK_GEMM_BF16 = 2  /* bf16 in and out (gk_gemm_bf16): exact products, fp32 sums */
+    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17): exact products, fp32 sums, C in bf16 */
+    GK_GEMM_FP16 = 3  /* the same kernels storing IEEE half (gk_gemm_ex, GK_GEMM_TYPE_F16): the
+                         precision of a call, never of a table row */
 } gk_gemm_precision;
 
 /* Largest m, n or k: 2^31 - 1, so that a row or column index fits in an int. */
@@ -93,11 +95,15 @@ typedef enum gk_gemm_precision {
 
 /* A read-only description of one variant (one row of the table). */
 typedef struct gk_gemm_variant {
-    int id;                      /* 1, 2, ... in teaching order; also the bench's id */
+    int id;                      /* 1 .. 17 in teaching order: gk_gemm_ex's, gk_bench's
+                                    and gemm/README.md's id                          */
     const char *name;            /* the kernel file's name without its number        */
     const char *idea;            /* one line: what this step changes                 */
     gk_gemm_precision precision;
     int min_cc;                  /* oldest compute capability it runs on, e.g. 80    */
+    unsigned types;              /* GK_GEMM_TYPE_BIT of each type it stores          */
+    int extended;                /* 1: takes every op, batch and epilogue of
+                                    gk_gemm_ex; 0: the default description only      */
 } gk_gemm_variant;
 
 size_t gk_gemm_variant_count(void);
@@ -179,6 +185,125 @@ int gk_gemm_bf16_best_variant(void);                          /* 5: see above   
 
 gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
                        const void *b, size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream);
+
+/* ---- The extended entry point: gk_gemm_ex -----------------------------------
+ *
+ *     C_z = epilogue(alpha * op(A_z) * op(B_z) + beta * C_z + bias),  z = 0 .. batch - 1
+ *
+ * One call takes a description of the product (gk_gemm_desc, below) in the
+ * manner of cublasLtMatmul and cublasGemmStridedBatchedEx, written as a plain
+ * C struct: no handle, no hidden state, a documented default
+ * (gk_gemm_desc_init). gk_gemm and gk_gemm_bf16 above are gk_gemm_ex with the
+ * default description (fp32 or bf16, as stored, one product, no epilogue).
+ *
+ * One numbering: the id gk_gemm_ex takes is the id of the module's table
+ * (gk_gemm_variant_at), the id gk_bench prints and gemm/README.md uses:
+ *   1 .. 12   fp32 storage (GK_GEMM_TYPE_F32): 1-10 fp32 products, 11-12 TF32;
+ *   13 .. 17  16-bit storage (GK_GEMM_TYPE_BF16 or GK_GEMM_TYPE_F16), the
+ *             tensor-core rungs bf16_01 .. bf16_05 (gemm/kernels/bf16_NN_*.cu);
+ *             gk_gemm_bf16 takes these ids too.
+ * variant->types says which element types a variant stores, and
+ * variant->extended whether it takes every option below (transposed
+ * operands, batches, epilogues); the others take the default layout, one
+ * product and no epilogue, and return GK_ERROR_UNSUPPORTED, with a message,
+ * for anything else. Today variant 17 (BF16 and FP16) is extended.
+ *
+ * The options:
+ *   - op_a, op_b: an operand as stored (GK_GEMM_OP_N) or transposed
+ *     (GK_GEMM_OP_T). Storage stays row-major: op(A) is m x k; with op_a =
+ *     N, A is stored m x k (lda >= k), with op_a = T it is stored k x m (lda
+ *     >= m). op(B) is k x n; op_b = N stores B as k x n (ldb >= n), op_b = T
+ *     as n x k (ldb >= k): the weight layout of a linear layer, y = x W^T
+ *     with W stored out x in is op_b = T. C is m x n (ldc >= n).
+ *   - type: the element type of A, B, C and the bias. GK_GEMM_TYPE_F32
+ *     (float), GK_GEMM_TYPE_BF16 (__nv_bfloat16) or GK_GEMM_TYPE_F16 (IEEE
+ *     half, __half). The products and sums are fp32 (TF32 products in
+ *     variants 11-12; exact products of 16-bit inputs in 13-17), alpha and
+ *     beta are fp32, and C is rounded once, after the epilogue.
+ *   - batch >= 1 products in one launch, A_z = A + z * stride_a, B_z = B + z
+ *     * stride_b, C_z = C + z * stride_c (strides in elements, as cuBLAS's
+ *     strided batched calls). A stride of 0 for A or B broadcasts that
+ *     operand to every product; stride_c must keep the products' outputs
+ *     apart (no element of C written twice: checked). With batch = 1 the
+ *     strides are not read.
+ *   - epilogue, applied in fp32 to v = alpha * op(A) op(B) + beta * C before
+ *     the one rounding of C:
+ *       GK_GEMM_EPILOGUE_NONE       v
+ *       GK_GEMM_EPILOGUE_BIAS       v + bias[j]            (bias: n elements
+ *                                                            of `type`, the
+ *                                                            same for every
+ *                                                            row and product)
+ *       GK_GEMM_EPILOGUE_BIAS_RELU  max(v + bias[j], 0)
+ *       GK_GEMM_EPILOGUE_BIAS_GELU  gelu(v + bias[j]), GELU in its tanh form
+ *         (Hendrycks and Gimpel, arXiv:1606.08415; cuBLASLt's GELU):
+ *         gelu(x) = 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))),
+ *         computed as x / (1 + exp(-2 sqrt(2 / pi) (x + 0.044715 x^3))),
+ *         the same function, with fast exp and division (a relative error
+ *         of a few fp32 ulps before C's rounding).
+ *     The bias is a device pointer aligned to its element; NULL only with
+ *     GK_GEMM_EPILOGUE_NONE.
+ *   - Workspace by the module-wide two-phase query (as gk_reduce): with
+ *     workspace == NULL the call stores the bytes it needs in
+ *     *workspace_bytes and does nothing else; that size depends only on the
+ *     variant and the description, and is never 0 (today's variants need no
+ *     scratch: the query returns 256, one granule). Then call again with a
+ *     workspace of at least that size, 16-byte aligned, and
+ *     *workspace_bytes saying how large it is.
+ * Everything else is gk_gemm's convention: any m, n, k >= 0 up to
+ * GK_GEMM_MAX_DIM, m = 0 or n = 0 does nothing (only the description is
+ * checked), k = 0 gives epilogue(beta * C + bias), beta = 0 never reads C,
+ * pointers aligned to their element, A and B must not overlap C, the same
+ * bits run to run, safe from several host threads (calls at once must not
+ * share a workspace or write the same C). Bad arguments (an unknown type,
+ * op or epilogue, a NULL bias where one is needed, a leading dimension too
+ * small for the stored layout, batch = 0, a stride_c that makes two
+ * products' outputs overlap, a workspace too small) give a status with a
+ * message; nothing is launched and nothing is written. */
+typedef enum gk_gemm_op { GK_GEMM_OP_N = 0, GK_GEMM_OP_T = 1 } gk_gemm_op;
+
+typedef enum gk_gemm_type {
+    GK_GEMM_TYPE_F32 = 0,  /* float                         */
+    GK_GEMM_TYPE_BF16 = 1, /* __nv_bfloat16 (<cuda_bf16.h>) */
+    GK_GEMM_TYPE_F16 = 2   /* __half (<cuda_fp16.h>)        */
+} gk_gemm_type;
+
+typedef enum gk_gemm_epilogue {
+    GK_GEMM_EPILOGUE_NONE = 0,
+    GK_GEMM_EPILOGUE_BIAS = 1,
+    GK_GEMM_EPILOGUE_BIAS_RELU = 2,
+    GK_GEMM_EPILOGUE_BIAS_GELU = 3
+} gk_gemm_epilogue;
+
+/* Bit of a type in gk_gemm_variant.types. */
+#define GK_GEMM_TYPE_BIT(t) (1u << (unsigned)(t))
+
+typedef struct gk_gemm_desc {
+    gk_gemm_type type;          /* element type of A, B, C and bias      default F32 */
+    gk_gemm_op op_a, op_b;      /* as stored or transposed                default N, N */
+    size_t m, n, k;             /* op(A) is m x k, op(B) k x n, C m x n                 */
+    size_t lda, ldb, ldc;       /* leading dimensions in elements; 0: the dense one
+                                   of the stored layout (A: k for N, m for T; B: n for
+                                   N, k for T; C: n)                    default 0, 0, 0 */
+    float alpha, beta;          /*                                        default 1, 0 */
+    size_t batch;               /* products in the call                    default 1 */
+    size_t stride_a, stride_b, stride_c; /* elements between products (0: broadcast A
+                                   or B); read only when batch > 1        default 0 */
+    gk_gemm_epilogue epilogue;  /*                                     default NONE */
+    const void *bias;           /* n elements of `type` (device)          default NULL */
+} gk_gemm_desc;
+
+/* The default description of an m x n x k product of `type`: as stored,
+ * dense leading dimensions, alpha = 1, beta = 0, one product, no epilogue.
+ * Set the fields that differ, then call gk_gemm_ex. */
+gk_gemm_desc gk_gemm_desc_init(gk_gemm_type type, size_t m, size_t n, size_t k);
+
+/* C = epilogue(alpha op(A) op(B) + beta C + bias) for each product of the
+ * batch, with variant `variant` (any id of the table). See above. */
+gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const void *b, void *c, void *workspace,
+                     size_t *workspace_bytes, cudaStream_t stream);
+
+const char *gk_gemm_type_name(gk_gemm_type t);         /* "f32", "bf16", "f16" */
+const char *gk_gemm_epilogue_name(gk_gemm_epilogue e); /* "none", "bias", "bias_relu", "bias_gelu" */
 
 #ifdef __cplusplus
 }
