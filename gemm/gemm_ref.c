@@ -37,33 +37,121 @@ void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, siz
     }
 }
 
-double gk_gemm_tolerance(gk_gemm_precision precision, size_t k, double mag, double rms, double ref, int both)
+void gk_gemm_ref_ex(int op_a, int op_b, size_t m, size_t n, size_t k, double alpha, const float *a, size_t lda,
+                    const float *b, size_t ldb, double beta, const float *c, size_t ldc, int epilogue,
+                    const float *bias, double *ref, double *mag, double *rms)
+{
+    /* op(A)_ip: one load per (i, p) whatever the layout. */
+#define GK_OPA(i, p) (double)(op_a ? a[(p) * lda + (i)] : a[(i) * lda + (p)])
+    for (size_t i = 0; i < m; ++i) {
+        double *r = ref + i * n, *g = mag + i * n, *q = rms + i * n;
+        for (size_t j = 0; j < n; ++j) r[j] = g[j] = q[j] = 0.0;
+        if (!op_b) {
+            /* i-p-j order: the inner loop runs along rows of B, contiguous. */
+            for (size_t p = 0; p < k; ++p) {
+                double aip = GK_OPA(i, p);
+                const float *brow = b + p * ldb;
+                for (size_t j = 0; j < n; ++j) {
+                    double t = aip * (double)brow[j];
+                    r[j] += t;
+                    g[j] += fabs(t);
+                    q[j] += t * t;
+                }
+            }
+        } else {
+            /* B stored n x k: column j of op(B) is row j of B, contiguous;
+             * i-j-p order, the three sums in registers. */
+            for (size_t j = 0; j < n; ++j) {
+                const float *bcol = b + j * ldb;
+                double sr = 0.0, sg = 0.0, sq = 0.0;
+                for (size_t p = 0; p < k; ++p) {
+                    double t = GK_OPA(i, p) * (double)bcol[p];
+                    sr += t;
+                    sg += fabs(t);
+                    sq += t * t;
+                }
+                r[j] = sr, g[j] = sg, q[j] = sq;
+            }
+        }
+        for (size_t j = 0; j < n; ++j) {
+            r[j] *= alpha;
+            g[j] *= fabs(alpha);
+            q[j] = fabs(alpha) * sqrt(q[j]);
+            if (beta != 0.0) {
+                double cb = beta * (double)c[i * ldc + j];
+                r[j] += cb;
+                g[j] += fabs(cb);
+            }
+            if (epilogue != GK_GEMM_EPILOGUE_NONE) {
+                r[j] += (double)bias[j];
+                g[j] += fabs((double)bias[j]);
+            }
+            r[j] = gk_gemm_epilogue_ref(epilogue, r[j]);
+        }
+    }
+#undef GK_OPA
+}
+
+double gk_gemm_epilogue_ref(int epilogue, double x)
+{
+    switch (epilogue) {
+    case GK_GEMM_EPILOGUE_BIAS_RELU: return x > 0.0 ? x : 0.0;
+    case GK_GEMM_EPILOGUE_BIAS_GELU: {
+        const double s = 0.7978845608028654; /* sqrt(2 / pi) */
+        return 0.5 * x * (1.0 + tanh(s * (x + 0.044715 * x * x * x)));
+    }
+    default: return x;
+    }
+}
+
+double gk_gemm_tolerance_ex(gk_gemm_precision precision, int epilogue, size_t k, double mag, double rms, double ref,
+                            int both)
 {
     const double u32 = GK_F32_UNIT_ROUNDOFF;
+    /* The products: TF32 rounds both operands; fp32 may round the product
+     * (kept as a margin for the exact 16-bit products, see gemm_ref.h). */
     double up = precision == GK_GEMM_TF32 ? 2.0 * GK_TF32_UNIT_ROUNDOFF : u32;
+    double u_out = precision == GK_GEMM_BF16 ? GK_BF16_UNIT_ROUNDOFF
+                   : precision == GK_GEMM_FP16 ? GK_FP16_UNIT_ROUNDOFF
+                                               : u32;
     double kk = (double)k + 2.0;
-    double tol;
-    if (precision == GK_GEMM_BF16) {
-        double t = GK_SUM_LAMBDA * (u32 * rms + u32 * sqrt(kk) * mag) + kk * GK_F64_UNIT_ROUNDOFF * mag;
-        tol = t + GK_BF16_UNIT_ROUNDOFF * (fabs(ref) + t);
-    } else {
-        tol = GK_SUM_LAMBDA * (up * rms + u32 * sqrt(kk) * mag) + u32 * fabs(ref) + kk * GK_F64_UNIT_ROUNDOFF * mag;
+    /* t: the fp32 value before the bias, from the products, the sums and the
+     * reference's own rounding. */
+    double t = GK_SUM_LAMBDA * (up * rms + u32 * sqrt(kk) * mag) + kk * GK_F64_UNIT_ROUNDOFF * mag;
+    double te = t;
+    if (epilogue != GK_GEMM_EPILOGUE_NONE) {
+        double tx = t + u32 * (mag + t); /* the bias add: one more fp32 rounding */
+        te = tx;                         /* BIAS; BIAS_RELU (1-Lipschitz) */
+        if (epilogue == GK_GEMM_EPILOGUE_BIAS_GELU) {
+            double lt = GK_GELU_LIPSCHITZ * tx;
+            te = lt + GK_GELU_REL_ERROR * (fabs(ref) + lt) + 0x1p-100;
+        }
     }
+    double tol = te + u_out * (fabs(ref) + te);
+    if (precision == GK_GEMM_FP16) tol += 0x1p-25; /* half the spacing of half's subnormals */
     return both ? 2.0 * tol : tol;
 }
 
-/* got is float (bf16 == 0) or bf16 bit patterns (bf16 == 1). */
-static size_t check_any(const void *got, int bf16, size_t ldg, const double *ref, const double *mag,
-                        const double *rms, size_t m, size_t n, size_t k, gk_gemm_precision precision, int both,
-                        const char *label, FILE *log)
+double gk_gemm_tolerance(gk_gemm_precision precision, size_t k, double mag, double rms, double ref, int both)
+{
+    return gk_gemm_tolerance_ex(precision, GK_GEMM_EPILOGUE_NONE, k, mag, rms, ref, both);
+}
+
+/* What a got[] element is. */
+enum { GOT_F32, GOT_BF16, GOT_FP16 };
+
+static size_t check_any(const void *got, int kind, size_t ldg, const double *ref, const double *mag,
+                        const double *rms, size_t m, size_t n, size_t k, gk_gemm_precision precision, int epilogue,
+                        int both, const char *label, FILE *log)
 {
     size_t bad = 0;
     for (size_t i = 0; i < m; ++i)
         for (size_t j = 0; j < n; ++j) {
-            double g = bf16 ? (double)gk_bf16_value(((const unsigned short *)got)[i * ldg + j])
-                            : (double)((const float *)got)[i * ldg + j];
+            double g = kind == GOT_BF16   ? (double)gk_bf16_value(((const unsigned short *)got)[i * ldg + j])
+                       : kind == GOT_FP16 ? (double)gk_fp16_value(((const unsigned short *)got)[i * ldg + j])
+                                          : (double)((const float *)got)[i * ldg + j];
             double e = ref[i * n + j];
-            double tol = gk_gemm_tolerance(precision, k, mag[i * n + j], rms[i * n + j], e, both);
+            double tol = gk_gemm_tolerance_ex(precision, epilogue, k, mag[i * n + j], rms[i * n + j], e, both);
             /* isfinite first: NaN compares false with everything. */
             if (isfinite(g) && fabs(g - e) <= tol) continue;
             if (log != NULL && bad < GK_VERIFY_SHOW)
@@ -80,13 +168,35 @@ size_t gk_gemm_check(const float *got, size_t ldg, const double *ref, const doub
                      size_t m, size_t n, size_t k, gk_gemm_precision precision, int both, const char *label,
                      FILE *log)
 {
-    return check_any(got, 0, ldg, ref, mag, rms, m, n, k, precision, both, label, log);
+    return check_any(got, GOT_F32, ldg, ref, mag, rms, m, n, k, precision, GK_GEMM_EPILOGUE_NONE, both, label, log);
+}
+
+size_t gk_gemm_check_ex(const float *got, size_t ldg, const double *ref, const double *mag, const double *rms,
+                        size_t m, size_t n, size_t k, gk_gemm_precision precision, int epilogue, int both,
+                        const char *label, FILE *log)
+{
+    return check_any(got, GOT_F32, ldg, ref, mag, rms, m, n, k, precision, epilogue, both, label, log);
 }
 
 size_t gk_gemm_check_bf16(const unsigned short *got, size_t ldg, const double *ref, const double *mag,
                           const double *rms, size_t m, size_t n, size_t k, int both, const char *label, FILE *log)
 {
-    return check_any(got, 1, ldg, ref, mag, rms, m, n, k, GK_GEMM_BF16, both, label, log);
+    return check_any(got, GOT_BF16, ldg, ref, mag, rms, m, n, k, GK_GEMM_BF16, GK_GEMM_EPILOGUE_NONE, both, label,
+                     log);
+}
+
+size_t gk_gemm_check16(const unsigned short *got, size_t ldg, const double *ref, const double *mag,
+                       const double *rms, size_t m, size_t n, size_t k, gk_gemm_precision precision, int epilogue,
+                       int both, const char *label, FILE *log)
+{
+    if (precision != GK_GEMM_BF16 && precision != GK_GEMM_FP16) {
+        if (log != NULL)
+            fprintf(log, "  %s: gk_gemm_check16 takes GK_GEMM_BF16 or GK_GEMM_FP16, not %d\n", label ? label : "",
+                    (int)precision);
+        return m * n;
+    }
+    return check_any(got, precision == GK_GEMM_BF16 ? GOT_BF16 : GOT_FP16, ldg, ref, mag, rms, m, n, k, precision,
+                     epilogue, both, label, log);
 }
 
 unsigned short gk_bf16_bits(float x)
@@ -112,6 +222,52 @@ float gk_bf16_value(unsigned short bits)
 void gk_round_to_bf16(float *x, size_t n)
 {
     for (size_t i = 0; i < n; ++i) x[i] = gk_bf16_value(gk_bf16_bits(x[i]));
+}
+
+unsigned short gk_fp16_bits(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) return (unsigned short)(sign | 0x7e00u | ((a >> 13) & 0x01ffu)); /* NaN: quiet */
+    if (a >= 0x38800000u) {
+        /* |x| >= 2^-14, a normal half (or Inf): rebias the exponent from 127
+         * to 15 (subtract 112 << 23), then round to nearest even on the 13
+         * bits dropped as gk_bf16_bits does. A carry into the exponent is
+         * right; anything at or past 0x7c00 (65520 and up, Inf) is Inf. */
+        uint32_t r = a - 0x38000000u;
+        r += 0x0fffu + ((r >> 13) & 1u);
+        r >>= 13;
+        return (unsigned short)(sign | (r >= 0x7c00u ? 0x7c00u : r));
+    }
+    /* |x| < 2^-14: a subnormal half, x / 2^-24 rounded to an integer (1024,
+     * the smallest normal's pattern, is right too). x = mant * 2^(e - 150)
+     * with the implicit bit, so x / 2^-24 = mant >> (126 - e). */
+    uint32_t e = a >> 23, mant = (a & 0x7fffffu) | 0x800000u;
+    uint32_t s = 126u - e; /* >= 14 here */
+    if (s > 24u) return (unsigned short)sign; /* below 2^-25: to zero (2^-25 itself, a tie, is s = 24) */
+    uint32_t h = mant >> s, rem = mant & ((1u << s) - 1u), half = 1u << (s - 1u);
+    if (rem > half || (rem == half && (h & 1u))) ++h;
+    return (unsigned short)(sign | h);
+}
+
+float gk_fp16_value(unsigned short bits)
+{
+    uint32_t sign = (uint32_t)(bits & 0x8000u) << 16, e = (bits >> 10) & 0x1fu, m = bits & 0x3ffu, u;
+    if (e == 0) { /* zero or subnormal: m * 2^-24, exact in float */
+        float x = (float)m * 5.9604644775390625e-08f;
+        return sign ? -x : x;
+    }
+    if (e == 31) u = sign | 0x7f800000u | (m << 13); /* Inf, NaN */
+    else u = sign | ((e + 112u) << 23) | (m << 13);
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+void gk_round_to_fp16(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) x[i] = gk_fp16_value(gk_fp16_bits(x[i]));
 }
 
 cublasStatus_t gk_cublas_gemm(cublasHandle_t h, gk_gemm_precision precision, size_t m, size_t n, size_t k,

@@ -11,8 +11,12 @@
  * or CUBLAS_COMPUTE_32F_FAST_TF32. Used for the large shapes, where the CPU
  * reference would take minutes, and as the bench's reference.
  *
- * gk_gemm_tolerance: how far an fp32, TF32 or BF16 result may be from the
- * exact one (see the derivation there).
+ * gk_gemm_tolerance: how far an fp32, TF32, BF16 or FP16 result may be from
+ * the exact one (see the derivation there); gk_gemm_tolerance_ex the same
+ * with an epilogue (bias, ReLU, GELU) applied before the final rounding.
+ *
+ * gk_gemm_ref_ex: the reference of one product of gk_gemm_ex (transposed
+ * operands, the epilogue), with gk_gemm_epilogue_ref the epilogue in float64.
  *
  * BF16 (gk_gemm_bf16): the tests and the bench hold bf16 data as floats that
  * are exactly bf16 numbers (gk_round_to_bf16), so gk_gemm_ref is the BF16
@@ -20,6 +24,11 @@
  * convert to and from the 16-bit patterns the GPU reads with gk_bf16_bits /
  * gk_bf16_value. gk_cublas_gemm_bf16 is cuBLAS in the same precision (bf16
  * in and out, fp32 compute); gk_gemm_check_bf16 checks a bf16 C.
+ *
+ * FP16 (gk_gemm_ex with GK_GEMM_TYPE_F16) likewise: data held as floats
+ * that are exactly IEEE half numbers (gk_round_to_fp16), converted with
+ * gk_fp16_bits / gk_fp16_value (plain C, no CUDA header), and a 16-bit C of
+ * either type checked with gk_gemm_check16.
  */
 #ifndef GK_GEMM_REF_H
 #define GK_GEMM_REF_H
@@ -42,10 +51,42 @@ extern "C" {
 void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, size_t lda, const float *b,
                  size_t ldb, double beta, const float *c, size_t ldc, double *ref, double *mag, double *rms);
 
+/* The reference of one product of gk_gemm_ex (gk/gemm.h), in float64:
+ *
+ *   ref[i*n + j] = epi(alpha * sum_p op(A)_ip op(B)_pj + beta * c_ij + bias_j)
+ *
+ * with the operands as gk_gemm_ex stores them (row-major): op_a = 0 (N): A is
+ * m x k, op(A)_ip = a[i*lda + p]; op_a = 1 (T): A is k x m, op(A)_ip =
+ * a[p*lda + i]; op_b = 0 (N): B is k x n, op(B)_pj = b[p*ldb + j]; op_b = 1
+ * (T): B is n x k, op(B)_pj = b[j*ldb + p]. c is read only when beta != 0;
+ * bias (n values) only when epilogue != GK_GEMM_EPILOGUE_NONE. epi is
+ * gk_gemm_epilogue_ref, applied to the float64 value. mag and rms are the
+ * measures of the value before the epilogue, as gk_gemm_ref gives them, with
+ * the bias counted in mag: mag = |alpha| sum_p |op(A)_ip op(B)_pj| + |beta
+ * c_ij| + |bias_j|, rms = |alpha| sqrt(sum_p (op(A)_ip op(B)_pj)^2); the
+ * tolerance (gk_gemm_tolerance_ex) takes the epilogue into account. Dense
+ * outputs (leading dimension n). */
+void gk_gemm_ref_ex(int op_a, int op_b, size_t m, size_t n, size_t k, double alpha, const float *a, size_t lda,
+                    const float *b, size_t ldb, double beta, const float *c, size_t ldc, int epilogue,
+                    const float *bias, double *ref, double *mag, double *rms);
+
+/* The epilogue of gk_gemm_ex on an exact value x (the bias already added):
+ * NONE and BIAS: x; BIAS_RELU: max(x, 0); BIAS_GELU: the tanh form
+ * 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), in float64. */
+double gk_gemm_epilogue_ref(int epilogue, double x);
+
 /* Unit roundoff of TF32 with round to nearest: 10 explicit mantissa bits. */
 #define GK_TF32_UNIT_ROUNDOFF 4.8828125e-04 /* 2^-11 */
 /* Unit roundoff of bfloat16 with round to nearest: 7 explicit mantissa bits. */
 #define GK_BF16_UNIT_ROUNDOFF 3.90625e-03 /* 2^-8 */
+/* Unit roundoff of IEEE half with round to nearest: 10 explicit mantissa bits
+ * (for normal numbers; see gk_gemm_tolerance for the subnormal ones). */
+#define GK_FP16_UNIT_ROUNDOFF 4.8828125e-04 /* 2^-11 */
+/* Largest |gelu_tanh'(x)| (see gk_gemm_tolerance_ex), rounded up. */
+#define GK_GELU_LIPSCHITZ 1.13
+/* Relative error of the kernels' GELU value before the final rounding
+ * (x / (1 + __expf(...)) with __fdividef), as gk/gemm.h states it. */
+#define GK_GELU_REL_ERROR 1.52587890625e-05 /* 2^-16 */
 
 /* Tolerance of one element of C computed with k products in `precision`,
  * against the exact value `ref` (mag and rms as gk_gemm_ref gives them):
@@ -85,8 +126,61 @@ void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, siz
  * <= u_bf16 * (|ref| + t), u_bf16 = 2^-8. That last term dominates: for
  * k = 4096 and inputs uniform on [-1, 1] (|C| about rms about 21, mag about
  * 1024) it is 0.083 against t = 0.039, still 250 times smaller than |C|.
- * both = 1 doubles it, as above. */
+ * both = 1 doubles it, as above.
+ *
+ * FP16 (IEEE half in and out, gk_gemm_ex's GK_GEMM_TYPE_F16): as BF16 with
+ * u_fp16 = 2^-11 for the final rounding. A product of two half numbers (11
+ * significant bits each, exponents from 2^-24 to 2^15) has at most 22
+ * significant bits and lies between 2^-48 and 2^32: exact in fp32. Half
+ * has a narrow exponent range, so the final rounding is also off by up to
+ * half the spacing of its subnormals (2^-24 below 2^-14) in absolute terms:
+ *
+ *   tol = t + u_fp16 * (|ref| + t) + 2^-25
+ *
+ * (for fp32 and bf16 outputs, whose subnormals reach 2^-149 and 2^-133,
+ * that term is negligible beside t whenever mag > 0, and is left out; with
+ * mag = 0 the exact value is 0 and is computed exactly).
+ *
+ * All of the above is gk_gemm_tolerance_ex with GK_GEMM_EPILOGUE_NONE, and
+ * the fp32 and TF32 formula is read there as t_32 + u32 * (|ref| + t_32),
+ * t_32 = lambda * (u_p * rms + u32 * sqrt(k + 2) * mag) + (k + 2) * u64 * mag
+ * (the u32 * t_32 it adds to the form above is a factor 1 + 2^-24). */
 double gk_gemm_tolerance(gk_gemm_precision precision, size_t k, double mag, double rms, double ref, int both);
+
+/* Tolerance of one element of gk_gemm_ex's C with an epilogue, against
+ * ref = epi(x), x the exact value alpha op(A) op(B) + beta C + bias (mag and
+ * rms as gk_gemm_ref_ex gives them: mag counts |bias|, so mag >= |x|).
+ * Let t be the error of the fp32 value v = alpha * sum + beta * c before the
+ * bias, as above (t_32 for fp32 and TF32, t for BF16 and FP16). Then:
+ *
+ * - BIAS: x~ = fl32(v + bias) is off by at most t + u32 |v + bias| <= t +
+ *   u32 (|x| + t) <= t_x := t + u32 (mag + t) (one more fp32 rounding).
+ * - BIAS_RELU: max(x~, 0). ReLU is 1-Lipschitz (and exact in fp32), so the
+ *   error stays within t_x: t_e = t_x.
+ * - BIAS_GELU: gelu(x~) differs from gelu(x) by at most L t_x, L = sup
+ *   |gelu'| over the reals. gelu'(x) = 0.5 (1 + tanh(s)) + 0.5 x (1 -
+ *   tanh^2(s)) sqrt(2 / pi) (1 + 3 * 0.044715 x^2), s = sqrt(2 / pi) (x +
+ *   0.044715 x^3); since gelu(x) - gelu(-x) = x, gelu'(x) + gelu'(-x) = 1,
+ *   so the largest |gelu'| is max gelu' = 1 - min gelu'. Evaluated in
+ *   float64 on a grid of step 1e-5 over [-20, 20]: max 1.128993 at |x| =
+ *   1.4185 (min -0.128993 at the same |x|; gelu'' is below 2 in magnitude,
+ *   so the grid misses the true extremum by under 1e-10); beyond |x| = 20,
+ *   tanh(s) is within 1e-300 of +-1 and gelu' within that of 0 or 1. L =
+ *   GK_GELU_LIPSCHITZ = 1.13 bounds it. The kernel evaluates gelu(x~) with a
+ *   relative error of at most GK_GELU_REL_ERROR = 2^-16 (gk/gemm.h), and
+ *   |gelu(x~)| <= |gelu(x)| + L t_x = |ref| + L t_x, so
+ *     t_e = L t_x + 2^-16 (|ref| + L t_x) + 2^-100,
+ *   the last term for where fp32 underflows: when 1 + exp(...) passes
+ *   2^126 the fast division returns 0 (a relative error of 1), and there
+ *   |gelu(x~)| = |x~| / (1 + exp(...)) < 2^-100 for any |x~| < 2^26.
+ * - NONE: t_e = t (no bias: x~ = v).
+ * Then the one rounding to the output type, u_out = u32, u_bf16 or u_fp16:
+ *
+ *   tol = t_e + u_out * (|ref| + t_e)   (+ 2^-25 for FP16, as above)
+ *
+ * both = 1 doubles it, as above. */
+double gk_gemm_tolerance_ex(gk_gemm_precision precision, int epilogue, size_t k, double mag, double rms, double ref,
+                            int both);
 
 /* Compare got[i*ldg + j] (m x n) with ref (dense m x n) at the tolerance of
  * `precision` from mag and rms (both: see above). NaN and Inf always fail.
@@ -95,6 +189,12 @@ double gk_gemm_tolerance(gk_gemm_precision precision, size_t k, double mag, doub
 size_t gk_gemm_check(const float *got, size_t ldg, const double *ref, const double *mag, const double *rms,
                      size_t m, size_t n, size_t k, gk_gemm_precision precision, int both, const char *label,
                      FILE *log);
+
+/* As gk_gemm_check, for a C that went through `epilogue` (ref, mag and rms
+ * from gk_gemm_ref_ex; the tolerance of gk_gemm_tolerance_ex). */
+size_t gk_gemm_check_ex(const float *got, size_t ldg, const double *ref, const double *mag, const double *rms,
+                        size_t m, size_t n, size_t k, gk_gemm_precision precision, int epilogue, int both,
+                        const char *label, FILE *log);
 
 /* Row-major C = alpha*A*B + beta*C through cublasGemmEx (see above). */
 cublasStatus_t gk_cublas_gemm(cublasHandle_t h, gk_gemm_precision precision, size_t m, size_t n, size_t k,
@@ -113,6 +213,23 @@ void gk_round_to_bf16(float *x, size_t n);
  * tolerance of GK_GEMM_BF16. */
 size_t gk_gemm_check_bf16(const unsigned short *got, size_t ldg, const double *ref, const double *mag,
                           const double *rms, size_t m, size_t n, size_t k, int both, const char *label, FILE *log);
+
+/* ---- FP16 ----------------------------------------------------------------- */
+/* The IEEE binary16 bit pattern nearest to x (round to nearest even,
+ * subnormal halves included; a finite x at or past 65520 rounds to +-Inf;
+ * NaN stays a (quiet) NaN, +-Inf stays +-Inf), and the float a pattern
+ * stands for (exact). */
+unsigned short gk_fp16_bits(float x);
+float gk_fp16_value(unsigned short bits);
+/* x[i] = the half number nearest x[i], kept as a float (exact). */
+void gk_round_to_fp16(float *x, size_t n);
+
+/* As gk_gemm_check_ex, with got[i*ldg + j] the bit patterns of a 16-bit C:
+ * bf16 for precision GK_GEMM_BF16, IEEE half for GK_GEMM_FP16 (any other
+ * precision: every element counts as a mismatch). */
+size_t gk_gemm_check16(const unsigned short *got, size_t ldg, const double *ref, const double *mag,
+                       const double *rms, size_t m, size_t n, size_t k, gk_gemm_precision precision, int epilogue,
+                       int both, const char *label, FILE *log);
 
 /* Row-major C = alpha*A*B + beta*C through cublasGemmEx with A, B and C in
  * bf16 (CUDA_R_16BF) and compute type CUBLAS_COMPUTE_32F (fp32 sums). */

@@ -1,8 +1,11 @@
-/* CPU tests of the gemm module: the float64 reference and the tolerance
- * against known answers, the variant tables (fp32 and BF16) against
- * themselves and against gemm/kernels/, the bf16 conversions, and argument
- * checking of gk_gemm and gk_gemm_bf16 (every rejected call launches nothing
- * and writes nothing, so none of this needs a GPU). */
+/* CPU tests of the gemm module: the float64 references (gk_gemm_ref, and
+ * gk_gemm_ref_ex with its transposed operands and epilogues) and the
+ * tolerances against known answers, the table of 17 variants (and its BF16
+ * view) against itself and against gemm/kernels/, the bf16 and fp16
+ * conversions, gk_gemm_desc_init's defaults and the type and epilogue
+ * names, and argument checking of gk_gemm, gk_gemm_bf16 and gk_gemm_ex
+ * (every rejected call launches nothing and writes nothing, a workspace
+ * query launches nothing, so none of this needs a GPU). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,17 +19,20 @@
 #include "test_util.h"
 #include "variants.h"
 
-/* The name of variant `id` of each table, NULL when there is none
- * (gk_test_kernel_files). */
+static int stores(const gk_gemm_variant *v, gk_gemm_type t) { return (v->types & GK_GEMM_TYPE_BIT(t)) != 0; }
+
+/* The name behind kernel file NN_name.cu (an fp32 row, id NN) and
+ * bf16_NN_name.cu (row NN of the BF16 view, id 12 + NN); NULL when there is
+ * none (gk_test_kernel_files). */
 static const char *row_name(int id)
 {
     const gk_gemm_variant *v = gk_gemm_find_variant(id);
-    return v ? v->name : NULL;
+    return v && stores(v, GK_GEMM_TYPE_F32) ? v->name : NULL;
 }
 
 static const char *bf16_row_name(int id)
 {
-    const gk_gemm_variant *v = gk_gemm_bf16_find_variant(id);
+    const gk_gemm_variant *v = id >= 1 ? gk_gemm_bf16_variant_at((size_t)id - 1) : NULL;
     return v ? v->name : NULL;
 }
 
@@ -86,69 +92,87 @@ static void test_reference(void)
 
 static void test_table(void)
 {
+    /* One table: ids 1-12 store fp32 (1-10 fp32 products, 11-12 TF32), 13-17
+     * are the 16-bit rungs (bf16 everywhere, fp16 too where extended). */
     size_t count = gk_gemm_variant_count();
-    CHECK(count >= 1, "the ladder has %zu variants", count);
+    CHECK(count == 17, "the ladder has %zu variants", count);
     CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
-              gk_gemm_find_variant((int)count + 1) == NULL,
+              gk_gemm_find_variant((int)count + 1) == NULL && gk_gemm_find_variant(-1) == NULL,
           "out of range");
-    CHECK(gk_gemm_best_variant() == (int)count, "the best is the last rung: %d", gk_gemm_best_variant());
+    CHECK(gk_gemm_best_variant() == 12, "the best fp32-storing variant is 12: %d", gk_gemm_best_variant());
     CHECK(gk_gemm_find_variant(gk_gemm_best_variant())->precision == GK_GEMM_TF32, "the best is a TF32 variant");
+    CHECK(gk_gemm_best_fp32_variant() == 10, "the best fp32 variant is 10: %d", gk_gemm_best_fp32_variant());
     const gk_gemm_variant *bf = gk_gemm_find_variant(gk_gemm_best_fp32_variant());
     CHECK(bf != NULL && bf->precision == GK_GEMM_FP32, "the best fp32 variant is fp32");
     for (size_t i = 0; bf && i < count; ++i)
         CHECK(gk_gemm_variant_at(i)->precision != GK_GEMM_FP32 || gk_gemm_variant_at(i)->id <= bf->id,
               "no fp32 variant after the best fp32 one");
+    const unsigned f32 = GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), b16 = GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16),
+                   f16 = GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16);
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_variant_at(i);
         CHECK(v->id == (int)i + 1, "row %zu has id %d", i, v->id);
         CHECK(gk_gemm_find_variant(v->id) == v, "find %d", v->id);
         const gk_gemm_row *row = gk_gemm_row_find(v->id);
-        CHECK(row && &row->info == v && row->run, "row %d has its function", v->id);
+        CHECK(row && &row->info == v, "row %d is found", v->id);
         CHECK(v->name && v->name[0] && v->idea && v->idea[0], "row %d has a name and an idea", v->id);
-        CHECK(v->precision == GK_GEMM_FP32 || v->precision == GK_GEMM_TF32, "variant %d precision", v->id);
         CHECK(v->min_cc == 75 || v->min_cc == 80 || v->min_cc == 90, "variant %d min_cc %d", v->id, v->min_cc);
-        for (size_t j = 0; j < i; ++j) CHECK(strcmp(v->name, gk_gemm_variant_at(j)->name) != 0, "names unique");
+        CHECK(v->extended == 0 || v->extended == 1, "variant %d extended %d", v->id, v->extended);
+        if (v->id <= 12) {
+            CHECK(v->precision == (v->id <= 10 ? GK_GEMM_FP32 : GK_GEMM_TF32), "variant %d precision %d", v->id,
+                  (int)v->precision);
+            CHECK(v->types == f32, "variant %d stores fp32 only: types %#x", v->id, v->types);
+            CHECK(row && row->run && !row->run16, "row %d has its fp32 function", v->id);
+        } else {
+            CHECK(v->precision == GK_GEMM_BF16, "variant %d precision %d", v->id, (int)v->precision);
+            CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
+            CHECK(row && !row->run && row->run16, "row %d has its 16-bit function", v->id);
+        }
+        /* Extended exactly where the row has an extended entry point; only 17 today. */
+        CHECK(v->extended == (v->id == 17), "variant %d extended %d", v->id, v->extended);
+        CHECK(row && (row->run_ex != NULL) == (v->extended == 1), "row %d: run_ex iff extended", v->id);
+        for (size_t j = 0; j < i; ++j)
+            CHECK(strcmp(v->name, gk_gemm_variant_at(j)->name) != 0, "names unique");
     }
-    CHECK(strcmp(gk_gemm_precision_name(GK_GEMM_TF32), "tf32") == 0, "precision names");
+    CHECK(strcmp(gk_gemm_precision_name(GK_GEMM_FP32), "fp32") == 0 &&
+              strcmp(gk_gemm_precision_name(GK_GEMM_TF32), "tf32") == 0 &&
+              strcmp(gk_gemm_precision_name(GK_GEMM_BF16), "bf16") == 0 &&
+              strcmp(gk_gemm_precision_name(GK_GEMM_FP16), "fp16") == 0,
+          "precision names");
 
-    /* Every kernel file is a row: NN_name.cu of gk_gemm's table, or
-     * bf16_NN_name.cu of gk_gemm_bf16's. */
-    gk_test_table t[2] = {{"", row_name, count}, {"bf16_", bf16_row_name, gk_gemm_bf16_variant_count()}};
+    /* Every kernel file is a row: NN_name.cu of an fp32 row (12 files), or
+     * bf16_NN_name.cu of the 16-bit rows (5 files). */
+    size_t nf32 = 0;
+    for (size_t i = 0; i < count; ++i) nf32 += stores(gk_gemm_variant_at(i), GK_GEMM_TYPE_F32);
+    CHECK(nf32 == 12, "%zu fp32 rows", nf32);
+    gk_test_table t[2] = {{"", row_name, nf32}, {"bf16_", bf16_row_name, gk_gemm_bf16_variant_count()}};
     gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 2);
 }
 
 static void test_bf16_table(void)
 {
+    /* The BF16 view: rows 13..17 of the same table. */
     size_t count = gk_gemm_bf16_variant_count();
     CHECK(count == 5, "the BF16 ladder has %zu variants", count);
     CHECK(gk_gemm_bf16_variant_at(count) == NULL && gk_gemm_bf16_find_variant(0) == NULL &&
-              gk_gemm_bf16_find_variant((int)count + 1) == NULL,
-          "out of range");
-    CHECK(gk_gemm_bf16_best_variant() == (int)count, "the best is the last rung: %d", gk_gemm_bf16_best_variant());
+              gk_gemm_bf16_find_variant(1) == NULL && gk_gemm_bf16_find_variant(5) == NULL &&
+              gk_gemm_bf16_find_variant(12) == NULL && gk_gemm_bf16_find_variant(18) == NULL,
+          "out of range: the fp32 ids and the old 1..5 are not BF16 ids");
+    CHECK(gk_gemm_bf16_best_variant() == 17, "the best BF16 variant is 17: %d", gk_gemm_bf16_best_variant());
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_bf16_variant_at(i);
-        CHECK(v->id == (int)i + 1, "bf16 row %zu has id %d", i, v->id);
-        CHECK(gk_gemm_bf16_find_variant(v->id) == v, "find %d", v->id);
-        const gk_gemm_bf16_row *row = gk_gemm_bf16_row_find(v->id);
-        CHECK(row && &row->info == v && row->run, "bf16 row %d has its function", v->id);
-        CHECK(v->name && v->name[0] && v->idea && v->idea[0], "bf16 row %d has a name and an idea", v->id);
+        CHECK(v->id == 13 + (int)i, "bf16 row %zu has id %d", i, v->id);
+        CHECK(gk_gemm_bf16_find_variant(v->id) == v && gk_gemm_find_variant(v->id) == v,
+              "find %d: the same row in both views", v->id);
         CHECK(v->precision == GK_GEMM_BF16, "bf16 variant %d precision %d", v->id, (int)v->precision);
         CHECK(v->min_cc == 80 || v->min_cc == 90, "bf16 variant %d min_cc %d", v->id, v->min_cc);
-        for (size_t j = 0; j < i; ++j) CHECK(strcmp(v->name, gk_gemm_bf16_variant_at(j)->name) != 0, "names unique");
     }
-    CHECK(strcmp(gk_gemm_bf16_find_variant(1)->name, "mma_sync") == 0 && gk_gemm_bf16_find_variant(1)->min_cc == 80,
-          "variant 1: mma.sync, sm_80");
-    CHECK(strcmp(gk_gemm_bf16_find_variant(2)->name, "wgmma") == 0 && gk_gemm_bf16_find_variant(2)->min_cc == 90,
-          "variant 2: wgmma, sm_90(a)");
-    CHECK(strcmp(gk_gemm_bf16_find_variant(3)->name, "tma") == 0 && gk_gemm_bf16_find_variant(3)->min_cc == 90,
-          "variant 3: TMA, sm_90(a)");
-    CHECK(strcmp(gk_gemm_bf16_find_variant(4)->name, "warp_specialized") == 0 &&
-              gk_gemm_bf16_find_variant(4)->min_cc == 90,
-          "variant 4: warp specialized, sm_90(a)");
-    CHECK(strcmp(gk_gemm_bf16_find_variant(5)->name, "persistent") == 0 &&
-              gk_gemm_bf16_find_variant(5)->min_cc == 90,
-          "variant 5: persistent, sm_90(a)");
-    CHECK(gk_gemm_bf16_best_variant() == 5, "the best BF16 variant is 5: %d", gk_gemm_bf16_best_variant());
+    static const char *const names[] = {"mma_sync", "wgmma", "tma", "warp_specialized", "persistent"};
+    for (int i = 0; i < 5; ++i) {
+        const gk_gemm_variant *v = gk_gemm_bf16_find_variant(13 + i);
+        CHECK(v && strcmp(v->name, names[i]) == 0 && v->min_cc == (i == 0 ? 80 : 90), "variant %d: %s, sm_%d", 13 + i,
+              names[i], i == 0 ? 80 : 90);
+    }
     CHECK(strcmp(gk_gemm_precision_name(GK_GEMM_BF16), "bf16") == 0, "precision name bf16");
 }
 
@@ -199,6 +223,13 @@ static void test_arguments(void)
     const size_t big = GK_GEMM_MAX_DIM + 1;
     for (size_t i = 0; i < gk_gemm_variant_count(); ++i) {
         int v = gk_gemm_variant_at(i)->id;
+        if (!stores(gk_gemm_variant_at(i), GK_GEMM_TYPE_F32)) {
+            /* The 16-bit rungs do not store floats: gk_gemm says so before
+             * the pointers are looked at (m = 0 or not). */
+            EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNSUPPORTED);
+            EXPECT(gk_gemm(v, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4, 0), GK_ERROR_UNSUPPORTED);
+            continue;
+        }
         EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 3, b, 4, 0, c, 4, 0), GK_ERROR_INVALID_ARGUMENT); /* lda < k */
         EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, b, 3, 0, c, 4, 0), GK_ERROR_INVALID_ARGUMENT); /* ldb < n */
         EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, b, 4, 0, c, 3, 0), GK_ERROR_INVALID_ARGUMENT); /* ldc < n */
@@ -267,11 +298,476 @@ static void test_bf16_arguments(void)
         EXPECT(gk_gemm_bf16(v, 4, 4, 0, 1, NULL, 0, NULL, 4, 0, NULL, 4, 0), GK_ERROR_NULL_POINTER);
     }
     EXPECT(gk_gemm_bf16(0, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNKNOWN_VARIANT);
-    EXPECT(gk_gemm_bf16((int)gk_gemm_bf16_variant_count() + 1, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0),
+    EXPECT(gk_gemm_bf16((int)gk_gemm_variant_count() + 1, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0),
            GK_ERROR_UNKNOWN_VARIANT);
+    /* The fp32 rows (the old BF16 ids 1..5 among them) do not store bf16. */
+    for (int v = 1; v <= 12; ++v) {
+        EXPECT(gk_gemm_bf16(v, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNSUPPORTED);
+        EXPECT(gk_gemm_bf16(v, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4, 0), GK_ERROR_UNSUPPORTED);
+    }
     EXPECT(gk_gemm_bf16(-3, 0, 0, 0, 1, NULL, 0, NULL, 0, 0, NULL, 0, 0), GK_ERROR_UNKNOWN_VARIANT);
     gk_status s = gk_gemm_bf16(0, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0);
     CHECK(strcmp(s.file, "gemm/gemm.c") == 0, "status file from the source root: %s", s.file);
+}
+
+static void test_fp16_reference(void)
+{
+    /* IEEE half: 1 sign, 5 exponent, 10 mantissa bits. Exact values, ties to
+     * even, the largest finite (65504) and the overflow threshold (65520:
+     * halfway to 2^16, rounds to Inf), subnormals down to 2^-24, NaN, Inf. */
+    CHECK(gk_fp16_bits(1.0f) == 0x3c00 && gk_fp16_bits(-2.0f) == 0xc000 && gk_fp16_bits(0.5f) == 0x3800,
+          "1, -2, 0.5");
+    CHECK(gk_fp16_bits(0.0f) == 0x0000 && gk_fp16_bits(-0.0f) == 0x8000, "signed zeros");
+    CHECK(gk_fp16_value(0x3c00) == 1.0f && gk_fp16_value(0xb800) == -0.5f && gk_fp16_value(0x7bff) == 65504.0f,
+          "back to float");
+    /* 1 + 2^-11 lies halfway between 1 and 1 + 2^-10: to even (1); 1 + 3*2^-11 to 1 + 2^-9. */
+    CHECK(gk_fp16_bits(1.0f + 0x1p-11f) == 0x3c00, "tie to even, down");
+    CHECK(gk_fp16_bits(1.0f + 3 * 0x1p-11f) == 0x3c02, "tie to even, up");
+    CHECK(gk_fp16_bits(1.0f + 0x1p-11f + 0x1p-20f) == 0x3c01, "just past the tie: up");
+    CHECK(gk_fp16_bits(65504.0f) == 0x7bff && gk_fp16_bits(65519.0f) == 0x7bff, "65519 rounds to 65504");
+    CHECK(gk_fp16_bits(65520.0f) == 0x7c00 && gk_fp16_bits(-1e6f) == 0xfc00, "65520 and past: +-Inf");
+    CHECK(gk_fp16_bits(INFINITY) == 0x7c00 && gk_fp16_bits(-INFINITY) == 0xfc00, "Inf stays Inf");
+    CHECK(isnan(gk_fp16_value(gk_fp16_bits(NAN))) && isinf(gk_fp16_value(0x7c00)), "NaN stays NaN");
+    /* Subnormals: multiples of 2^-24 below 2^-14. */
+    CHECK(gk_fp16_bits(0x1p-14f) == 0x0400 && gk_fp16_bits(0x1p-24f) == 0x0001 && gk_fp16_value(0x0001) == 0x1p-24f,
+          "smallest normal and subnormal");
+    CHECK(gk_fp16_bits(0x1p-25f) == 0x0000 && gk_fp16_bits(1.5f * 0x1p-24f) == 0x0002 &&
+              gk_fp16_bits(2.5f * 0x1p-24f) == 0x0002 && gk_fp16_bits(0x1p-25f + 0x1p-30f) == 0x0001,
+          "subnormal ties to even, and just past one");
+    CHECK(gk_fp16_bits(0x1p-14f - 0x1p-26f) == 0x0400, "rounding up into the normals");
+    CHECK(gk_fp16_bits(-3 * 0x1p-24f) == 0x8003 && gk_fp16_value(0x83ff) == -1023 * 0x1p-24f, "negative subnormals");
+    CHECK(gk_fp16_bits(1e-10f) == 0x0000 && gk_fp16_bits(0x1p-149f) == 0x0000, "underflow to zero");
+    float x[4] = {0.1f, -3.14159f, 1e-3f, 3e-6f};
+    gk_round_to_fp16(x, 4);
+    for (int i = 0; i < 4; ++i) CHECK(gk_fp16_value(gk_fp16_bits(x[i])) == x[i], "rounded values are half numbers");
+    CHECK(fabs(x[0] - 0.1) <= 0.1 * GK_FP16_UNIT_ROUNDOFF && fabs(x[1] + 3.14159) <= 3.15 * GK_FP16_UNIT_ROUNDOFF,
+          "within u_fp16: %g %g", x[0], x[1]);
+    CHECK(fabs(x[3] - 3e-6) <= 0x1p-25, "a subnormal within half its spacing: %g", x[3]);
+
+    /* The tolerance: the final rounding u_fp16 |ref| plus half a subnormal
+     * spacing; the sums' part as BF16's. */
+    double t0 = gk_gemm_tolerance(GK_GEMM_FP16, 100, 0.0, 0.0, 8.0, 0);
+    CHECK(fabs(t0 - (8.0 * GK_FP16_UNIT_ROUNDOFF + 0x1p-25)) < 1e-15, "the output rounding alone: %g", t0);
+    /* Apart from that absolute term, FP16's is BF16's with u_fp16 for u_bf16:
+     * t (1 + u_out) at ref = 0. */
+    double h16 = (gk_gemm_tolerance(GK_GEMM_FP16, 100, 1.0, 0.5, 0.0, 0) - 0x1p-25) / (1 + GK_FP16_UNIT_ROUNDOFF);
+    double b16 = gk_gemm_tolerance(GK_GEMM_BF16, 100, 1.0, 0.5, 0.0, 0) / (1 + GK_BF16_UNIT_ROUNDOFF);
+    CHECK(fabs(h16 - b16) <= 1e-12 * b16, "the sums' part is BF16's: %g %g", h16, b16);
+    double tb = gk_gemm_tolerance(GK_GEMM_BF16, 4096, 1024.0, 21.3, 20.0, 1);
+    double th = gk_gemm_tolerance(GK_GEMM_FP16, 4096, 1024.0, 21.3, 20.0, 1);
+    CHECK(th < tb && th > 0.08 && th < 0.12, "FP16, k = 4096: %g (BF16 %g)", th, tb);
+
+    /* gk_gemm_check16 on half and bf16 patterns: inside, outside, NaN, Inf. */
+    double r2[2] = {1.0, 2.0}, m2[2] = {4.0, 4.0}, q2[2] = {2.0, 2.0};
+    unsigned short good[2] = {gk_fp16_bits(1.0f), gk_fp16_bits(2.0f)};
+    /* One unit in the last place of half at 2 (2^-9) is twice what a correct
+     * rounding may be off (tol about 2^-11 * 2 + 1e-5 here). */
+    unsigned short far[2] = {gk_fp16_bits(1.0f), gk_fp16_bits(2.0f + 0x1p-9f)};
+    unsigned short bad[2] = {gk_fp16_bits(NAN), gk_fp16_bits(2.0f)};
+    unsigned short inf[2] = {gk_fp16_bits(1.0f), 0x7c00};
+    CHECK(gk_gemm_check16(good, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_FP16, GK_GEMM_EPILOGUE_NONE, 0, "good", NULL) == 0,
+          "inside");
+    CHECK(gk_gemm_check16(far, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_FP16, GK_GEMM_EPILOGUE_NONE, 0, "far", NULL) == 1,
+          "one ulp off: outside");
+    CHECK(gk_gemm_check16(bad, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_FP16, GK_GEMM_EPILOGUE_NONE, 0, "nan", NULL) == 1,
+          "NaN never passes");
+    CHECK(gk_gemm_check16(inf, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_FP16, GK_GEMM_EPILOGUE_NONE, 0, "inf", NULL) == 1,
+          "Inf never passes");
+    unsigned short bgood[2] = {gk_bf16_bits(1.0f), gk_bf16_bits(2.0f)};
+    unsigned short bfar[2] = {gk_bf16_bits(1.0f), gk_bf16_bits(2.25f)};
+    CHECK(gk_gemm_check16(bgood, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_BF16, GK_GEMM_EPILOGUE_NONE, 0, "bf16", NULL) == 0 &&
+              gk_gemm_check16(bfar, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_BF16, GK_GEMM_EPILOGUE_NONE, 0, "bf16", NULL) == 1,
+          "bf16 patterns read as bf16");
+    CHECK(gk_gemm_check16(bgood, 2, r2, m2, q2, 1, 2, 8, GK_GEMM_FP32, GK_GEMM_EPILOGUE_NONE, 0, "f32", NULL) == 2,
+          "a precision that is not 16-bit fails every element");
+    /* A half subnormal result: 1e-7 is stored as 2^-24 * 2 (1.19e-7), off
+     * by 1.9e-8 < 2^-25 + u_fp16 * 1e-7. */
+    double rs[1] = {1e-7}, z1[1] = {0.0};
+    unsigned short sub[1] = {gk_fp16_bits(1e-7f)};
+    CHECK(sub[0] == 0x0002 && gk_gemm_check16(sub, 1, rs, z1, z1, 1, 1, 0, GK_GEMM_FP16, GK_GEMM_EPILOGUE_NONE, 0,
+                                              "subnormal", NULL) == 0,
+          "a subnormal half result passes: %#x", sub[0]);
+}
+
+static void test_reference_ex(void)
+{
+    /* gk_gemm_ref_ex on the four stored layouts of one product gives
+     * gk_gemm_ref's values, bit for bit (the same products added in the same
+     * order). A is m x k = 3 x 5, B is k x n = 5 x 4, stored as given and
+     * transposed, with padded leading dimensions. */
+    enum { M = 3, N = 4, K = 5, LDA = 7, LDAT = 6, LDB = 9, LDBT = 8, LDC = 5 };
+    float a[M * LDA], at[K * LDAT], b[K * LDB], bt[N * LDBT], c[M * LDC], bias[N];
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; ++i) a[i] = 1e30f; /* padding: must not be read */
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; ++i) at[i] = 1e30f;
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i) b[i] = 1e30f;
+    for (size_t i = 0; i < sizeof bt / sizeof bt[0]; ++i) bt[i] = 1e30f;
+    for (int i = 0; i < M; ++i)
+        for (int p = 0; p < K; ++p) a[i * LDA + p] = at[p * LDAT + i] = (float)((i * 7 + p * 3) % 11) / 4.0f - 1.0f;
+    for (int p = 0; p < K; ++p)
+        for (int j = 0; j < N; ++j) b[p * LDB + j] = bt[j * LDBT + p] = (float)((p * 5 + j * 2) % 13) / 8.0f - 0.75f;
+    for (int i = 0; i < M * LDC; ++i) c[i] = (float)(i % 7) - 3.0f;
+    for (int j = 0; j < N; ++j) bias[j] = 0.5f * (float)j - 0.75f;
+    double r0[M * N], g0[M * N], q0[M * N], r[M * N], g[M * N], q[M * N];
+    gk_gemm_ref(M, N, K, -1.5, a, LDA, b, LDB, 0.25, c, LDC, r0, g0, q0);
+    for (int layout = 0; layout < 4; ++layout) {
+        int ta = layout >> 1, tb = layout & 1;
+        gk_gemm_ref_ex(ta, tb, M, N, K, -1.5, ta ? at : a, ta ? LDAT : LDA, tb ? bt : b, tb ? LDBT : LDB, 0.25, c, LDC,
+                       GK_GEMM_EPILOGUE_NONE, NULL, r, g, q);
+        CHECK(memcmp(r, r0, sizeof r) == 0 && memcmp(g, g0, sizeof g) == 0 && memcmp(q, q0, sizeof q) == 0,
+              "layout %c%c: the values of gk_gemm_ref", ta ? 't' : 'n', tb ? 't' : 'n');
+        /* The epilogues: the bias added to the value and to mag, then ReLU or GELU on the value. */
+        for (int e = GK_GEMM_EPILOGUE_BIAS; e <= GK_GEMM_EPILOGUE_BIAS_GELU; ++e) {
+            gk_gemm_ref_ex(ta, tb, M, N, K, -1.5, ta ? at : a, ta ? LDAT : LDA, tb ? bt : b, tb ? LDBT : LDB, 0.25, c,
+                           LDC, e, bias, r, g, q);
+            int ok = 1;
+            for (int i = 0; i < M * N; ++i) {
+                double x = r0[i] + (double)bias[i % N];
+                ok &= r[i] == gk_gemm_epilogue_ref(e, x) && g[i] == g0[i] + fabs((double)bias[i % N]) && q[i] == q0[i];
+            }
+            CHECK(ok, "layout %c%c, epilogue %s", ta ? 't' : 'n', tb ? 't' : 'n',
+                  gk_gemm_epilogue_name((gk_gemm_epilogue)e));
+        }
+    }
+    /* A known answer with both operands transposed: A^T stored 3 x 2, B^T
+     * stored 2 x 3 (A = [1 2 3; 4 5 6], B = [1 0; 0 -1; 2 1] as in
+     * test_reference): A*B = [7 1; 16 1], plus bias [1 -2], ReLU: [8 0; 17 0]. */
+    const float a_t[] = {1, 4, 2, 5, 3, 6}, b_t[] = {1, 0, 2, 0, -1, 1}, bias2[] = {1, -2};
+    double r4[4], g4[4], q4[4];
+    gk_gemm_ref_ex(1, 1, 2, 2, 3, 1.0, a_t, 2, b_t, 3, 0.0, NULL, 2, GK_GEMM_EPILOGUE_BIAS_RELU, bias2, r4, g4, q4);
+    CHECK(r4[0] == 8 && r4[1] == 0 && r4[2] == 17 && r4[3] == 0, "TT + bias + ReLU: %g %g %g %g", r4[0], r4[1], r4[2],
+          r4[3]);
+    CHECK(g4[0] == 7 + 1 && g4[1] == 5 + 2 && g4[2] == 16 + 1 && g4[3] == 11 + 2, "mag counts |bias|: %g %g %g %g",
+          g4[0], g4[1], g4[2], g4[3]);
+    /* k = 0: epi(beta C + bias). */
+    const float c2[] = {1, 1, 1, 1};
+    gk_gemm_ref_ex(0, 1, 2, 2, 0, 1.0, NULL, 0, NULL, 0, -3.0, c2, 2, GK_GEMM_EPILOGUE_BIAS, bias2, r4, g4, q4);
+    CHECK(r4[0] == -2 && r4[1] == -5 && r4[3] == -5 && g4[1] == 5 && q4[0] == 0, "k = 0: beta C + bias");
+
+    /* GELU, tanh form, against values computed independently. */
+    static const double gx[] = {1.0, -1.0, 0.5, 3.0, -3.0};
+    static const double gy[] = {0.8411919906082768, -0.15880800939172324, 0.34571400982514394, 2.996362607918227,
+                                -0.0036373920817729943};
+    for (int i = 0; i < 5; ++i)
+        CHECK(fabs(gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_BIAS_GELU, gx[i]) - gy[i]) <= 1e-15 * fabs(gy[i]) + 1e-300,
+              "gelu(%g) = %.17g", gx[i], gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_BIAS_GELU, gx[i]));
+    CHECK(gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_BIAS_GELU, 0.0) == 0.0 &&
+              gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_BIAS_GELU, 40.0) == 40.0 &&
+              fabs(gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_BIAS_GELU, -40.0)) < 1e-300,
+          "gelu at 0 and far out");
+    CHECK(gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_BIAS_RELU, -2.5) == 0.0 &&
+              gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_BIAS_RELU, 2.5) == 2.5 &&
+              gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_BIAS, -2.5) == -2.5 &&
+              gk_gemm_epilogue_ref(GK_GEMM_EPILOGUE_NONE, -2.5) == -2.5,
+          "ReLU, bias, none");
+    /* The Lipschitz constant the tolerance uses bounds |gelu'| on a grid
+     * (central differences, step 1e-4, over [-30, 30]) and is not loose by
+     * more than 0.1%. */
+    double lmax = 0.0;
+    for (double xv = -30.0; xv <= 30.0; xv += 1e-3) {
+        double d = (gk_gemm_epilogue_ref(3, xv + 1e-4) - gk_gemm_epilogue_ref(3, xv - 1e-4)) / 2e-4;
+        if (fabs(d) > lmax) lmax = fabs(d);
+    }
+    CHECK(lmax <= GK_GELU_LIPSCHITZ && lmax > GK_GELU_LIPSCHITZ - 1.2e-3, "max |gelu'| = %.6f", lmax);
+
+    /* The tolerance with an epilogue: NONE is gk_gemm_tolerance; the bias
+     * adds one fp32 rounding of the value (at most u32 * mag); ReLU as bias;
+     * GELU L = 1.13 times that, plus its own 2^-16 |ref|; then the output's
+     * rounding. */
+    const gk_gemm_precision ps[] = {GK_GEMM_FP32, GK_GEMM_TF32, GK_GEMM_BF16, GK_GEMM_FP16};
+    for (int i = 0; i < 4; ++i) {
+        gk_gemm_precision pr = ps[i];
+        double none = gk_gemm_tolerance_ex(pr, GK_GEMM_EPILOGUE_NONE, 100, 3.0, 1.0, 0.0, 0);
+        double bias_t = gk_gemm_tolerance_ex(pr, GK_GEMM_EPILOGUE_BIAS, 100, 3.0, 1.0, 0.0, 0);
+        double relu = gk_gemm_tolerance_ex(pr, GK_GEMM_EPILOGUE_BIAS_RELU, 100, 3.0, 1.0, 0.0, 0);
+        double gelu = gk_gemm_tolerance_ex(pr, GK_GEMM_EPILOGUE_BIAS_GELU, 100, 3.0, 1.0, 0.0, 0);
+        CHECK(none == gk_gemm_tolerance(pr, 100, 3.0, 1.0, 0.0, 0), "%s: NONE is gk_gemm_tolerance",
+              gk_gemm_precision_name(pr));
+        double extra = 0x1p-25 * (pr == GK_GEMM_FP16); /* the absolute term, outside the scaling */
+        CHECK(bias_t > none && (bias_t - extra) - (none - extra) <= 1.01 * GK_F32_UNIT_ROUNDOFF * 3.0 * 1.01,
+              "%s: the bias adds about u32 mag: %g -> %g", gk_gemm_precision_name(pr), none, bias_t);
+        CHECK(relu == bias_t, "%s: ReLU is 1-Lipschitz: as the bias alone", gk_gemm_precision_name(pr));
+        double ratio = (gelu - extra - 0x1p-100) / (bias_t - extra);
+        CHECK(fabs(ratio - GK_GELU_LIPSCHITZ * (1 + GK_GELU_REL_ERROR)) < 1e-6, "%s: GELU is L (1 + 2^-16) = %.7f times",
+              gk_gemm_precision_name(pr), ratio);
+        CHECK(gk_gemm_tolerance_ex(pr, GK_GEMM_EPILOGUE_BIAS_GELU, 100, 3.0, 1.0, 0.0, 1) == 2 * gelu,
+              "%s: both: doubled", gk_gemm_precision_name(pr));
+    }
+    /* An exact value (mag = rms = 0): GELU's own error 2^-16 |ref|, then bf16's 2^-8. */
+    double tg = gk_gemm_tolerance_ex(GK_GEMM_BF16, GK_GEMM_EPILOGUE_BIAS_GELU, 10, 0.0, 0.0, 1000.0, 0);
+    double want = 1000.0 * GK_GELU_REL_ERROR + GK_BF16_UNIT_ROUNDOFF * (1000.0 + 1000.0 * GK_GELU_REL_ERROR);
+    CHECK(fabs(tg - want) < 1e-9, "GELU's relative error and the rounding: %g (%g)", tg, want);
+    /* The check with an epilogue: a GELU result within the GELU tolerance
+     * but outside the plain one passes only with the epilogue given. */
+    double re[1] = {0.0}, me[1] = {1000.0}, qe[1] = {0.0};
+    double tnone = gk_gemm_tolerance(GK_GEMM_FP32, 100, 1000.0, 0.0, 0.0, 0);
+    double tgelu = gk_gemm_tolerance_ex(GK_GEMM_FP32, GK_GEMM_EPILOGUE_BIAS_GELU, 100, 1000.0, 0.0, 0.0, 0);
+    float mid[1] = {(float)(0.5 * (tnone + tgelu))};
+    CHECK(mid[0] > tnone && mid[0] < tgelu, "a value between the two tolerances: %g %g %g", tnone, mid[0], tgelu);
+    CHECK(gk_gemm_check_ex(mid, 1, re, me, qe, 1, 1, 100, GK_GEMM_FP32, GK_GEMM_EPILOGUE_BIAS_GELU, 0, "gelu", NULL) ==
+                  0 &&
+              gk_gemm_check_ex(mid, 1, re, me, qe, 1, 1, 100, GK_GEMM_FP32, GK_GEMM_EPILOGUE_NONE, 0, "none", NULL) == 1,
+          "gk_gemm_check_ex uses the epilogue's tolerance");
+}
+
+static void test_desc(void)
+{
+    gk_gemm_desc d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 3, 5, 7);
+    CHECK(d.type == GK_GEMM_TYPE_F16 && d.m == 3 && d.n == 5 && d.k == 7, "type and shape");
+    CHECK(d.op_a == GK_GEMM_OP_N && d.op_b == GK_GEMM_OP_N, "as stored");
+    CHECK(d.lda == 0 && d.ldb == 0 && d.ldc == 0, "dense leading dimensions (0)");
+    CHECK(d.alpha == 1.0f && d.beta == 0.0f, "alpha 1, beta 0");
+    CHECK(d.batch == 1 && d.stride_a == 0 && d.stride_b == 0 && d.stride_c == 0, "one product, strides 0");
+    CHECK(d.epilogue == GK_GEMM_EPILOGUE_NONE && d.bias == NULL, "no epilogue, no bias");
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 0, 0);
+    CHECK(d.type == GK_GEMM_TYPE_F32 && d.m == 0 && d.n == 0 && d.k == 0 && d.batch == 1, "an empty product");
+
+    CHECK(strcmp(gk_gemm_type_name(GK_GEMM_TYPE_F32), "f32") == 0 &&
+              strcmp(gk_gemm_type_name(GK_GEMM_TYPE_BF16), "bf16") == 0 &&
+              strcmp(gk_gemm_type_name(GK_GEMM_TYPE_F16), "f16") == 0,
+          "type names");
+    CHECK(strcmp(gk_gemm_epilogue_name(GK_GEMM_EPILOGUE_NONE), "none") == 0 &&
+              strcmp(gk_gemm_epilogue_name(GK_GEMM_EPILOGUE_BIAS), "bias") == 0 &&
+              strcmp(gk_gemm_epilogue_name(GK_GEMM_EPILOGUE_BIAS_RELU), "bias_relu") == 0 &&
+              strcmp(gk_gemm_epilogue_name(GK_GEMM_EPILOGUE_BIAS_GELU), "bias_gelu") == 0,
+          "epilogue names");
+    /* An unknown value still gets a string (to print), none of the real names. */
+    const char *ut = gk_gemm_type_name((gk_gemm_type)3), *ue = gk_gemm_epilogue_name((gk_gemm_epilogue)4);
+    CHECK(ut != NULL && strcmp(ut, "f32") != 0 && strcmp(ut, "bf16") != 0 && strcmp(ut, "f16") != 0,
+          "unknown type: %s", ut ? ut : "(null)");
+    CHECK(ue != NULL && strcmp(ue, "none") != 0 && strcmp(ue, "bias") != 0 && strcmp(ue, "bias_relu") != 0 &&
+              strcmp(ue, "bias_gelu") != 0,
+          "unknown epilogue: %s", ue ? ue : "(null)");
+}
+
+/* Host memory standing in for device memory in test_ex_arguments: every
+ * call there is rejected, or a workspace query, or has nothing to do
+ * (m = 0 or n = 0), so nothing reads or writes it; it is compared with a
+ * copy at the end. */
+static _Alignas(256) unsigned char ex_mem[4 * 1024];
+static _Alignas(256) unsigned char ex_ws[1024];
+
+static void test_ex_arguments(void)
+{
+    unsigned char *a = ex_mem, *b = ex_mem + 1024, *c = ex_mem + 2048, *bias = ex_mem + 3072, *ws = ex_ws;
+    for (size_t i = 0; i < sizeof ex_mem; ++i) ex_mem[i] = (unsigned char)(i * 37 + 11);
+    for (size_t i = 0; i < sizeof ex_ws; ++i) ex_ws[i] = (unsigned char)(i * 53 + 7);
+    unsigned char mem_copy[sizeof ex_mem], ws_copy[sizeof ex_ws];
+    memcpy(mem_copy, ex_mem, sizeof ex_mem);
+    memcpy(ws_copy, ex_ws, sizeof ex_ws);
+    size_t bytes = 0, first = 0;
+    const size_t big = GK_GEMM_MAX_DIM + 1;
+    /* m = 4, n = 6, k = 8: every stored shape differs from its transpose. */
+    enum { M = 4, N = 6, K = 8 };
+
+    /* The variant first, then the two pointers to the description and the size. */
+    gk_gemm_desc d0 = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, M, N, K);
+    REJECT(gk_gemm_ex(0, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(18, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(-1, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(0, NULL, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(17, NULL, a, b, c, NULL, &bytes, 0), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_gemm_ex(17, &d0, a, b, c, NULL, NULL, 0), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_gemm_ex(17, &d0, a, b, c, ws, NULL, 0), GK_ERROR_NULL_POINTER);
+    gk_status where = gk_gemm_ex(17, NULL, a, b, c, NULL, &bytes, 0);
+    CHECK(where.file && strcmp(where.file, "gemm/gemm.c") == 0, "status file from the source root: %s",
+          where.file ? where.file : "(null)");
+
+    for (size_t vi = 0; vi < gk_gemm_variant_count(); ++vi) {
+        const gk_gemm_variant *v = gk_gemm_variant_at(vi);
+        const int id = v->id;
+        for (int t = GK_GEMM_TYPE_F32; t <= GK_GEMM_TYPE_F16; ++t) {
+            gk_gemm_desc d = gk_gemm_desc_init((gk_gemm_type)t, M, N, K);
+            if (!stores(v, (gk_gemm_type)t)) {
+                /* A type the variant does not store: UNSUPPORTED, empty or not. */
+                REJECT(gk_gemm_ex(id, &d, a, b, c, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
+                REJECT(gk_gemm_ex(id, &d, a, b, c, ws, &bytes, 0), GK_ERROR_UNSUPPORTED);
+                d.m = 0;
+                REJECT(gk_gemm_ex(id, &d, NULL, NULL, NULL, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
+                /* The argument checks come first. */
+                d = gk_gemm_desc_init((gk_gemm_type)t, M, N, K);
+                d.lda = K - 1;
+                REJECT(gk_gemm_ex(id, &d, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+                continue;
+            }
+            /* The workspace query: a nonzero multiple of 256 (256 today), the
+             * same for the same call, stored and nothing else done. */
+            bytes = 0;
+            EXPECT(gk_gemm_ex(id, &d, a, b, c, NULL, &bytes, 0), GK_SUCCESS);
+            first = bytes;
+            CHECK(first == 256, "variant %d %s: the query gives %zu bytes", id, gk_gemm_type_name((gk_gemm_type)t),
+                  first);
+            bytes = 7;
+            EXPECT(gk_gemm_ex(id, &d, NULL, NULL, NULL, NULL, &bytes, 0), GK_SUCCESS);
+            CHECK(bytes == first, "variant %d: the same size again (%zu, %zu)", id, first, bytes);
+            d.m = 0;
+            bytes = 0;
+            EXPECT(gk_gemm_ex(id, &d, NULL, NULL, NULL, NULL, &bytes, 0), GK_SUCCESS);
+            CHECK(bytes != 0 && bytes % 256 == 0, "variant %d, m = 0: %zu bytes, never 0", id, bytes);
+
+            /* Bad enum values, batch 0, leading dimensions too small, dimensions
+             * too large: INVALID_ARGUMENT for every variant, extended or not. */
+            d = gk_gemm_desc_init((gk_gemm_type)t, M, N, K);
+            gk_gemm_desc e = d;
+            e.type = (gk_gemm_type)3;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e.type = (gk_gemm_type)-1;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.op_a = (gk_gemm_op)2;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.op_b = (gk_gemm_op)-1;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.epilogue = (gk_gemm_epilogue)4, e.bias = bias;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.epilogue = (gk_gemm_epilogue)-1, e.bias = bias;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.batch = 0;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.batch = 0, e.m = 0; /* checked even when there is nothing to compute */
+            REJECT(gk_gemm_ex(id, &e, NULL, NULL, NULL, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.lda = K - 1; /* A stored m x k */
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.ldb = N - 1; /* B stored k x n */
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.ldc = N - 1;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.op_a = GK_GEMM_OP_T, e.lda = M - 1; /* A stored k x m */
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.op_b = GK_GEMM_OP_T, e.ldb = K - 1; /* B stored n x k */
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.m = big, e.lda = K;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.n = big;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.k = big;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.lda = SIZE_MAX / 2; /* an extent whose offsets would overflow */
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            /* Outputs that overlap: rejected before the variant's options are looked at. */
+            e = d, e.batch = 2, e.stride_c = 0;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e = d, e.batch = 2, e.stride_c = M * N - 1;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+
+            /* What only an extended variant takes: transposed operands, a
+             * batch, an epilogue. Each alone, then all at once. */
+            gk_gemm_desc opt[5];
+            for (int o = 0; o < 5; ++o) opt[o] = d;
+            opt[0].op_a = GK_GEMM_OP_T;                       /* lda 0: dense, m */
+            opt[1].op_b = GK_GEMM_OP_T, opt[1].ldb = K;       /* B stored n x k */
+            opt[2].batch = 3, opt[2].stride_a = 0, opt[2].stride_b = 1, opt[2].stride_c = M * N;
+            opt[3].epilogue = GK_GEMM_EPILOGUE_BIAS_GELU, opt[3].bias = bias;
+            opt[4].op_a = opt[4].op_b = GK_GEMM_OP_T, opt[4].batch = 2, opt[4].stride_a = M * K,
+            opt[4].stride_b = 0, opt[4].stride_c = M * N + 3, opt[4].epilogue = GK_GEMM_EPILOGUE_BIAS_RELU,
+            opt[4].bias = bias, opt[4].alpha = 2.0f, opt[4].beta = -1.0f;
+            for (int o = 0; o < 5; ++o) {
+                if (v->extended) {
+                    bytes = 0;
+                    EXPECT(gk_gemm_ex(id, &opt[o], a, b, c, NULL, &bytes, 0), GK_SUCCESS);
+                    CHECK(bytes == first, "variant %d option %d: %zu bytes", id, o, bytes);
+                } else {
+                    REJECT(gk_gemm_ex(id, &opt[o], a, b, c, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
+                    REJECT(gk_gemm_ex(id, &opt[o], a, b, c, ws, &bytes, 0), GK_ERROR_UNSUPPORTED);
+                }
+            }
+            /* The bias is not read without an epilogue: any pointer will do. */
+            e = d, e.bias = (const void *)(bias + 1);
+            bytes = 0;
+            EXPECT(gk_gemm_ex(id, &e, a, b, c, NULL, &bytes, 0), GK_SUCCESS);
+        }
+    }
+
+    /* The batch stride of C, on the extended variant (bf16): no element of C
+     * may be written twice (C_z's (i, j) at z stride_c + i ldc + j). */
+    typedef struct stride_case {
+        size_t m, n, ldc, batch, stride_c;
+        int ok;
+    } stride_case;
+    static const stride_case sc[] = {
+        {4, 4, 0, 2, 16, 1},  /* dense products one after the other */
+        {4, 4, 0, 2, 15, 0},  /* one element short */
+        {4, 4, 0, 2, 0, 0},   /* every product on the same C */
+        {4, 4, 0, 2, 4, 0},   /* one row apart */
+        {4, 4, 0, 3, 1000, 1}, /* far apart */
+        {4, 4, 0, 1, 0, 1},   /* one product: the stride is not read */
+        {4, 4, 8, 2, 4, 1},   /* interleaved: ldc = batch n, products in alternate column blocks */
+        {4, 4, 12, 3, 4, 1},  /* the same with 3 */
+        {4, 4, 12, 3, 3, 0},  /* column blocks that overlap by one */
+        {4, 4, 12, 4, 4, 0},  /* a 4th block is row 1 of the 1st */
+        {3, 4, 10, 2, 5, 1},  /* products 0 and 1 miss each other ... */
+        {3, 4, 10, 3, 5, 0},  /* ... but 0 and 2 meet (row 1 of 0 is row 0 of 2) */
+        {2, 4, 4, 2, 8, 1},   /* exactly adjacent */
+        {2, 4, 4, 2, 7, 0},
+        {1, 4, 0, 5, 4, 1},   /* one row each, packed */
+        {4, 4, 0, 3, (size_t)1 << 61, 0}, /* the batch spans 2^62 bytes: offsets would overflow */
+    };
+    for (size_t i = 0; i < sizeof sc / sizeof sc[0]; ++i) {
+        gk_gemm_desc d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, sc[i].m, sc[i].n, K);
+        d.ldc = sc[i].ldc, d.batch = sc[i].batch, d.stride_c = sc[i].stride_c;
+        d.stride_a = 0, d.stride_b = 0; /* broadcast A and B: allowed */
+        if (sc[i].ok) {
+            bytes = 0;
+            EXPECT(gk_gemm_ex(17, &d, a, b, c, NULL, &bytes, 0), GK_SUCCESS);
+            CHECK(bytes == 256, "stride case %zu: accepted, %zu bytes", i, bytes);
+        } else {
+            REJECT(gk_gemm_ex(17, &d, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        }
+    }
+    /* Inputs may overlap across the batch (only C may not). */
+    gk_gemm_desc dov = gk_gemm_desc_init(GK_GEMM_TYPE_F16, M, N, K);
+    dov.batch = 3, dov.stride_a = 1, dov.stride_b = 2, dov.stride_c = M * N;
+    bytes = 0;
+    EXPECT(gk_gemm_ex(17, &dov, a, b, c, NULL, &bytes, 0), GK_SUCCESS);
+
+    /* After the query: the workspace, then the pointers. For an fp32 variant
+     * (10), a 16-bit one (13) and the extended one (17, in both its types). */
+    static const struct {
+        int id;
+        gk_gemm_type t;
+    } calls[] = {{10, GK_GEMM_TYPE_F32}, {13, GK_GEMM_TYPE_BF16}, {17, GK_GEMM_TYPE_BF16}, {17, GK_GEMM_TYPE_F16}};
+    for (size_t ci = 0; ci < sizeof calls / sizeof calls[0]; ++ci) {
+        const int id = calls[ci].id;
+        const size_t elem = calls[ci].t == GK_GEMM_TYPE_F32 ? 4 : 2;
+        gk_gemm_desc d = gk_gemm_desc_init(calls[ci].t, M, N, K);
+        bytes = 255;
+        EXPECT(gk_gemm_ex(id, &d, a, b, c, ws, &bytes, 0), GK_ERROR_WORKSPACE_TOO_SMALL);
+        CHECK(bytes == 255, "too small: *workspace_bytes untouched (%zu)", bytes);
+        bytes = 0;
+        EXPECT(gk_gemm_ex(id, &d, a, b, c, ws, &bytes, 0), GK_ERROR_WORKSPACE_TOO_SMALL);
+        CHECK(bytes == 0, "too small: *workspace_bytes untouched (%zu)", bytes);
+        REJECT(gk_gemm_ex(id, &d, a, b, c, ws + 8, &bytes, 0), GK_ERROR_INVALID_ARGUMENT); /* not 16-byte aligned */
+        /* Nothing to compute: success, whatever the pointers. */
+        gk_gemm_desc e = d;
+        e.m = 0;
+        bytes = 256;
+        EXPECT(gk_gemm_ex(id, &e, NULL, NULL, NULL, ws, &bytes, 0), GK_SUCCESS);
+        e = d, e.n = 0;
+        EXPECT(gk_gemm_ex(id, &e, NULL, NULL, NULL, ws, &bytes, 0), GK_SUCCESS);
+        CHECK(bytes == 256, "a real call leaves *workspace_bytes alone (%zu)", bytes);
+        /* NULL pointers. */
+        REJECT(gk_gemm_ex(id, &d, a, b, NULL, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+        REJECT(gk_gemm_ex(id, &d, NULL, b, c, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+        REJECT(gk_gemm_ex(id, &d, a, NULL, c, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+        e = d, e.k = 0; /* k = 0 needs C, not A and B */
+        REJECT(gk_gemm_ex(id, &e, NULL, NULL, NULL, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+        /* Misaligned pointers: one byte off (and two for a float). */
+        REJECT(gk_gemm_ex(id, &d, a + 1, b, c, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_gemm_ex(id, &d, a, b + 1, c, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_gemm_ex(id, &d, a, b, c + 1, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        if (elem == 4) REJECT(gk_gemm_ex(id, &d, a + 2, b, c, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        if (gk_gemm_find_variant(id)->extended) {
+            /* An epilogue needs its bias, aligned. */
+            e = d, e.epilogue = GK_GEMM_EPILOGUE_BIAS;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+            e.epilogue = GK_GEMM_EPILOGUE_BIAS_GELU;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+            e.bias = bias + 1;
+            REJECT(gk_gemm_ex(id, &e, a, b, c, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+            e.k = 0, e.bias = NULL; /* k = 0 still adds the bias */
+            REJECT(gk_gemm_ex(id, &e, NULL, NULL, c, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+        }
+    }
+    CHECK(memcmp(mem_copy, ex_mem, sizeof ex_mem) == 0 && memcmp(ws_copy, ex_ws, sizeof ex_ws) == 0,
+          "nothing written to A, B, C, the bias or the workspace");
 }
 
 int main(void)
@@ -282,5 +778,9 @@ int main(void)
     test_bf16_table();
     test_bf16_reference();
     test_bf16_arguments();
+    test_fp16_reference();
+    test_reference_ex();
+    test_desc();
+    test_ex_arguments();
     return check_summary("test_gemm_cpu");
 }

@@ -15,7 +15,8 @@
  * inside the tolerance's factor lambda = 10).
  * Every variant is run twice on one shape and must give the same bits.
  *
- * BF16 (gk_gemm_bf16's table): the same shapes and configurations, with A,
+ * BF16 (gk_gemm_bf16: the 16-bit rows 13-17 of the table): the same shapes
+ * and configurations, with A,
  * B and C holding bf16 numbers (random floats rounded to bf16, so the float64
  * reference of the rounded values is exact), C and its surroundings poisoned
  * with a bf16 NaN, the tolerance of GK_GEMM_BF16; the large shapes are
@@ -25,11 +26,37 @@
  * B not multiples of 16 (the slow copy path); offset 1 moves every pointer
  * 2 bytes off 16-byte alignment.
  *
- *   test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--small] [--seed S]
+ * gk_gemm_ex: for every variant, the default description through gk_gemm_ex
+ * must give the bits of gk_gemm (fp32 rows) or gk_gemm_bf16 (16-bit rows);
+ * a variant that is not extended must answer GK_ERROR_UNSUPPORTED to a
+ * transposed operand, a batch and an epilogue, writing nothing. For every
+ * extended variant (variant->extended, found through the table) and every
+ * type it stores (variant->types): every layout (nn, nt, tn, tt) x epilogue
+ * (none, bias, bias_relu, bias_gelu) x batch (1; 3 with distinct strides
+ * and padding between the products; 3 with stride_a = 0; 3 with stride_b =
+ * 0) on the shapes of ex_shapes (some run all 64 combinations, the costlier
+ * ones a covering subset: see there), each combination under one of four
+ * calling configurations in turn (alpha and beta; beta = 0 over a NaN C;
+ * dense leading dimensions given as 0, padded by 8 elements (the TMA path:
+ * 16-byte rows for multiples of 8), or by odd amounts (the gather path);
+ * pointers 16-byte aligned or offset by one element), plus C interleaved
+ * across the batch (ldc = 3 n, stride_c = n). Inputs are fresh random
+ * numbers of the type (held as floats), every element of A, B, C, the bias
+ * and the memory around them (guards, row padding, the gaps between
+ * products) that is not an input is a NaN, the float64 reference is
+ * gk_gemm_ref_ex, the tolerance gk_gemm_tolerance_ex (gemm_ref.h derives it:
+ * the sums, the bias's rounding, GELU's Lipschitz constant and relative
+ * error, the rounding to the type), and every element outside the C
+ * matrices must keep its bits. One case of the largest shape runs twice
+ * and must give the same bits.
  *
- * --variant ID: gk_gemm variant ID only; --bf16 ID: gk_gemm_bf16 variant ID
- * only; --table: every variant of one table; none of them: every variant of
- * both tables. --small: only the small odd shapes (what scripts/sanitize.sh
+ *   test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--ex] [--small] [--seed S]
+ *
+ * --variant ID: variant ID only (any id of the table); --bf16 ID: the same,
+ * for an id of the 16-bit rows (13-17) only; --table: every variant of the
+ * fp32 rows (1-12) or of the 16-bit rows; none of them: every variant.
+ * --ex: only the gk_gemm_ex tests. --small: only the small odd shapes, and
+ * a small but covering set of gk_gemm_ex cases (what scripts/sanitize.sh
  * runs under compute-sanitizer). Exit 77 (a CTest skip) when no GPU is
  * visible.
  */
@@ -46,6 +73,7 @@
 #include "gk/device.h"
 #include "gk/gemm.h"
 #include "gk/random.h"
+#include "gk/verify.h"
 #include "test_util.h"
 
 
@@ -431,6 +459,33 @@ static int run_case_bf16(const gk_gemm_variant *v, const inputs *in, const confi
     return ok;
 }
 
+/* 1 when variant v can run here; 0, saying why, when it cannot: a GPU older
+ * than v->min_cc, or a variant the build or the GPU cannot run (wgmma: cc
+ * 9.0 and a build for sm_90a), which says so with GK_ERROR_UNSUPPORTED. */
+static int runs_here(const gk_gemm_variant *v, const gk_device_info *dev)
+{
+    const int bf16 = !(v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32));
+    const char *tag = bf16 ? "bf16 " : "";
+    int cc = dev->cc_major * 10 + dev->cc_minor;
+    if (v->min_cc > cc) {
+        printf("%sv%02d needs compute capability %d: skipped on this GPU\n", tag, v->id, v->min_cc);
+        return 0;
+    }
+    static float one[8];
+    float *d1 = NULL;
+    TRY_CUDA(cudaMalloc((void **)&d1, sizeof one));
+    TRY_CUDA(cudaMemcpy(d1, one, sizeof one, cudaMemcpyHostToDevice));
+    gk_status st = bf16 ? gk_gemm_bf16(v->id, 1, 1, 1, 1.0f, d1, 1, d1 + 2, 1, 0.0f, d1 + 4, 1, 0)
+                        : gk_gemm(v->id, 1, 1, 1, 1.0f, d1, 1, d1 + 2, 1, 0.0f, d1 + 4, 1, 0);
+    TRY_CUDA(cudaDeviceSynchronize());
+    cudaFree(d1);
+    if (st.code == GK_ERROR_UNSUPPORTED) {
+        printf("%sv%02d %s: GK_ERROR_UNSUPPORTED here (%s): skipped\n", tag, v->id, v->name, st.what);
+        return 0;
+    }
+    return 1;
+}
+
 /* Every variant of one table (or the one asked for) on one shape. */
 static void run_shape(const shape *sh, uint64_t seed, int bf16, const gk_gemm_variant *only, const gk_device_info *dev,
                       cublasHandle_t h)
@@ -442,28 +497,9 @@ static void run_shape(const shape *sh, uint64_t seed, int bf16, const gk_gemm_va
     for (size_t vi = 0; vi < count; ++vi) {
         const gk_gemm_variant *v = bf16 ? gk_gemm_bf16_variant_at(vi) : gk_gemm_variant_at(vi);
         if (only && v != only) continue;
+        if (!bf16 && !(v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32))) continue; /* a 16-bit row */
         const char *tag = bf16 ? "bf16 " : "";
-        int cc = dev->cc_major * 10 + dev->cc_minor;
-        if (v->min_cc > cc) {
-            printf("%sv%02d needs compute capability %d: skipped on this GPU\n", tag, v->id, v->min_cc);
-            continue;
-        }
-        {
-            /* A variant the build or the GPU cannot run (wgmma: cc 9.0 and a
-             * build for sm_90a) says so with GK_ERROR_UNSUPPORTED. */
-            static float one[8];
-            float *d1 = NULL;
-            TRY_CUDA(cudaMalloc((void **)&d1, sizeof one));
-            TRY_CUDA(cudaMemcpy(d1, one, sizeof one, cudaMemcpyHostToDevice));
-            gk_status st = bf16 ? gk_gemm_bf16(v->id, 1, 1, 1, 1.0f, d1, 1, d1 + 2, 1, 0.0f, d1 + 4, 1, 0)
-                                : gk_gemm(v->id, 1, 1, 1, 1.0f, d1, 1, d1 + 2, 1, 0.0f, d1 + 4, 1, 0);
-            TRY_CUDA(cudaDeviceSynchronize());
-            cudaFree(d1);
-            if (st.code == GK_ERROR_UNSUPPORTED) {
-                printf("%sv%02d %s: GK_ERROR_UNSUPPORTED here (%s): skipped\n", tag, v->id, v->name, st.what);
-                continue;
-            }
-        }
+        if (!runs_here(v, dev)) continue;
         int before = check_failed;
         for (size_t ci = 0; ci < sizeof configs / sizeof configs[0]; ++ci) {
             if (sh->large && ci != 0 && ci != 1) continue;
@@ -479,9 +515,371 @@ static void run_shape(const shape *sh, uint64_t seed, int bf16, const gk_gemm_va
     free_inputs(&in);
 }
 
+/* ---- gk_gemm_ex ------------------------------------------------------------- */
+
+/* A shape of the extended tests, and which of the 64 (layout, epilogue,
+ * batch) combinations it runs: level 0 all of them; 1 the 16 (layout,
+ * epilogue) pairs, the batch mode turning with them ((layout + epilogue) %
+ * 4, so each layout and each epilogue meets every batch mode); 2 the 4
+ * layouts, the epilogue and the batch mode turning with the layout; 3 the 4
+ * layouts with C interleaved across a batch of 3 (ldc = 3 n + pad, stride_c
+ * = n), the epilogue turning. */
+typedef struct ex_shape {
+    size_t m, n, k;
+    int level;
+} ex_shape;
+
+/* The CPU reference costs sum m n k over the products: about 6.5e8 for
+ * both types (the largest shape 4.3e8, 33 x 7 x 4097 0.8e8). */
+static const ex_shape ex_shapes[] = {
+    {1, 1, 1, 0},
+    {7, 33, 5, 0},
+    {33, 65, 0, 0},    /* k = 0: C = epi(beta C + bias) */
+    {40, 72, 64, 0},   /* multiples of 8: with dense or +8 rows and aligned pointers, the TMA path */
+    {47, 129, 40, 0},  /* m != n != k, odd */
+    {33, 7, 4097, 1},  /* a long k */
+    {33, 40, 24, 3},   /* interleaved C */
+    /* 3 x 3 tiles of 128 x 256 (the last ones partial), k past two 64-deep
+     * k-tiles; multiples of 8, so that the aligned configurations take the
+     * TMA path in every layout. */
+    {304, 520, 136, 2},
+};
+/* --small (the sanitizer): every combination once on a gather-path shape,
+ * the others on a subset; about 240 launches per type. */
+static const ex_shape ex_small_shapes[] = {
+    {7, 33, 5, 0}, {1, 1, 1, 1}, {33, 65, 0, 1}, {16, 24, 32, 1}, {33, 40, 24, 3}, {130, 260, 24, 2},
+};
+
+/* How a case is called. pad_*: leading dimension minus the stored row
+ * length (dense = 1: lda, ldb, ldc given as 0, the default); offset: elements
+ * from a 256-byte boundary for every pointer (the bias too); aligned: the
+ * gaps between products keep 16-byte alignment (8 elements) or not. */
+typedef struct ex_config {
+    const char *name;
+    float alpha, beta;
+    int nan_c;
+    int dense;
+    size_t pad_a, pad_b, pad_c;
+    size_t offset;
+    int aligned;
+} ex_config;
+
+static const ex_config ex_configs[] = {
+    {"alpha=1 beta=0, C NaN, ld 0 (dense), aligned", 1.0f, 0.0f, 1, 1, 0, 0, 0, 0, 1},
+    {"alpha=0.75 beta=-1.25, ld+3/+5/+1, offset 1", 0.75f, -1.25f, 0, 0, 3, 5, 1, 1, 0},
+    {"alpha=-2 beta=0.5, ld+8, aligned", -2.0f, 0.5f, 0, 0, 8, 8, 8, 0, 1},
+    {"alpha=1.5 beta=0, C NaN, ld+8, offset 1", 1.5f, 0.0f, 1, 0, 8, 8, 8, 1, 0},
+};
+enum { N_EX_CONFIGS = sizeof ex_configs / sizeof ex_configs[0] };
+
+static const char *const batch_names[] = {"batch 1", "batch 3", "batch 3, stride_a 0", "batch 3, stride_b 0",
+                                          "batch 3, C interleaved"};
+
+enum { EX_GUARD = 64 }; /* elements poisoned before and after each buffer */
+
+static size_t elem_size(gk_gemm_type t) { return t == GK_GEMM_TYPE_F32 ? 4 : 2; }
+
+/* The bits of x in type t; a NaN becomes the type's poison pattern (every
+ * poisoned element is that NaN: the inputs are never NaN). */
+static void encode(gk_gemm_type t, float x, unsigned char *out)
+{
+    if (t == GK_GEMM_TYPE_F32) {
+        if (isnan(x)) memcpy(out, &POISON, 4);
+        else memcpy(out, &x, 4);
+        return;
+    }
+    unsigned short h = t == GK_GEMM_TYPE_BF16 ? (isnan(x) ? POISON16 : gk_bf16_bits(x))
+                                              : (isnan(x) ? (unsigned short)0x7dad : gk_fp16_bits(x)); /* a half NaN */
+    memcpy(out, &h, 2);
+}
+
+/* One operand as it lies in memory: EX_GUARD elements, `offset` more, then
+ * `count` matrices of rows x cols (leading dimension ld) `stride` apart,
+ * then EX_GUARD. h holds the values as floats (numbers of the type; NaN
+ * outside the matrices, and inside them too with nan_fill), in marks the
+ * elements of the matrices, raw the bits uploaded, d the device copy. */
+typedef struct ex_buf {
+    size_t rows, cols, ld, stride, count, offset, total;
+    float *h;
+    unsigned char *in, *raw;
+    void *d;
+} ex_buf;
+
+static void ex_buf_make(ex_buf *b, gk_gemm_type t, size_t rows, size_t cols, size_t ld, size_t count, size_t stride,
+                        size_t offset, uint64_t seed, int nan_fill)
+{
+    b->rows = rows, b->cols = cols, b->ld = ld, b->count = count, b->stride = stride, b->offset = offset;
+    size_t span = rows && cols ? (count - 1) * stride + (rows - 1) * ld + cols : 0;
+    b->total = 2 * EX_GUARD + offset + span;
+    b->h = (float *)gk_test_xmalloc(b->total * sizeof(float));
+    b->in = (unsigned char *)gk_test_xmalloc(b->total);
+    memset(b->in, 0, b->total);
+    for (size_t i = 0; i < b->total; ++i) b->h[i] = NAN;
+    size_t nv = count * rows * cols;
+    float *v = (float *)gk_test_xmalloc(nv * sizeof(float));
+    gk_fill_f32(v, nv, seed, -1.0f, 1.0f);
+    if (t == GK_GEMM_TYPE_BF16) gk_round_to_bf16(v, nv);
+    if (t == GK_GEMM_TYPE_F16) gk_round_to_fp16(v, nv);
+    for (size_t z = 0; z < count; ++z)
+        for (size_t r = 0; r < rows; ++r)
+            for (size_t c = 0; c < cols; ++c) {
+                size_t at = EX_GUARD + offset + z * stride + r * ld + c;
+                b->h[at] = nan_fill ? NAN : v[(z * rows + r) * cols + c];
+                b->in[at] = 1;
+            }
+    free(v);
+    const size_t es = elem_size(t);
+    b->raw = (unsigned char *)gk_test_xmalloc(b->total * es);
+    for (size_t i = 0; i < b->total; ++i) encode(t, b->h[i], b->raw + i * es);
+    TRY_CUDA(cudaMalloc(&b->d, b->total * es));
+    TRY_CUDA(cudaMemcpy(b->d, b->raw, b->total * es, cudaMemcpyHostToDevice));
+}
+
+/* The device address of product 0 (what the call gets). */
+static void *ex_dev(const ex_buf *b, gk_gemm_type t)
+{
+    return (unsigned char *)b->d + (EX_GUARD + b->offset) * elem_size(t);
+}
+
+/* The host values of product z (product 0 when the operand is broadcast). */
+static const float *ex_host(const ex_buf *b, size_t z)
+{
+    return b->h + EX_GUARD + b->offset + (b->count > 1 ? z : 0) * b->stride;
+}
+
+static void ex_buf_free(ex_buf *b)
+{
+    free(b->h), free(b->in), free(b->raw);
+    cudaFree(b->d);
+}
+
+/* The C buffer read back: every element outside the matrices must have
+ * kept its bits. Returns how many did not. */
+static size_t ex_untouched(const ex_buf *b, gk_gemm_type t, const unsigned char *got, const char *label)
+{
+    const size_t es = elem_size(t);
+    size_t bad = 0;
+    for (size_t i = 0; i < b->total; ++i) {
+        if (b->in[i] || memcmp(got + i * es, b->raw + i * es, es) == 0) continue;
+        if (bad < 4)
+            printf("  %s: wrote outside C, at element %td from C's start\n", label,
+                   (ptrdiff_t)i - (ptrdiff_t)(EX_GUARD + b->offset));
+        ++bad;
+    }
+    return bad;
+}
+
+/* The precision a C of type t from variant v is checked at. */
+static gk_gemm_precision ex_precision(const gk_gemm_variant *v, gk_gemm_type t)
+{
+    return t == GK_GEMM_TYPE_F16 ? GK_GEMM_FP16 : t == GK_GEMM_TYPE_BF16 ? GK_GEMM_BF16 : v->precision;
+}
+
+/* A workspace of the size the query asks for (grown on demand). */
+static void *ex_workspace(int id, const gk_gemm_desc *d, void **ws, size_t *cap, size_t *bytes, const char *label)
+{
+    *bytes = 0;
+    gk_test_require(gk_gemm_ex(id, d, NULL, NULL, NULL, NULL, bytes, 0), label);
+    gk_test_ensure_device(ws, cap, *bytes);
+    return *ws;
+}
+
+/* One extended case: 1 on a pass. layout: bit 1 op_a = T, bit 0 op_b = T;
+ * bmode indexes batch_names. With `twice`, the call is made again on the
+ * same inputs and must give the same bits. */
+static int run_ex_case(const gk_gemm_variant *v, gk_gemm_type t, const ex_shape *sh, int layout, int epi, int bmode,
+                       const ex_config *cf, uint64_t seed, void **ws, size_t *ws_cap, int twice)
+{
+    const size_t m = sh->m, n = sh->n, k = sh->k;
+    const int ta = layout >> 1, tb = layout & 1;
+    char label[256];
+    snprintf(label, sizeof label, "v%02d %s %s%s %s %s %zux%zux%zu [%s]", v->id, gk_gemm_type_name(t),
+             ta ? "t" : "n", tb ? "t" : "n", gk_gemm_epilogue_name((gk_gemm_epilogue)epi), batch_names[bmode], m,
+             n, k, cf->name);
+    /* Stored shapes (row-major): A m x k or k x m, B k x n or n x k. */
+    const size_t ra = ta ? k : m, ca = ta ? m : k, rb = tb ? n : k, cb = tb ? k : n;
+    const size_t batch = bmode == 0 ? 1 : 3;
+    const size_t lda = ca + cf->pad_a, ldb = cb + cf->pad_b;
+    const size_t ldc = (bmode == 4 ? batch * n : n) + cf->pad_c;
+    /* Gaps between products: 8 elements past a multiple of 8 (aligned), or
+     * odd ones; C interleaved: stride n. Broadcast: stride 0. With one
+     * product the strides are not read: odd values that would overlap. */
+    const size_t ea = ra && ca ? (ra - 1) * lda + ca : 0, eb = rb && cb ? (rb - 1) * ldb + cb : 0;
+    const size_t ec = (m - 1) * ldc + n;
+    size_t sa = cf->aligned ? (ea + 7) / 8 * 8 + 8 : ea + 5;
+    size_t sb = cf->aligned ? (eb + 7) / 8 * 8 + 8 : eb + 3;
+    size_t sc = bmode == 4 ? n : cf->aligned ? (ec + 7) / 8 * 8 + 8 : ec + 7;
+    if (bmode == 2) sa = 0;
+    if (bmode == 3) sb = 0;
+    const size_t na = batch > 1 && sa ? batch : 1, nb = batch > 1 && sb ? batch : 1;
+
+    ex_buf A, B, C, bias;
+    ex_buf_make(&A, t, ra, ca, lda, na, sa, cf->offset, mix(seed, 1, layout), 0);
+    ex_buf_make(&B, t, rb, cb, ldb, nb, sb, cf->offset, mix(seed, 2, layout), 0);
+    ex_buf_make(&C, t, m, n, ldc, batch, sc, cf->offset, mix(seed, 3, layout), cf->nan_c);
+    ex_buf_make(&bias, t, 1, n, n, 1, 0, cf->offset, mix(seed, 4, epi), 0);
+
+    gk_gemm_desc d = gk_gemm_desc_init(t, m, n, k);
+    d.op_a = ta ? GK_GEMM_OP_T : GK_GEMM_OP_N;
+    d.op_b = tb ? GK_GEMM_OP_T : GK_GEMM_OP_N;
+    if (!cf->dense || bmode == 4) d.lda = lda, d.ldb = ldb, d.ldc = ldc;
+    d.alpha = cf->alpha, d.beta = cf->beta;
+    d.batch = batch;
+    d.stride_a = batch > 1 ? sa : 3, d.stride_b = batch > 1 ? sb : 1, d.stride_c = batch > 1 ? sc : 1;
+    d.epilogue = (gk_gemm_epilogue)epi;
+    d.bias = epi != GK_GEMM_EPILOGUE_NONE ? ex_dev(&bias, t) : NULL;
+    /* k = 0: A and B are not read; pass NULL with the unaligned configurations. */
+    const void *pa = k == 0 && cf->offset ? NULL : ex_dev(&A, t), *pb = k == 0 && cf->offset ? NULL : ex_dev(&B, t);
+
+    size_t bytes = 0;
+    void *w = ex_workspace(v->id, &d, ws, ws_cap, &bytes, label);
+    gk_status st = gk_gemm_ex(v->id, &d, pa, pb, ex_dev(&C, t), w, &bytes, 0);
+    if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
+    gk_test_require(st, label);
+    const size_t es = elem_size(t);
+    unsigned char *got = (unsigned char *)gk_test_xmalloc(C.total * es);
+    TRY_CUDA(cudaMemcpy(got, C.d, C.total * es, cudaMemcpyDeviceToHost));
+
+    double *ref = (double *)gk_test_xmalloc(m * n * sizeof(double));
+    double *mag = (double *)gk_test_xmalloc(m * n * sizeof(double));
+    double *rms = (double *)gk_test_xmalloc(m * n * sizeof(double));
+    const gk_gemm_precision pr = ex_precision(v, t);
+    size_t bad = 0;
+    for (size_t z = 0; z < batch; ++z) {
+        gk_gemm_ref_ex(ta, tb, m, n, k, cf->alpha, ex_host(&A, z), lda, ex_host(&B, z), ldb, cf->beta, ex_host(&C, z),
+                       ldc, epi, epi != GK_GEMM_EPILOGUE_NONE ? ex_host(&bias, 0) : NULL, ref, mag, rms);
+        char zl[300];
+        snprintf(zl, sizeof zl, "%s product %zu", label, z);
+        const unsigned char *gz = got + (EX_GUARD + cf->offset + z * sc) * es;
+        if (bad < GK_VERIFY_SHOW) {
+            if (t == GK_GEMM_TYPE_F32)
+                bad += gk_gemm_check_ex((const float *)gz, ldc, ref, mag, rms, m, n, k, pr, epi, 0, zl, stdout);
+            else
+                bad += gk_gemm_check16((const unsigned short *)gz, ldc, ref, mag, rms, m, n, k, pr, epi, 0, zl, stdout);
+        }
+    }
+    int ok = bad == 0;
+    ok &= ex_untouched(&C, t, got, label) == 0;
+    if (twice && ok) {
+        /* The same inputs again (C restored: it may be read), the same bits. */
+        TRY_CUDA(cudaMemcpy(C.d, C.raw, C.total * es, cudaMemcpyHostToDevice));
+        st = gk_gemm_ex(v->id, &d, pa, pb, ex_dev(&C, t), w, &bytes, 0);
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
+        gk_test_require(st, label);
+        unsigned char *again = (unsigned char *)gk_test_xmalloc(C.total * es);
+        TRY_CUDA(cudaMemcpy(again, C.d, C.total * es, cudaMemcpyDeviceToHost));
+        int same = memcmp(got, again, C.total * es) == 0;
+        if (!same) printf("  %s: a second call gave different bits (documented deterministic)\n", label);
+        ok &= same;
+        free(again);
+    }
+    if (!ok) printf("  %s FAILED (seed of the run: see above)\n", label);
+    free(got), free(ref), free(mag), free(rms);
+    ex_buf_free(&A), ex_buf_free(&B), ex_buf_free(&C), ex_buf_free(&bias);
+    return ok;
+}
+
+/* Every extended case of variant v (extended) for type t. */
+static void run_ex_variant(const gk_gemm_variant *v, gk_gemm_type t, int small_only, uint64_t seed, void **ws,
+                           size_t *ws_cap)
+{
+    const ex_shape *shapes = small_only ? ex_small_shapes : ex_shapes;
+    const size_t nshapes = small_only ? sizeof ex_small_shapes / sizeof ex_small_shapes[0]
+                                      : sizeof ex_shapes / sizeof ex_shapes[0];
+    int cases = 0, failed_before = check_failed;
+    for (size_t si = 0; si < nshapes; ++si) {
+        const ex_shape *sh = &shapes[si];
+        int first_of_shape = 1;
+        for (int layout = 0; layout < 4; ++layout)
+            for (int epi = 0; epi < 4; ++epi)
+                for (int bmode = 0; bmode < 5; ++bmode) {
+                    int run = sh->level == 0   ? bmode < 4
+                              : sh->level == 1 ? bmode == (layout + epi) % 4
+                              : sh->level == 2 ? epi == layout && bmode == (layout + 1) % 4
+                                               : bmode == 4 && epi == (layout + 1) % 4;
+                    if (!run) continue;
+                    /* The configuration turns with the case, the shape and the type. */
+                    size_t ci = ((size_t)(layout * 16 + epi * 4 + bmode) + si + (size_t)t) % N_EX_CONFIGS;
+                    /* The largest shape's first case also runs twice (determinism). */
+                    int twice = first_of_shape && sh->level == 2;
+                    uint64_t cs = mix(seed, (uint64_t)(si * 1000 + layout * 100 + epi * 10 + bmode), (uint64_t)t);
+                    int ok = run_ex_case(v, t, sh, layout, epi, bmode, &ex_configs[ci], cs, ws, ws_cap, twice);
+                    CHECK(ok, "v%d %s layout %d epilogue %d batch mode %d %zux%zux%zu config %zu", v->id,
+                          gk_gemm_type_name(t), layout, epi, bmode, sh->m, sh->n, sh->k, ci);
+                    first_of_shape = 0;
+                    ++cases;
+                }
+        printf("gk_gemm_ex v%02d %s %zux%zux%zu done\n", v->id, gk_gemm_type_name(t), sh->m, sh->n, sh->k);
+        fflush(stdout);
+    }
+    printf("gk_gemm_ex v%02d %s: %d cases, %s\n", v->id, gk_gemm_type_name(t), cases,
+           check_failed == failed_before ? "all passed" : "FAILURES above");
+}
+
+/* The default description through gk_gemm_ex against gk_gemm or
+ * gk_gemm_bf16 (the same bits), and, for a variant that is not extended,
+ * GK_ERROR_UNSUPPORTED for what it does not take, with C untouched. */
+static void run_ex_default(const gk_gemm_variant *v, int small_only, uint64_t seed, void **ws, size_t *ws_cap)
+{
+    const gk_gemm_type t =
+        v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32) ? GK_GEMM_TYPE_F32 : GK_GEMM_TYPE_BF16;
+    const size_t m = small_only ? 33 : 129, n = small_only ? 17 : 127, k = small_only ? 9 : 130;
+    const ex_config *cf = &ex_configs[1]; /* odd rows, offset pointers, alpha and beta */
+    const size_t lda = k + cf->pad_a, ldb = n + cf->pad_b, ldc = n + cf->pad_c, es = elem_size(t);
+    char label[160];
+    snprintf(label, sizeof label, "v%02d %s gk_gemm_ex default %zux%zux%zu", v->id, gk_gemm_type_name(t), m, n, k);
+    ex_buf A, B, C;
+    ex_buf_make(&A, t, m, k, lda, 1, 0, cf->offset, mix(seed, 11, (uint64_t)v->id), 0);
+    ex_buf_make(&B, t, k, n, ldb, 1, 0, cf->offset, mix(seed, 12, (uint64_t)v->id), 0);
+    ex_buf_make(&C, t, m, n, ldc, 1, 0, cf->offset, mix(seed, 13, (uint64_t)v->id), 0);
+    void *pa = ex_dev(&A, t), *pb = ex_dev(&B, t), *pc = ex_dev(&C, t);
+    gk_status st = t == GK_GEMM_TYPE_F32
+                       ? gk_gemm(v->id, m, n, k, cf->alpha, (const float *)pa, lda, (const float *)pb, ldb, cf->beta,
+                                 (float *)pc, ldc, 0)
+                       : gk_gemm_bf16(v->id, m, n, k, cf->alpha, pa, lda, pb, ldb, cf->beta, pc, ldc, 0);
+    if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
+    gk_test_require(st, label);
+    unsigned char *plain = (unsigned char *)gk_test_xmalloc(C.total * es);
+    unsigned char *ex = (unsigned char *)gk_test_xmalloc(C.total * es);
+    TRY_CUDA(cudaMemcpy(plain, C.d, C.total * es, cudaMemcpyDeviceToHost));
+    TRY_CUDA(cudaMemcpy(C.d, C.raw, C.total * es, cudaMemcpyHostToDevice));
+    gk_gemm_desc d = gk_gemm_desc_init(t, m, n, k);
+    d.lda = lda, d.ldb = ldb, d.ldc = ldc, d.alpha = cf->alpha, d.beta = cf->beta;
+    size_t bytes = 0;
+    void *w = ex_workspace(v->id, &d, ws, ws_cap, &bytes, label);
+    st = gk_gemm_ex(v->id, &d, pa, pb, pc, w, &bytes, 0);
+    if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
+    gk_test_require(st, label);
+    TRY_CUDA(cudaMemcpy(ex, C.d, C.total * es, cudaMemcpyDeviceToHost));
+    CHECK(memcmp(plain, ex, C.total * es) == 0, "%s: the bits of %s", label,
+          t == GK_GEMM_TYPE_F32 ? "gk_gemm" : "gk_gemm_bf16");
+    CHECK(memcmp(plain, C.raw, C.total * es) != 0, "%s: C was written", label);
+    if (!v->extended) {
+        /* Each option alone: UNSUPPORTED, nothing launched, C as it was. */
+        TRY_CUDA(cudaMemcpy(C.d, C.raw, C.total * es, cudaMemcpyHostToDevice));
+        gk_gemm_desc o[4] = {d, d, d, d};
+        o[0].op_a = GK_GEMM_OP_T, o[0].lda = m + cf->pad_a; /* A stored k x m (the same buffer is large enough) */
+        o[1].op_b = GK_GEMM_OP_T, o[1].ldb = k;             /* B stored n x k */
+        o[2].batch = 2, o[2].stride_c = m * ldc;            /* (not run: no second C) */
+        o[3].epilogue = GK_GEMM_EPILOGUE_BIAS, o[3].bias = pb;
+        static const char *const what[] = {"op_a = T", "op_b = T", "batch 2", "an epilogue"};
+        for (int i = 0; i < 4; ++i) {
+            bytes = *ws_cap;
+            st = gk_gemm_ex(v->id, &o[i], pa, pb, pc, *ws, &bytes, 0);
+            CHECK(st.code == GK_ERROR_UNSUPPORTED, "%s, %s: %s", label, what[i], gk_status_string(st.code));
+        }
+        TRY_CUDA(cudaDeviceSynchronize());
+        TRY_CUDA(cudaMemcpy(ex, C.d, C.total * es, cudaMemcpyDeviceToHost));
+        CHECK(memcmp(ex, C.raw, C.total * es) == 0, "%s: the rejected calls wrote nothing", label);
+    }
+    printf("%s: %s\n", label, v->extended ? "the same bits" : "the same bits; options UNSUPPORTED");
+    free(plain), free(ex);
+    ex_buf_free(&A), ex_buf_free(&B), ex_buf_free(&C);
+}
+
 int main(int argc, char **argv)
 {
-    int variant = 0, bf16_variant = 0, small_only = 0, tables = 3; /* bit 0: fp32, bit 1: bf16 */
+    int variant = 0, bf16_variant = 0, small_only = 0, ex_only = 0, tables = 3; /* bit 0: fp32, bit 1: bf16 */
     uint64_t seed = gk_test_new_seed();
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]), tables = 1;
@@ -491,9 +889,11 @@ int main(int argc, char **argv)
             tables = strcmp(argv[i], "fp32") == 0 ? 1 : strcmp(argv[i], "bf16") == 0 ? 2 : 0;
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--small") == 0) small_only = 1;
+        else if (strcmp(argv[i], "--ex") == 0) ex_only = 1;
         else tables = 0;
         if (tables == 0 || (variant && bf16_variant)) {
-            printf("usage: test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--small] [--seed S]\n");
+            printf("usage: test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--ex] [--small] "
+                   "[--seed S]\n");
             return 2;
         }
     }
@@ -504,8 +904,10 @@ int main(int argc, char **argv)
         printf("no variant %d\n", variant);
         return 2;
     }
+    if (only && !(only->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32))) /* a 16-bit row: gk_gemm_bf16's */
+        only_bf16 = only, only = NULL, tables = 2;
     if (bf16_variant != 0 && (only_bf16 = gk_gemm_bf16_find_variant(bf16_variant)) == NULL) {
-        printf("no bf16 variant %d\n", bf16_variant);
+        printf("no bf16 variant %d (the 16-bit rows are 13-17)\n", bf16_variant);
         return 2;
     }
     cublasHandle_t h;
@@ -515,12 +917,28 @@ int main(int argc, char **argv)
     }
     size_t nsmall = sizeof small_shapes / sizeof small_shapes[0];
     size_t nmed = small_only ? 0 : sizeof medium_shapes / sizeof medium_shapes[0];
-    for (int bf16 = 0; bf16 < 2; ++bf16) {
+    for (int bf16 = 0; bf16 < 2 && !ex_only; ++bf16) {
         if (!(tables & (1 << bf16))) continue;
         for (size_t si = 0; si < nsmall + nmed; ++si)
             run_shape(si < nsmall ? &small_shapes[si] : &medium_shapes[si - nsmall], seed, bf16,
                       bf16 ? only_bf16 : only, &dev, h);
     }
+    /* gk_gemm_ex: every selected variant's default description, then every
+     * extended variant's options, type by type. */
+    void *ws = NULL;
+    size_t ws_cap = 0;
+    for (size_t vi = 0; vi < gk_gemm_variant_count(); ++vi) {
+        const gk_gemm_variant *v = gk_gemm_variant_at(vi);
+        const int is16 = !(v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32));
+        if (!(tables & (is16 ? 2 : 1))) continue;
+        if ((only || only_bf16) && v != only && v != only_bf16) continue;
+        if (!runs_here(v, &dev)) continue;
+        run_ex_default(v, small_only, seed, &ws, &ws_cap);
+        if (!v->extended) continue;
+        for (int t = GK_GEMM_TYPE_F32; t <= GK_GEMM_TYPE_F16; ++t)
+            if (v->types & GK_GEMM_TYPE_BIT(t)) run_ex_variant(v, (gk_gemm_type)t, small_only, seed, &ws, &ws_cap);
+    }
+    if (ws) cudaFree(ws);
     cublasDestroy(h);
     return check_summary("test_gemm_gpu");
 }

@@ -2,8 +2,9 @@
  * from several host threads at once, on different streams or devices, with
  * nothing shared between them.
  *
- * The calls: every variant of every module (reduce; gemm's fp32/TF32 table
- * and its BF16 table; histogram; conv), each at several sizes chosen so that
+ * The calls: every variant of every module (reduce; gemm's fp32/TF32 rungs
+ * through gk_gemm and its 16-bit rungs through gk_gemm_bf16; histogram;
+ * conv), each at several sizes chosen so that
  * the launch settings change from call to call: the grid, the block count of
  * the multi-pass drivers, and above all the dynamic shared memory a launcher
  * sizes from the call (histogram bins 100 and 256 of u8 samples, 256, 4096,
@@ -189,6 +190,7 @@ static void list_gemm(call_list *L, int small, int bf16)
     size_t count = bf16 ? gk_gemm_bf16_variant_count() : gk_gemm_variant_count();
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = bf16 ? gk_gemm_bf16_variant_at(i) : gk_gemm_variant_at(i);
+        if (!bf16 && !(v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32))) continue; /* the 16-bit rungs: bf16 = 1 */
         for (size_t j = 0; j < ns; ++j) {
             call *c = add_call(L, bf16 ? M_GEMM_BF16 : M_GEMM, v->id);
             c->m = sh[j].m;
