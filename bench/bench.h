@@ -162,6 +162,14 @@ typedef struct gk_bench_module {
      * belong but cannot run shows as n/a. NULL (what a module that leaves it
      * out gets): every case belongs. Called after setup(). */
     int (*applies)(void *state, const gk_bench_case *c);
+    /* The case as it runs with the parameters of this run, for a module whose
+     * cases change with a parameter (gemm's variant 17 stores bf16 or fp16
+     * as dtype says, and with an epilogue every gemm case is compared with
+     * cuBLASLt): it may rewrite the precision, peak and reference of *c; the
+     * id, key, name and role stay. Called after setup() for each case that
+     * applies, before the row is made. NULL (what a module that leaves it
+     * out gets): the case as case_at gives it. */
+    void (*in_run)(void *state, gk_bench_case *c);
     size_t state_size; /* sizeof the module's state struct (setup) */
 } gk_bench_module;
 

@@ -212,6 +212,7 @@ static int run_group(const plan *p, const gk_bench_shape *shape, const gk_bench_
         gk_bench_case c = mod->case_at(ci);
         if (!selected_case(cli, &c)) continue;
         if (mod->applies != NULL && !mod->applies(state, &c)) continue; /* not a case of these parameters */
+        if (mod->in_run != NULL) mod->in_run(state, &c); /* its precision and reference in this run */
         gk_bench_row *r = new_row();
         r->m = mod;
         r->shape = *shape;
