@@ -742,8 +742,8 @@ template <typename T> __device__ __forceinline__ uint32_t pack2(float lo, float 
  * its writes to the async proxy; lane 0 issues the two TMA stores (into
  * product z of C's 3D map) and commits them, and
  * the warp goes on without waiting for them. The TMA clips at m and n. With
- * an epilogue each lane reads the bias of its 2 columns of each 8-column
- * block (bias_pair, through L1). */
+ * an epilogue each lane first reads the bias of its 2 columns of each
+ * 8-column block of the pass (bias_bits: 16 4-byte loads through L1). */
 template <int kEpi, typename T>
 __device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUtensorMap *map_c, int z, uint32_t buf,
                                                unsigned m, unsigned n, unsigned row0, unsigned bn, int lane,
@@ -758,6 +758,14 @@ __device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUt
     for (int pass = 0; pass < kEpiPasses; ++pass) {
         const unsigned x = bn + (unsigned)(pass * kEpiCols);
         if (x >= n) break; /* warp-uniform: the rest of the tile lies right of n */
+        /* The pass's bias first, all 16 loads in flight together (16
+         * registers of bf16 or half pairs): loaded beside each stmatrix,
+         * whose asm orders it after the previous one, they would wait one
+         * after another. */
+        uint32_t bb[kEpiCols / 8];
+#pragma unroll
+        for (int jb = 0; jb < kEpiCols / 8; ++jb)
+            bb[jb] = bias_bits<kEpi>(bias, tcol + 8u * (unsigned)(pass * (kEpiCols / 8) + jb), n, bias_vec);
         if (lane == 0) bulk_wait_read();
         __syncwarp();
 #pragma unroll
@@ -765,8 +773,7 @@ __device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUt
             const int j = pass * (kEpiCols / 8) + 2 * jj; /* column blocks j, j + 1 of the tile */
             const int jl = 2 * jj + (mi >> 1);            /* this lane's block within the pass */
             const uint32_t addr = buf + (uint32_t)((jl >> 3) * kEpiBoxBytes + r * 128 + (((jl & 7) ^ (r & 7)) << 4));
-            const float2 b0 = bias_pair<kEpi>(bias, tcol + 8u * (unsigned)j, n, bias_vec);
-            const float2 b1 = bias_pair<kEpi>(bias, tcol + 8u * (unsigned)(j + 1), n, bias_vec);
+            const float2 b0 = bias_unpack<T>(bb[2 * jj]), b1 = bias_unpack<T>(bb[2 * jj + 1]);
             stmatrix_x4(addr,
                         pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j], b0.x),
                                  epilogue_apply<kEpi>(alpha * d[4 * j + 1], b0.y)),

@@ -38,6 +38,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 namespace {
 
@@ -465,12 +466,18 @@ template <int kBM, int kBN, int kBK, int kThreads> struct Bf16Slab {
  * to v = alpha acc + beta c_old before C's one rounding: x = v + bias[col],
  * then max(x, 0) (a NaN stays NaN), or GELU in its tanh form,
  * 0.5 x (1 + tanh(s)) with s = sqrt(2 / pi) (x + 0.044715 x^3), written as
- * x / (1 + e^(-2 s)) (the same function, since 1 + tanh(s) = 2 / (1 +
- * e^(-2 s))): one __expf (ex2.approx) and one __fdividef instead of tanhf's
- * longer sequence. Their errors (a few fp32 ulps, growing to about 2^-17
- * relative where |2 s| nears 88) stay below 2^-16 of the result, far below
- * a 16-bit rounding (2^-8, 2^-11). For x -> -inf e^(-2 s) overflows to
- * +inf and the quotient is -0; for x -> +inf it is x. */
+ * x / (1 + 2^(-2 log2(e) s)) (the same function, since 1 + tanh(s) = 2 / (1
+ * + e^(-2 s))), with the constants folded: -2 log2(e) s = x (c0 + c1 x^2),
+ * c0 = -2 log2(e) sqrt(2 / pi), c1 = 0.044715 c0. Per value: 4 fp32
+ * instructions (x^2, the FMA, the product, 1 + the power), ex2.approx and
+ * rcp.approx (the SFU; tanhf's sequence is several times longer) and one
+ * multiply. Their errors: ex2.approx's and rcp.approx's 2 ulps and 1 ulp
+ * (PTX ISA), and the 3 roundings of the power's argument p, which the power
+ * scales by |p| ln 2: at most 3 x 2^-24 x |p| ln 2 relative, below 2^-16
+ * while |p| < 123 (beyond that the result is below 2^-123 |x|, zero in a
+ * 16-bit C). So below 2^-16 of the result, far below a 16-bit rounding
+ * (2^-8, 2^-11). For x -> -inf the power overflows to +inf and the
+ * quotient is -0; for x -> +inf it is x. */
 template <typename T> struct Half16;
 template <> struct Half16<__nv_bfloat16> {
     __device__ static __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
@@ -490,6 +497,20 @@ template <> struct Half16<__half> {
     typedef __half2 Pair;
 };
 
+/* 2^x and 1 / x on the SFU (PTX ex2.approx.ftz.f32, rcp.approx.ftz.f32). */
+__device__ __forceinline__ float fast_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+__device__ __forceinline__ float fast_rcp(float x)
+{
+    float y;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
 template <int kEpi> __device__ __forceinline__ float epilogue_apply(float v, float bias)
 {
     if constexpr (kEpi == 0) {
@@ -498,8 +519,10 @@ template <int kEpi> __device__ __forceinline__ float epilogue_apply(float v, flo
         const float x = v + bias;
         if constexpr (kEpi == 2) return x < 0.0f ? 0.0f : x;
         if constexpr (kEpi == 3) {
-            const float s = 0.7978845608028654f * (x + 0.044715f * x * x * x); /* sqrt(2 / pi) (...) */
-            return __fdividef(x, 1.0f + __expf(-2.0f * s));
+            constexpr float c0 = -2.302208198144325f;  /* -2 log2(e) sqrt(2 / pi) */
+            constexpr float c1 = -0.1029432393297272f; /* 0.044715 c0 */
+            const float p = x * fmaf(x * x, c1, c0);   /* -2 log2(e) s */
+            return x * fast_rcp(1.0f + fast_exp2(p));
         }
         return x;
     }
@@ -520,6 +543,31 @@ __device__ __forceinline__ float2 bias_pair(const T *__restrict__ bias, unsigned
         }
     }
     return r;
+}
+
+/* The same pair as its two 16-bit patterns (low half: column col), for a
+ * caller that loads many pairs before it uses them; bias_unpack makes
+ * bias_pair's float2 of it. */
+template <int kEpi, typename T>
+__device__ __forceinline__ uint32_t bias_bits(const T *__restrict__ bias, unsigned col, unsigned n, bool bias_vec)
+{
+    uint32_t r = 0u;
+    if constexpr (kEpi != 0) {
+        const unsigned short *const b16 = reinterpret_cast<const unsigned short *>(bias);
+        if (bias_vec && col + 2 <= n) {
+            r = __ldg(reinterpret_cast<const unsigned *>(b16 + col));
+        } else {
+            if (col < n) r = __ldg(b16 + col);
+            if (col + 1 < n) r |= (uint32_t)__ldg(b16 + col + 1) << 16;
+        }
+    }
+    return r;
+}
+template <typename T> __device__ __forceinline__ float2 bias_unpack(uint32_t bits)
+{
+    typename Half16<T>::Pair p;
+    memcpy(&p, &bits, sizeof p);
+    return Half16<T>::to_float2(p);
 }
 
 /* One element of C; beta == 0 never reads the old value (NaN there must not leak). */
