@@ -5,12 +5,13 @@
  * in single precision (gk_gemm: from the naive kernel, variant 1, to a tuned
  * fp32 kernel, 10, and two TF32 tensor-core kernels: 11 with
  * Ampere's mma.sync, 12 with Hopper's wgmma fed by the TMA) and in
- * bfloat16 on the tensor cores (gk_gemm_bf16, its own table of variants:
- * see "BF16" below). Every variant is one file in
- * gemm/kernels/ and one row of the module's table (gemm/variants.c), whose
- * read-only description gk_gemm_variant_at() shows; the API, the tests, the
- * bench and the docs all read it. gemm/README.md walks up the ladder with
- * measured numbers.
+ * bfloat16 on the tensor cores (gk_gemm_bf16, variants 13-17: see "BF16"
+ * below), and, through gk_gemm_ex (below), with transposed operands,
+ * batches, FP16 and fused bias and activation. Every variant is one file in
+ * gemm/kernels/ and one row of the module's one table (gemm/variants.c),
+ * ids 1-17, whose read-only description gk_gemm_variant_at() shows; the
+ * API, the tests, the bench and the docs all read it and use its ids.
+ * gemm/README.md walks up the ladder with measured numbers.
  *
  * Calling convention (the same for every variant):
  *   - Row-major storage. A is m x k, B is k x n, C is m x n; element (i, j)
@@ -133,21 +134,22 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * gk_gemm_bf16: C = alpha * A * B + beta * C with A, B and C in bfloat16
  * (__nv_bfloat16 from <cuda_bf16.h>: 1 sign, 8 exponent and 7 explicit
  * mantissa bits; passed as void pointers so that this header stays plain C)
- * on the tensor cores. Its variants form their own table, numbered 1, 2, ...
- * in teaching order (gk_gemm_bf16_variant_at; the kernel files are
- * gemm/kernels/bf16_NN_name.cu), separate from gk_gemm's: 1 mma.sync with
- * ldmatrix and cp.async (the Ampere way), 2 Hopper's wgmma reading both
- * tiles from shared memory, 3 the tensor memory accelerator (TMA) loading
- * them into an mbarrier pipeline, 4 warp specialization (a producer
- * warpgroup issues the TMA, two consumer warpgroups the wgmma), 5
- * persistent tiles (one CTA per SM walks the output tiles in a grouped
- * order for L2, its pipeline running on across tiles so that the next
- * tile loads while the current one is stored, with beta = 0 through
- * shared memory and TMA stores that overlap the next tile; CTAs in
- * clusters of 2 share B's tiles through TMA multicast): 5 rungs, and
- * gk_gemm_bf16_best_variant() gives 5, the fastest BF16 variant at every
- * size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
- * 8192^3 and 4097 x 3001 x 2049).
+ * on the tensor cores. Its variants are the 16-bit rungs of the module's
+ * one table, ids 13-17 in teaching order (the kernel files are
+ * gemm/kernels/bf16_NN_name.cu, id 12 + NN; gk_gemm_bf16_variant_at(i) is
+ * id 13 + i, a view of the same table): 13 mma.sync with ldmatrix and
+ * cp.async (the Ampere way), 14 Hopper's wgmma reading both tiles from
+ * shared memory, 15 the tensor memory accelerator (TMA) loading them into
+ * an mbarrier pipeline, 16 warp specialization (a producer warpgroup issues
+ * the TMA, two consumer warpgroups the wgmma), 17 persistent tiles (one CTA
+ * per SM walks the output tiles in a grouped order for L2, its pipeline
+ * running on across tiles so that the next tile loads while the current
+ * one is stored, with beta = 0 through shared memory and TMA stores that
+ * overlap the next tile; CTAs in clusters of 2 share B's tiles through TMA
+ * multicast). gk_gemm_bf16_best_variant() gives 17, the fastest of them at
+ * every size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
+ * 8192^3 and 4097 x 3001 x 2049). gk_gemm_bf16 takes ids 13-17; gk_gemm
+ * returns GK_ERROR_UNSUPPORTED for them (and gk_gemm_bf16 for 1-12).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
  *     m = 0 or n = 0 does nothing, k = 0 scales C by beta (A and B are not
@@ -158,11 +160,11 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  *     nothing needs 16-byte alignment, and a leading dimension whose byte
  *     stride is not a multiple of 16 (an odd lda) is correct too: such rows
  *     take a slower copy path (each kernel file says which). The TMA
- *     variants (3, 4, 5) load with the TMA only when A and B both start on
- *     a 16-byte boundary with row strides (2 lda, 2 ldb bytes) multiples of
- *     16; otherwise, and for k = 0, variants 3 and 4 run variant 2's
+ *     variants (15, 16, 17) load with the TMA only when A and B both start
+ *     on a 16-byte boundary with row strides (2 lda, 2 ldb bytes) multiples
+ *     of 16; otherwise, and for k = 0, variants 15 and 16 run variant 14's
  *     kernel (16-byte cp.async for an operand whose rows all start on a
- *     16-byte boundary, an element-wise gather otherwise), and variant 5
+ *     16-byte boundary, an element-wise gather otherwise), and variant 17
  *     runs its persistent kernel in gather mode (its producer warpgroup
  *     copies A and B with 2- and 4-byte loads).
  *   - Precision: each product of two bf16 numbers is exact in fp32 (8 + 8
@@ -181,7 +183,7 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
 size_t gk_gemm_bf16_variant_count(void);
 const gk_gemm_variant *gk_gemm_bf16_variant_at(size_t index); /* NULL when out of range */
 const gk_gemm_variant *gk_gemm_bf16_find_variant(int id);     /* NULL when unknown      */
-int gk_gemm_bf16_best_variant(void);                          /* 5: see above           */
+int gk_gemm_bf16_best_variant(void);                          /* 17: see above          */
 
 gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
                        const void *b, size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream);
@@ -238,8 +240,9 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *         (Hendrycks and Gimpel, arXiv:1606.08415; cuBLASLt's GELU):
  *         gelu(x) = 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))),
  *         computed as x / (1 + exp(-2 sqrt(2 / pi) (x + 0.044715 x^3))),
- *         the same function, with fast exp and division (a relative error
- *         of a few fp32 ulps before C's rounding).
+ *         the same function, with the SFU's exp2 and reciprocal: a
+ *         relative error below 2^-16 of the value before C's rounding
+ *         (gemm/kernels/common.cuh derives it).
  *     The bias is a device pointer aligned to its element; NULL only with
  *     GK_GEMM_EPILOGUE_NONE.
  *   - Workspace by the module-wide two-phase query (as gk_reduce): with
