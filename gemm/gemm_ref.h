@@ -85,7 +85,8 @@ double gk_gemm_epilogue_ref(int epilogue, double x);
 /* Largest |gelu_tanh'(x)| (see gk_gemm_tolerance_ex), rounded up. */
 #define GK_GELU_LIPSCHITZ 1.13
 /* Relative error of the kernels' GELU value before the final rounding
- * (x / (1 + __expf(...)) with __fdividef), as gk/gemm.h states it. */
+ * (x / (1 + 2^p) on the SFU's ex2.approx and rcp.approx), as gk/gemm.h
+ * states it and gemm/kernels/common.cuh derives it. */
 #define GK_GELU_REL_ERROR 1.52587890625e-05 /* 2^-16 */
 
 /* Tolerance of one element of C computed with k products in `precision`,
