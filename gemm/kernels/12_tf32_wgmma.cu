@@ -226,7 +226,7 @@
  * (0.915x -> 0.869x); which of the two changes costs the 5% is not known.
  *
  * ---- What is left out -------------------------------------------------------------------
- * - Cluster multicast of A (BF16 variant 5 multicasts B across 2-CTA
+ * - Cluster multicast of A (variant 17 multicasts B across 2-CTA
  *   clusters and measured no gain at 4096^3, 1.1% at 8192^3), a ping-pong
  *   schedule, a TMA store of C: not done. Leaving the epilogue out (a build
  *   that stored nothing, timed by ncu at 4096^3) took 322.9 us against

@@ -1,12 +1,13 @@
-/* BF16 variant 1: mma.sync m16n8k16 fed by ldmatrix from XOR-swizzled
- * shared-memory tiles, with a multistage cp.async pipeline (the Ampere way).
+/* Variant 13 (bf16_01): mma.sync m16n8k16 fed by ldmatrix from
+ * XOR-swizzled shared-memory tiles, with a multistage cp.async pipeline
+ * (the Ampere way).
  *
  * The idea: C (bf16) = alpha * A (bf16) * B (bf16) + beta * C with the
  * products on the tensor cores and the sums in fp32. One warp-wide
  *     mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32      (SASS: HMMA.16816.F32.BF16)
  * computes D(16x8) += A(16x16) * B(16x8): 2048 multiply-adds, twice the
  * m16n8k8 TF32 instruction of gk_gemm's variant 11, from operands half the
- * size. It is the first rung of the BF16 ladder (gk_gemm_bf16's table), and
+ * size. It is the first rung of the BF16 ladder (variants 13-17), and
  * the Ampere design that the Hopper rungs (wgmma, TMA) are measured against:
  * every warp loads its own operand fragments from shared memory into
  * registers, and the block's threads copy the tiles in with cp.async.
@@ -64,7 +65,7 @@
  *     row of 256 columns) at byte (q / 8) * BK * 128 + p * 128 +
  *     16 ((q % 8) ^ (p % 8)).
  * These are exactly the layouts Hopper's wgmma reads with its 128-byte
- * swizzle (A "K-major", B "N-major"), so BF16 variant 2 keeps this copy code
+ * swizzle (A "K-major", B "N-major"), so variant 14 keeps this copy code
  * and changes only the compute. The layout and the copies that fill it are
  * common.cuh's Bf16Slab, shared by the BF16 ladder; the epilogue (bf16
  * pairs, store_pair) is common.cuh's too.
@@ -95,7 +96,7 @@
  *
  * What bounds it: the issue rate of mma.sync on Hopper's tensor cores (the
  * warp-level instruction runs well below wgmma's rate there: that is what
- * BF16 variant 2 changes), then shared-memory bandwidth (1.375 wavefronts
+ * variant 14 changes), then shared-memory bandwidth (1.375 wavefronts
  * per mma) and the 8 ldmatrix next to every 32 HMMA in the instruction
  * stream.
  *

@@ -1,5 +1,6 @@
-/* BF16 variant 2: Hopper's wgmma, both operands read by the tensor cores
- * straight from 128-byte-swizzled shared memory; loads as in variant 1.
+/* Variant 14 (bf16_02): Hopper's wgmma, both operands read by the tensor
+ * cores straight from 128-byte-swizzled shared memory; loads as in
+ * variant 13.
  *
  * The idea: on Hopper, a warpgroup (4 consecutive warps, 128 threads) issues
  *     wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16     (SASS: HGMMA.64x256x16.F32.BF16)
@@ -8,20 +9,20 @@
  * descriptors" (address, strides, swizzle mode), and accumulating into 128
  * fp32 registers per thread. It is asynchronous: the warps go on issuing
  * while the tensor cores work, and wait for a group of them with
- * wgmma.wait_group. Variant 1's mma.sync instead needed every warp to load
+ * wgmma.wait_group. Variant 13's mma.sync instead needed every warp to load
  * its fragments into registers with ldmatrix first, 8 ldmatrix per 32 mma
  * of 4096 multiply-adds each.
  *
- * What changes from variant 1, counted per k16-step and block (128 x 256):
- * - Instructions: variant 1 issues 8 warps x (8 ldmatrix + 32 HMMA) = 320
+ * What changes from variant 13, counted per k16-step and block (128 x 256):
+ * - Instructions: variant 13 issues 8 warps x (8 ldmatrix + 32 HMMA) = 320
  *   warp instructions (64 fragment loads, 256 HMMA); here 8 warps each issue 1 wgmma (a warpgroup-wide
  *   instruction, issued by its 4 warps together) = 8 warp instructions for
  *   the same 128 x 256 x 16 multiply-adds. The instruction stream stops
  *   being a limit; the operands no longer pass through registers.
  * - Shared traffic: each warpgroup's wgmma reads its A (64 x 16 x 2 B =
  *   2 KB) and the whole B (16 x 256 x 2 B = 8 KB): 20 KB per k16-step for
- *   the block, against variant 1's 8 warps x 8 ldmatrix x 512 B = 32 KB. The
- *   accumulators stay in registers: 128 fp32 per thread, as in variant 1
+ *   the block, against variant 13's 8 warps x 8 ldmatrix x 512 B = 32 KB. The
+ *   accumulators stay in registers: 128 fp32 per thread, as in variant 13
  *   (a 64 x 256 tile over 128 threads).
  * - What waits on what: the copies of k-tile kt + 2 are issued while the
  *   wgmma of k-tile kt run, and the wgmma of k-tile kt are still running
@@ -35,7 +36,7 @@
  * Both operands are stored in rows of 128 bytes, chunk q (16 bytes) of row r
  * at chunk q ^ (r % 8), 8-row "atoms" of 1024 bytes, every slab 1024-byte
  * aligned (the hardware applies the XOR to address bits 4-6 from bits 7-9,
- * so the atoms must start at multiples of 1024): exactly variant 1's
+ * so the atoms must start at multiples of 1024): exactly variant 13's
  * layout, which is why its copy code (common.cuh's Bf16Slab) is kept.
  *   A (K-major: k contiguous, imm-trans-a = 0): a slab of BM = 128 rows of
  *     BK = 64 elements. Warpgroup w reads rows 64w .. 64w + 63: start
@@ -58,7 +59,7 @@
  * Warp w4 = warp % 4 of a warpgroup owns rows 16 w4 .. 16 w4 + 15 of its 64;
  * lane = 4g + t; d[4j + 2h + e] = D[16 w4 + g + 8h][8j + 2t + e] for
  * j < N/8 = 32, h, e in {0, 1}: the layout of 32 m16n8 mma.sync tiles side by
- * side, so variant 1's epilogue (bf16 pairs) carries over.
+ * side, so variant 13's epilogue (bf16 pairs) carries over.
  *
  * ---- Fences (PTX ISA, wgmma.fence / commit_group / wait_group, and the
  * async proxy) -------------------------------------------------------------------
@@ -82,7 +83,7 @@
  * Block tile 128 x 256 x 64, 2 warpgroups (256 threads) of 64 x 256 each,
  * 4 stages of (128 + 256) x 64 x 2 B = 48 KB: 192 KB + 1 KB to align the
  * slabs to 1024 bytes = 197,632 bytes of dynamic shared memory (of sm_90's
- * 227 KB): 1 block per SM. Global traffic as variant 1 (same block tile:
+ * 227 KB): 1 block per SM. Global traffic as variant 13 (same block tile:
  * 85.3 multiply-adds per element loaded). Registers: see ptxas -v below.
  *
  * Registers (ptxas -v, CUDA 13.0, sm_90a): 170-182 per thread for the four
@@ -92,8 +93,8 @@
  *
  * What bounds it: the copies. All 256 threads both copy (cp.async, 12
  * chunks each per k-tile) and issue wgmma, and a k-tile's copies are only
- * 2 k-tiles ahead: the TMA (variant 3) takes the address arithmetic and
- * the copies off the threads, and warp specialization (variant 4) lets
+ * 2 k-tiles ahead: the TMA (variant 15) takes the address arithmetic and
+ * the copies off the threads, and warp specialization (variant 16) lets
  * producers run ahead of the consumers.
  *
  * Limits and fallbacks:
@@ -106,13 +107,13 @@
  *   cudaFuncGetAttributes and, when it is not 0 (the stub), returns
  *   cudaErrorNotSupported without launching. It does the same on any GPU
  *   other than compute capability 9.0.
- * - Copies, edges, the epilogue and alignment: exactly variant 1's (16-byte
+ * - Copies, edges, the epilogue and alignment: exactly variant 13's (16-byte
  *   cp.async for 16-byte-aligned rows, gathered chunks otherwise and where a
  *   chunk straddles the last column, zeros outside the matrix, guarded bf16
  *   pair or element stores, beta == 0 never reads C, k == 0 writes beta * C).
  * - 1-D grid of ceil(m/BM) * ceil(n/BN) blocks (at most 2^31 - 1), L2 block
  *   swizzle in groups of 8 tile rows.
- * - Variants 3 and 4 run this kernel for the rows their TMA cannot
+ * - Variants 15 and 16 run this kernel for the rows their TMA cannot
  *   address: sm90.cuh carries it for them (bf16_tile::gemm_bf16_cp_async,
  *   the same code with the k-tile's wgmma in bf16_wgmma_ktile).
  *
@@ -154,8 +155,8 @@ constexpr int kABytes = kBM * kBK * 2;              /* one A slab: 16 KB */
 constexpr int kBBytes = kBK * kBN * 2;              /* one B slab: 32 KB */
 constexpr int kAcc = kBN / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
 constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024; /* + alignment slack */
-/* The slabs' swizzled layout and the copies that fill them: BF16 variant
- * 1's (common.cuh), 4 chunks of A and 8 of B per thread and k-tile. */
+/* The slabs' swizzled layout and the copies that fill them: variant 13's
+ * (common.cuh), 4 chunks of A and 8 of B per thread and k-tile. */
 typedef Bf16Slab<kBM, kBN, kBK, kThreads> Slab;
 
 static_assert(kBN == 256, "the wgmma below is m64n256k16 (128 accumulators)");
@@ -165,7 +166,7 @@ static_assert(kSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 2
 
 /* ---- The kernel. The descriptors (bf16_a_desc, bf16_b_desc), the wgmma
  * wrapper and the fences are sm90.cuh's; the copies and the epilogue
- * common.cuh's, BF16 variant 1's. ------------------------------------------ */
+ * common.cuh's, variant 13's. ---------------------------------------------- */
 template <bool kAVec, bool kBVec>
 __global__ void __launch_bounds__(kThreads, 1)
 gemm_bf16_wgmma(unsigned m, unsigned n, unsigned k, float alpha, const unsigned short *__restrict__ a, size_t lda,

@@ -1,5 +1,5 @@
-/* BF16 variant 3: the operands loaded by the Tensor Memory Accelerator
- * (TMA), an mbarrier pipeline; wgmma as in variant 2.
+/* Variant 15 (bf16_03): the operands loaded by the Tensor Memory
+ * Accelerator (TMA), an mbarrier pipeline; wgmma as in variant 14.
  *
  * The idea: Hopper's TMA is a copy engine next to each SM. One thread hands
  * it a "tensor map" (a 128-byte description of a matrix in global memory:
@@ -8,11 +8,11 @@
  *     cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
  * and the TMA copies the whole box (here up to 16 KB) into shared memory,
  * writes it in the 128-byte-swizzled layout that the wgmma descriptors of
- * variant 2 read, fills zeros wherever the box leaves the matrix, and
+ * variant 14 read, fills zeros wherever the box leaves the matrix, and
  * signals an mbarrier in shared memory byte by byte as the data lands.
  *
- * What changes from variant 2, counted per k-tile (128 x 256 x 64) and block:
- * - Who loads: in variant 2 each of the 8 warps issues 12 cp.async (LDGSTS)
+ * What changes from variant 14, counted per k-tile (128 x 256 x 64) and block:
+ * - Who loads: in variant 14 each of the 8 warps issues 12 cp.async (LDGSTS)
  *   per k-tile, 96 warp instructions that copy 3,072 chunks of 16 bytes,
  *   every thread with its own address arithmetic and bounds test for each
  *   of its 12 chunks (and the gathered path's element loads at the edges).
@@ -27,17 +27,17 @@
  *   each warp, after the wgmma.wait_group that retires the wgmma reading the
  *   stage). The wgmma of k-tile kt wait on full[kt % 4] only; thread 0
  *   refills the stage of k-tile kt - 1 (with k-tile kt + 3) after waiting on
- *   its empty barrier. The main loop has no block barrier (variant 2: one
+ *   its empty barrier. The main loop has no block barrier (variant 14: one
  *   __syncthreads per k-tile), and the two warpgroups drift apart by up to
  *   the stages in flight.
- * - Bytes in flight: variant 2 copies 2 k-tiles ahead (96 KB per SM); here
+ * - Bytes in flight: variant 14 copies 2 k-tiles ahead (96 KB per SM); here
  *   a stage is refilled as soon as it is released, so 3 k-tiles (144 KB)
  *   are in flight ahead of the wgmma, with the same 4 stages.
- * - Registers: 154 per thread (ptxas -v, CUDA 13.0, sm_90a; variant 2's:
+ * - Registers: 154 per thread (ptxas -v, CUDA 13.0, sm_90a; variant 14's:
  *   170-182), 128 of them the fp32 accumulators of a 64 x 256 warpgroup tile;
  *   0 bytes of stack, no spills, no "wgmma serialized" warning.
  * - Proxies: the TMA writes shared memory through the async proxy, and wgmma
- *   reads it through the async proxy: variant 2's fence.proxy.async is gone.
+ *   reads it through the async proxy: variant 14's fence.proxy.async is gone.
  *   The mbarrier's completion makes the bytes visible to the threads that
  *   waited on it and to the wgmma they issue.
  *
@@ -47,12 +47,12 @@
  * 192 KB, + 64 bytes of mbarriers (a full and an empty one per stage, 8
  * bytes each), + 1 KB of slack to start the slabs on a 1024-byte boundary:
  * 197,696 bytes of dynamic shared memory (of sm_90's 227 KB), 1 block per SM.
- * The layouts are variant 2's, which is what a tensor map with
+ * The layouts are variant 14's, which is what a tensor map with
  * CU_TENSOR_MAP_SWIZZLE_128B and a 128-byte inner box writes: row r of a box
  * at byte 128 r of the destination, its 16-byte chunk q at chunk q ^ (r % 8)
  * (the XOR taken from address bits 7-9, hence the 1024-byte alignment).
  * The wgmma descriptors, the accumulator layout and the epilogue are
- * variant 2's, unchanged (see bf16_02_wgmma.cu for their derivation).
+ * variant 14's, unchanged (see bf16_02_wgmma.cu for their derivation).
  * B panels wholly right of column n (when n - bn < 256) are not loaded:
  * their stale contents reach only accumulators of columns >= n, which the
  * epilogue never stores; the expected bytes count only the panels loaded.
@@ -68,7 +68,7 @@
  *   4. lane 0 of each warp arrives on empty[(kt - 1) % 4];
  *   5. thread 0 waits on that empty barrier (all 8 warps past step 3) and
  *      queues k-tile kt + 3 into that stage.
- * Step 5 is what variant 4 changes: thread 0 computes too, so warp 0 (and
+ * Step 5 is what variant 16 changes: thread 0 computes too, so warp 0 (and
  * with it warpgroup 0's next wgmma) waits there for the slowest warp, and a
  * refill is queued only once per k-tile of warp 0's progress.
  *
@@ -76,12 +76,12 @@
  * stalls around it: the full-barrier waits when the TMA falls behind, and
  * warp 0's wait in step 5. Registers are allocated 8 per thread at a time
  * (256 per warp), so 154 take 160: 256 threads x 160 = 40,960 of the SM's
- * 65,536, which leaves 37.5% of the register file empty; variant 4 spends
+ * 65,536, which leaves 37.5% of the register file empty; variant 16 spends
  * it on a producer warpgroup.
  *
  * Limits and fallbacks:
  * - sm_90a only (wgmma, and the TMA and mbarrier forms used here): built as
- *   variant 2 is (the code compiled only where __CUDA_ARCH_FEAT_SM90_ALL is
+ *   variant 14 is (the code compiled only where __CUDA_ARCH_FEAT_SM90_ALL is
  *   defined; elsewhere both kernels are stubs with a 1 KB static shared
  *   array, which the launcher detects with cudaFuncGetAttributes and reports
  *   as cudaErrorNotSupported, GK_ERROR_UNSUPPORTED through gk_gemm_bf16).
@@ -90,9 +90,9 @@
  * - The TMA addresses a row only when the matrix's base address is 16-byte
  *   aligned and its row stride in bytes (2 lda, 2 ldb) a multiple of 16
  *   (below 2^40). Rows that the TMA cannot address take the cp.async path of
- *   variant 2: when A or B is not TMA-addressable (an lda or ldb that is not
+ *   variant 14: when A or B is not TMA-addressable (an lda or ldb that is not
  *   a multiple of 8, a pointer off 16-byte alignment), or k = 0, the launcher
- *   runs variant 2's kernel, which sm90.cuh carries for variants 3 and 4
+ *   runs variant 14's kernel, which sm90.cuh carries for variants 15 and 16
  *   (16-byte cp.async where rows allow it, gathered chunks otherwise). Both
  *   operands take the same path.
  * - Tensor maps: made on the host at every call (two cuTensorMapEncodeTiled,
@@ -102,14 +102,14 @@
  *   the maps travel as const __grid_constant__ CUtensorMap kernel
  *   parameters (the TMA reads them from the parameter space) and are
  *   prefetched by thread 0 (prefetch.tensormap).
- * - Epilogue: variant 2's (guarded bf16 pair or element stores from
+ * - Epilogue: variant 14's (guarded bf16 pair or element stores from
  *   registers, beta == 0 never reads C). 1-D grid of ceil(m/128) *
- *   ceil(n/256) blocks (at most 2^31 - 1), the L2 block swizzle of variant 2.
+ *   ceil(n/256) blocks (at most 2^31 - 1), the L2 block swizzle of variant 14.
  *
  * Sources: PTX ISA ("Tensor Copy" and cp.async.bulk.tensor; "Parallel
  * Synchronization and Communication Instructions: mbarrier": init,
  * arrive, expect-tx, try_wait.parity, phases and the transaction count;
- * fence.mbarrier_init; prefetch.tensormap; wgmma as in variant 2); CUDA C++
+ * fence.mbarrier_init; prefetch.tensormap; wgmma as in variant 14); CUDA C++
  * Programming Guide ("Tensor Memory Access": tensor maps made on the host,
  * __grid_constant__ parameters, the swizzle modes and their alignment);
  * CUDA Driver API (cuTensorMapEncodeTiled: the alignment and stride rules);
@@ -135,7 +135,7 @@
 namespace {
 
 /* The tile, its stages and their bytes (128 x 256 x 64, 4 stages of 48 KB)
- * are those of BF16 variants 2-5: sm90.cuh's bf16_tile. */
+ * are those of variants 14-17: sm90.cuh's bf16_tile. */
 using namespace bf16_tile;
 constexpr int kWarpgroups = kBM / 64;       /* 2: each owns 64 rows x all BN columns */
 constexpr int kThreads = kWarpgroups * 128; /* 256 */
@@ -175,7 +175,7 @@ gemm_bf16_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
     const uint32_t as0 = ring.as0, bs0 = ring.bs0, full0 = ring.full0, empty0 = ring.empty0;
 
     unsigned bm, bn;
-    tile_origin<kGroupM, kBM, kBN>(blockIdx.x, tiles_m, tiles_n, &bm, &bn); /* the L2 swizzle of variant 2 */
+    tile_origin<kGroupM, kBM, kBN>(blockIdx.x, tiles_m, tiles_n, &bm, &bn); /* the L2 swizzle of variant 14 */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wg = warp >> 2; /* this thread's warpgroup: rows 64 wg .. 64 wg + 63 of the tile */
     const unsigned ktiles = (k + kBK - 1) / kBK; /* >= 1: the launcher sends k = 0 to the cp.async kernel */
@@ -220,7 +220,7 @@ gemm_bf16_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
             /* Thread 0 refills it with k-tile kt-1+kStages once all 8 warps
              * have released it (phase prev / kStages of the empty barrier):
              * kStages - 1 k-tiles stay in flight ahead of the wgmma. Warp 0
-             * waits here for the slowest warp; variant 4 takes this wait off
+             * waits here for the slowest warp; variant 16 takes this wait off
              * the warps that compute. */
             if (tid == 0 && prev + kStages < ktiles) {
                 mbar_wait(empty0 + 8 * ps, (prev / kStages) & 1u);
@@ -245,6 +245,6 @@ extern "C" cudaError_t gk_gemm_bf16_03_tma_run(size_t m, size_t n, size_t k, flo
                                                cudaStream_t stream)
 {
     /* Rows that the TMA cannot address (and k = 0, which loads nothing)
-     * take the cp.async path of variant 2 (run_tma, sm90.cuh). */
+     * take the cp.async path of variant 14 (run_tma, sm90.cuh). */
     return run_tma<kGroupM>(gemm_bf16_tma, kThreads, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
 }

@@ -1,8 +1,9 @@
-/* BF16 variant 4: warp specialization. A producer warpgroup issues the TMA
- * loads, two consumer warpgroups issue the wgmma, and the mbarriers are all
- * they share; setmaxnreg moves registers from the producer to the consumers.
+/* Variant 16 (bf16_04): warp specialization. A producer warpgroup issues
+ * the TMA loads, two consumer warpgroups issue the wgmma, and the mbarriers
+ * are all they share; setmaxnreg moves registers from the producer to the
+ * consumers.
  *
- * The idea: in variant 3 thread 0 both computes and loads, so the refill of
+ * The idea: in variant 15 thread 0 both computes and loads, so the refill of
  * a stage waits in warp 0's instruction stream (for the slowest warp's
  * release of the stage), and warpgroup 0's next wgmma waits behind that.
  * Here the block has 3 warpgroups (384 threads) with one job each:
@@ -15,7 +16,7 @@
  *     (lane 0 of each warp arrives on its empty barrier) once
  *     wgmma.wait_group 1 has retired the wgmma that read it.
  * No consumer thread ever waits for a refill to be issued, and the producer
- * waits for nothing but free stages: as in variant 3, 3 k-tiles are loaded
+ * waits for nothing but free stages: as in variant 15, 3 k-tiles are loaded
  * or loading ahead of the one being computed, but a stage's refill is queued
  * the moment the last consumer warp releases it, from a warp that has
  * nothing else to do. The two consumer warpgroups run decoupled from the
@@ -26,7 +27,7 @@
  * 384 threads on a 65,536-register SM get at most 65,536 / 384 = 170, so
  * 168 registers each at launch (__launch_bounds__(384, 1); ptxas -v, CUDA
  * 13.0, sm_90a: 168 registers, 0 bytes of stack, no spills, no "wgmma
- * serialized" warning). Variant 2's consumer code already needs 170-182 and
+ * serialized" warning). Variant 14's consumer code already needs 170-182 and
  * holds 128 fp32 accumulators per thread. So, right after the roles split:
  *   setmaxnreg.dec.sync.aligned.u32 40    (the producer warpgroup)
  *   setmaxnreg.inc.sync.aligned.u32 232   (each consumer warpgroup)
@@ -46,7 +47,7 @@
  *   consumer use the widest wgmma, m64n256k16: 262,144 multiply-adds per
  *   2 KB of A and 8 KB of B read from shared memory (25.6 per byte), where
  *   256 x 128's m64n128k16 reads 2 KB + 4 KB for 131,072 (21.3 per byte).
- *   It is also the tile of variants 2 and 3, so the step measures the
+ *   It is also the tile of variants 14 and 15, so the step measures the
  *   specialization alone.
  * - Stages: 4 of 48 KB (the A slab 16 KB, the B slab 32 KB) = 192 KB; a 5th
  *   would make 240 KB, above sm_90's 227 KB per block. With 197,696 bytes of
@@ -64,37 +65,37 @@
  *            producer waits on it before queuing the stage's next k-tile
  *            (k-tile kt waits for the release of kt - 4: phase kt / 4 - 1).
  * The producer's first 4 k-tiles find the stages free. The descriptors,
- * swizzle, fences and accumulator layout are variant 2's; the TMA, the
- * tensor maps and the B panels outside n are variant 3's.
+ * swizzle, fences and accumulator layout are variant 14's; the TMA, the
+ * tensor maps and the B panels outside n are variant 15's.
  *
  * What bounds it: the consumers' wgmma issue, the epilogue (the tensor cores
  * idle while each block stores its tile; a new block's prologue then fills
  * the pipeline again) and the tail of the grid (at 4096^3, 512 tiles over
- * the SMs). Variant 5 keeps the blocks resident (persistent tiles) to overlap
+ * the SMs). Variant 17 keeps the blocks resident (persistent tiles) to overlap
  * one tile's epilogue with the next tile's loads.
  *
- * Limits and fallbacks (as variant 3):
+ * Limits and fallbacks (as variant 15):
  * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here):
  *   the code is compiled only where __CUDA_ARCH_FEAT_SM90_ALL is defined;
  *   elsewhere the kernels are stubs (a 1 KB static shared array that the
  *   launcher detects with cudaFuncGetAttributes) and the launcher returns
  *   cudaErrorNotSupported (GK_ERROR_UNSUPPORTED through gk_gemm_bf16), as it
  *   does on any GPU other than compute capability 9.0.
- * - Rows that the TMA cannot address take the cp.async path of variant 2:
+ * - Rows that the TMA cannot address take the cp.async path of variant 14:
  *   when A's or B's base address is not 16-byte aligned or its row stride in
  *   bytes (2 lda, 2 ldb) not a multiple of 16, or k = 0, the launcher runs
- *   variant 2's kernel, which sm90.cuh carries for variants 3 and 4. Both
+ *   variant 14's kernel, which sm90.cuh carries for variants 15 and 16. Both
  *   operands take the same path.
  * - Tensor maps made on the host at every call with cuTensorMapEncodeTiled,
  *   reached through cudaGetDriverEntryPointByVersion (nothing links
  *   libcuda), passed as const __grid_constant__ CUtensorMap parameters.
- * - Epilogue: variant 2's (guarded bf16 pair or element stores from
+ * - Epilogue: variant 14's (guarded bf16 pair or element stores from
  *   registers, beta == 0 never reads C). 1-D grid of ceil(m/128) *
- *   ceil(n/256) blocks (at most 2^31 - 1), the L2 block swizzle of variant 2.
+ *   ceil(n/256) blocks (at most 2^31 - 1), the L2 block swizzle of variant 14.
  *
  * Sources: PTX ISA (setmaxnreg; cp.async.bulk.tensor and "Tensor Copy";
  * mbarrier: init, arrive, expect-tx, try_wait.parity, phases; wgmma as in
- * variant 2); CUDA C++ Programming Guide ("Tensor Memory Access"); CUDA
+ * variant 14); CUDA C++ Programming Guide ("Tensor Memory Access"); CUDA
  * Driver API (cuTensorMapEncodeTiled); NVIDIA CUTLASS documentation (the
  * warp-specialized kernel schedules: producer and consumer warpgroups,
  * register reallocation, the "cooperative" 128 x 256 tile split between two
@@ -120,7 +121,7 @@
 namespace {
 
 /* The tile, its stages and their bytes (128 x 256 x 64, 4 stages of 48 KB)
- * are those of BF16 variants 2-5: sm90.cuh's bf16_tile. */
+ * are those of variants 14-17: sm90.cuh's bf16_tile. */
 using namespace bf16_tile;
 constexpr int kWarpgroups = kBM / 64;               /* 2 consumers: each owns 64 rows x all BN columns */
 constexpr int kWsThreads = 3 * 128;                 /* 1 producer + 2 consumer warpgroups */
@@ -159,13 +160,13 @@ gemm_bf16_ws(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ 
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
     extern __shared__ __align__(128) unsigned char smem[];
-    /* The slabs, then the barriers (ring_layout, as variant 3): empty[s] is
+    /* The slabs, then the barriers (ring_layout, as variant 15): empty[s] is
      * "the consumers are done with stage s". */
     const Ring ring = ring_layout<kStages, kABytes, kBBytes>(smem);
     const uint32_t as0 = ring.as0, bs0 = ring.bs0, full0 = ring.full0, empty0 = ring.empty0;
 
     unsigned bm, bn;
-    tile_origin<kGroupM, kBM, kBN>(blockIdx.x, tiles_m, tiles_n, &bm, &bn); /* the L2 swizzle of variant 2 */
+    tile_origin<kGroupM, kBM, kBN>(blockIdx.x, tiles_m, tiles_n, &bm, &bn); /* the L2 swizzle of variant 14 */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wg = warp >> 2; /* 0: the producer; 1, 2: the consumers */
     const unsigned ktiles = (k + kBK - 1) / kBK; /* >= 1: the launcher sends k = 0 to the cp.async kernel */
@@ -241,6 +242,6 @@ extern "C" cudaError_t gk_gemm_bf16_04_warp_specialized_run(size_t m, size_t n, 
                                                             float beta, void *c, size_t ldc, cudaStream_t stream)
 {
     /* Rows that the TMA cannot address (and k = 0, which loads nothing)
-     * take the cp.async path of variant 2 (run_tma, sm90.cuh). */
+     * take the cp.async path of variant 14 (run_tma, sm90.cuh). */
     return run_tma<kGroupM>(gemm_bf16_ws, kWsThreads, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
 }

@@ -1,5 +1,5 @@
-/* BF16 variant 5: persistent tiles, in pairs of CTAs that share B by
- * cluster multicast. Variant 4's producer and consumer warpgroups, but each
+/* Variant 17 (bf16_05): persistent tiles, in pairs of CTAs that share B by
+ * cluster multicast. Variant 16's producer and consumer warpgroups, but each
  * CTA stays resident and walks many output tiles, and its mbarrier ring of
  * stages runs on from one tile to the next, so the next tile's first
  * k-tiles load while the consumers store the current one. Two CTAs of a
@@ -12,7 +12,7 @@
  * producer warpgroup's 128 threads copy each stage themselves (see
  * "Gather mode").
  *
- * The idea, step 1 (persistence): in variant 4 each block computes one
+ * The idea, step 1 (persistence): in variant 16 each block computes one
  * 128 x 256 tile and exits. Its tensor cores idle through the block's end
  * and the next block's start: the epilogue (each consumer thread's 64 bf16
  * pair stores from registers), then the new block's launch, barrier
@@ -23,7 +23,7 @@
  *   - the grid is the number of CTAs that fit at once (1 per SM: 230,464
  *     bytes of shared memory each; with clusters, 2 x the clusters that fit,
  *     see below), capped at the work there is; each CTA walks its tiles in
- *     the grouped order of variant 2's block swizzle (kGroupM = 16 tile
+ *     the grouped order of variant 14's block swizzle (kGroupM = 16 tile
  *     rows, column by column inside a group; 8 in gather mode), so the ~132
  *     tiles in progress at one time share 16 A row-panels and 9 or 10 B
  *     column-panels in L2 (see "The group height" below; -DGKB5_GROUP_M=N
@@ -38,7 +38,7 @@
  *     first full-barrier wait after the epilogue finds its k-tile landed;
  *   - the consumers count the same sequence, zero their accumulators at
  *     each tile's start, and store each tile from registers exactly as
- *     variant 4 (bounds-checked bf16 pairs, beta = 0 never reads C).
+ *     variant 16 (bounds-checked bf16 pairs, beta = 0 never reads C).
  * Counted per CTA at 4096^3 (512 tiles, 132 CTAs: 3 or 4 tiles each): 1
  * launch prologue and pipeline fill instead of 3.9, and 3 of every 4
  * epilogues overlap the next tile's loads. What remains unhidden is the
@@ -268,7 +268,7 @@
  * producer, so the split is 48 / 224 (ptxas -v, CUDA 13.0: no spills in
  * any of the 16 instances).
  *
- * ---- Registers and tile: variant 4's ------------------------------------------------
+ * ---- Registers and tile: variant 16's -----------------------------------------------
  * 384 threads (1 producer + 2 consumer warpgroups), setmaxnreg 48 / 224
  * (gather mode: 104 / 200 at the default batch, see there), 128 x 256 x 64 tiles (each consumer
  * 64 x 256, m64n256k16, 128 fp32 accumulators per thread), 4 stages of 48
@@ -317,7 +317,7 @@
  * An odd lda or ldb, as in 4097 x 3001 x 2049 (lda = 2049, ldb = 3001),
  * starts every other row 2 bytes past a 4-byte boundary: neither the TMA
  * (16-byte rows) nor cp.async (4 bytes at least) can copy those rows.
- * Variants 3 and 4 hand such calls to variant 2's kernel, whose 256
+ * Variants 15 and 16 hand such calls to variant 14's kernel, whose 256
  * computing threads gather element by element between their wgmma, 8 loads
  * in flight per chunk: 0.549 ms on the H200 against cuBLAS's 0.378
  * (gemm/bench-h200.json, 2026-11-23 19:42 UTC). (A build of that kernel
@@ -347,7 +347,7 @@
  *     one build per batch, each against cuBLAS BF16 in its own process):
  *     batch 24 (a whole stage) 0.5303 ms against cuBLAS's 0.3789 (0.71x),
  *     batch 12 0.5131-0.5132 ms (0.74x, two runs), batch 8 0.5214 (0.73x),
- *     batch 6 0.4856 against 0.3801 (0.78x): the default. Variant 2's
+ *     batch 6 0.4856 against 0.3801 (0.78x): the default. Variant 14's
  *     copy path, which this mode replaced, took 0.5600 ms against 0.3798
  *     (0.68x; these runs: gemm/tuning/tensor-core-h200.txt).
  *   - Registers: setmaxnreg 104 for the producer, 200 for the consumers at
@@ -370,7 +370,7 @@
  *     thread waits on the empty barrier before it writes (the invariant
  *     above gemm_bf16_persistent).
  *   - k = 0: gather mode with no k-tile; the producers load nothing, the
- *     consumers store alpha x 0 + beta x C, as variant 2's kernel did.
+ *     consumers store alpha x 0 + beta x C, as variant 14's kernel did.
  * The copy was checked on the CPU (a host build not in this repository):
  * chunk_load, chunk_store and gather_stage as written here, compiled for the
  * host with stand-ins for __ldg, __byte_perm and st.shared, every stage of
@@ -397,7 +397,7 @@
  * to 8 128-byte lines); which of these, or the wgmma, bounds the odd shape
  * is for the measurement to say.
  *
- * Limits (as variant 4):
+ * Limits (as variant 16):
  * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here,
  *   and the multicast form of the TMA, which PTX marks as optimized for
  *   sm_90a): the code is compiled only where __CUDA_ARCH_FEAT_SM90_ALL is
@@ -473,7 +473,7 @@
 namespace {
 
 /* The tile, its stages and their bytes (128 x 256 x 64, 4 stages of 48 KB)
- * are those of BF16 variants 2-5: sm90.cuh's bf16_tile. */
+ * are those of variants 14-17: sm90.cuh's bf16_tile. */
 using namespace bf16_tile;
 constexpr int kWarpgroups = kBM / 64;               /* 2: each owns 64 rows x all BN columns */
 constexpr int kWsThreads = 3 * 128;                 /* 1 producer + 2 consumer warpgroups */
@@ -541,7 +541,7 @@ static_assert(kGatherAChunks == 8 && kGatherBChunks == 16, "the gather's thread 
 static_assert(kCluster == 1 || kCluster == 2, "GKB5_CLUSTER: 1 (no clusters) or 2 (a pair of CTAs along m)");
 static_assert(kGroupM % kCluster == 0, "GKB5_GROUP_M counts tile rows: a whole number of cluster rows");
 
-/* ---- Where things live in a slab: BF16 variant 1's layout (common.cuh) -- */
+/* ---- Where things live in a slab: variant 13's layout (common.cuh) ------ */
 typedef Bf16Slab<kBM, kBN, kBK, kProducerThreads> Slab;
 
 /* ---- Element types, transposed operands and batches (gk_gemm_ex) ------------
@@ -661,7 +661,7 @@ __device__ __forceinline__ void cluster_sync()
  * producer's wait), ptxas puts a MEMBAR.ALL.GPU before every such arrive,
  * which waits for the warp's outstanding global stores (the previous
  * tile's epilogue) too: on the H200 (CUDA 13.0, 2026-11-23, register
- * epilogue, gemm/tuning/tensor-core-h200.txt) variant 5 then took 0.2601 ms
+ * epilogue, gemm/tuning/tensor-core-h200.txt) variant 17 then took 0.2601 ms
  * at 4096^3 against 0.1935 with the default semantics, 1.34 times as long
  * (cuBLAS BF16 in the same processes 0.1744 and 0.1724: 0.67x against
  * 0.89x). A remote arrive returns no state ("_"). */
@@ -1234,7 +1234,7 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
 
     extern __shared__ __align__(128) unsigned char smem[];
     /* Slabs from the first 1024-byte boundary, then the barriers (as variant
-     * 3): the same offsets in both CTAs of a cluster (same kernel, same
+     * 15): the same offsets in both CTAs of a cluster (same kernel, same
      * dynamic shared memory), which the multicasts and the remote arrivals
      * rely on. */
     const Ring ring = ring_layout<kStages, kABytes, kBBytes, kEpiBytes>(smem);
@@ -1370,7 +1370,7 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
 
             /* The epilogue, while the next tile's first k-tiles land: through
              * shared memory and the TMA (step 3), or from registers as variant
-             * 4's. A tile below m (rank 1's tile of the last pair row when
+             * 16's. A tile below m (rank 1's tile of the last pair row when
              * tiles_m is odd: its A boxes were zeros) has every row >= m and
              * stores nothing. */
             const unsigned row0 = bm + 64 * cw + 16 * (warp & 3);

@@ -17,8 +17,8 @@
  *     q of row r at chunk q ^ (r % 8)), its copy path (16-byte cp.async, or
  *     chunks gathered element by element where rows are not 16-byte
  *     aligned or a chunk straddles the last column: Bf16Slab) and its
- *     epilogue (bf16 pairs: store_pair, store_tile), which BF16 variant 1
- *     introduces and variants 2-5 reuse.
+ *     epilogue (bf16 pairs: store_pair, store_tile), which variant 13
+ *     introduces and variants 14-17 reuse.
  * sm90.cuh adds the Hopper-only instructions (TMA, wgmma, setmaxnreg) and
  * the tensor maps; it includes this file.
  *
@@ -352,8 +352,8 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
  *   B slab: kBN / 64 panels of 64 columns, each kBK k-rows of 128 bytes;
  *     (k-row p, chunk q of the row of kBN columns) at byte
  *     (q / 8) * kBK * 128 + p * 128 + 16 ((q % 8) ^ (p % 8)).
- * BF16 variant 1 reads it with ldmatrix, variants 2-5 with wgmma (whose
- * 128-byte-swizzled K-major A and N-major B it is), variants 3-5 also
+ * Variant 13 reads it with ldmatrix, variants 14-17 with wgmma (whose
+ * 128-byte-swizzled K-major A and N-major B it is), variants 15-17 also
  * receive it from the TMA. Bf16Slab's copy path fills it with kThreads
  * threads: 16-byte cp.async where a row allows it, else gathered chunks. */
 template <int kBM, int kBN, int kBK, int kThreads> struct Bf16Slab {
@@ -599,7 +599,7 @@ __device__ __forceinline__ void store_pair(T *crow, unsigned col, unsigned n, fl
     }
 }
 /* A warp's 16 rows of its warpgroup's 64 x (2 kAcc) accumulator tile (the
- * wgmma m64nNk16 layout of BF16 variants 2-5), from registers:
+ * wgmma m64nNk16 layout of variants 14-17), from registers:
  * d[4j + 2h + e] is C(row0 + g + 8h, bn + 8j + 2t + e), lane = 4g + t.
  * Rows past m are skipped, columns past n guarded by store_pair. With an
  * epilogue (kEpi != 0) each column's bias comes from global memory (L1)

@@ -1,5 +1,5 @@
 /* gemm/kernels/sm90.cuh: the Hopper (compute capability 9.0) plumbing that
- * variants 11 and 12 and BF16 variants 2-5 share, on top of common.cuh
+ * variants 11, 12 and 14-17 share, on top of common.cuh
  * (which it includes):
  *   - the PTX wrappers for the Tensor Memory Accelerator (TMA) and its
  *     transaction-counting mbarrier forms (sm_90: mbar_arrive_expect_tx,
@@ -11,11 +11,11 @@
  *     init_ring) and the stub that stands for a kernel in a build without
  *     sm_90a (sm90a_stub);
  *   - the wgmma matrix descriptor (make_desc), the accumulator fence, and
- *     BF16 variants 2-5's wgmma: the m64n256k16 instruction, the
+ *     variants 14-17's wgmma: the m64n256k16 instruction, the
  *     descriptors of common.cuh's Bf16Slab, one k-tile of a warpgroup;
- *   - bf16_tile: the block tile of BF16 variants 2-5, the tensor maps and
- *     the launch of variants 3 and 4, and BF16 variant 2's kernel, which
- *     variants 3 and 4 launch for the rows their TMA cannot address;
+ *   - bf16_tile: the block tile of variants 14-17, the tensor maps and the
+ *     launch of variants 15 and 16, and variant 14's kernel, which
+ *     variants 15 and 16 launch for the rows their TMA cannot address;
  *   - on the host: the lookup of cuTensorMapEncodeTiled (a driver function,
  *     reached through the runtime so that nothing links libcuda), the
  *     encoding of a 2-D tensor map, the TMA's alignment rule, the test that
@@ -238,7 +238,7 @@ __device__ __forceinline__ void sm90a_stub(unsigned m, unsigned n)
 }
 #pragma nv_diag_default 550
 
-/* ---- BF16 variants 2-5: the descriptors of a Bf16Slab and the wgmma --------
+/* ---- Variants 14-17: the descriptors of a Bf16Slab and the wgmma -----------
  * (bf16_02_wgmma.cu derives them.) A (K-major): the slab's kBM rows of 128
  * bytes; warpgroup wg reads rows 64 wg .. 64 wg + 63, k16-step s is bytes
  * 32 s .. 32 s + 31 of each logical row (the hardware's XOR finds them in
@@ -315,7 +315,7 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t da, u
 #endif
 }
 
-/* d += A * B for any 16-bit type and layout (BF16 variant 5 under
+/* d += A * B for any 16-bit type and layout (variant 17 under
  * gk_gemm_ex): kF16 picks .f16 (IEEE half) or .bf16 inputs; kTransA and
  * kTransB are the instruction's imm-trans-a and imm-trans-b, which PTX
  * allows for 16-bit types only: 0 reads the operand K-major (each row of
@@ -356,7 +356,7 @@ __device__ __forceinline__ void wgmma_m64n256k16_any(float (&d)[128], uint64_t d
 #endif
 }
 
-/* One k-tile of a BF16 warpgroup (variants 2-5), in stage `slab` of the
+/* One k-tile of a BF16 warpgroup (variants 14-17), in stage `slab` of the
  * ring of A slabs at as0 (kABytes each) and B slabs at bs0 (kBBytes each):
  * the accumulators, last written by the zeroing or by wgmma that a
  * wait_group retired, are ordered before the new wgmma (the fences);
@@ -470,13 +470,13 @@ cudaError_t resident_grid(K kernel, int threads, size_t smem, int dev, size_t ti
     return cudaSuccess;
 }
 
-/* ---- The block tile of BF16 variants 2-5 ---------------------------------------
+/* ---- The block tile of variants 14-17 ------------------------------------------
  * 128 x 256 x 64 (bf16_04_warp_specialized.cu says why this shape): two
  * warpgroup tiles of 64 x 256 (m64n256k16, 128 fp32 accumulators per
  * thread), a ring of 4 stages, each an A slab (one TMA box of 64 k x 128
  * rows) and a B slab (4 panels of 64 columns x 64 k-rows, one TMA box each)
- * in the layout of common.cuh's Bf16Slab. Plus the pieces that variants 3
- * and 4 share: the tensor maps, the launch, and BF16 variant 2's kernel for
+ * in the layout of common.cuh's Bf16Slab. Plus the pieces that variants 15
+ * and 16 share: the tensor maps, the launch, and variant 14's kernel for
  * the rows the TMA cannot address. */
 namespace bf16_tile {
 constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4;
@@ -486,7 +486,7 @@ constexpr int kPanelBytes = kBK * 64 * 2; /* one B panel (64 k-rows x 64 columns
 constexpr int kPanels = kBN / 64;         /* 4 */
 constexpr int kBBytes = kBK * kBN * 2;    /* one B slab: 32 KB */
 constexpr int kAcc = kBN / 2;             /* accumulators per thread of a 64 x 256 warpgroup tile: 128 */
-/* Dynamic shared memory of a TMA kernel (variants 3 and 4): the stages,
+/* Dynamic shared memory of a TMA kernel (variants 15 and 16): the stages,
  * 1024 bytes of slack to start them on a 1024-byte boundary (the swizzle
  * atoms'), and a full and an empty mbarrier per stage: 197,696 bytes. */
 constexpr size_t kTmaSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024 + 2 * kStages * 8;
@@ -508,7 +508,7 @@ inline cudaError_t make_maps(PFN_cuTensorMapEncodeTiled_v12000 *encode, CUtensor
     return err;
 }
 
-/* BF16 variant 2's kernel, for variants 3 and 4. The TMA addresses only
+/* Variant 14's kernel, for variants 15 and 16. The TMA addresses only
  * rows that start 16-byte aligned (tma_addressable) and needs k > 0; for
  * everything else their launchers run this kernel (run_cp_async):
  * bf16_02_wgmma.cu's, whose header explains it. 2 warpgroups (256 threads)
@@ -602,11 +602,11 @@ cudaError_t run_cp_async(size_t m, size_t n, size_t k, float alpha, const void *
         beta, (__nv_bfloat16 *)c, ldc, (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
     return cudaGetLastError();
 }
-/* The launch of variants 3 and 4 (whose kernels take the tensor maps of A
+/* The launch of variants 15 and 16 (whose kernels take the tensor maps of A
  * and B, m, n, k, alpha, beta, c, ldc, tiles_m, tiles_n, c_vec): on a
  * device of compute capability 9.0 only (sm_90a code runs there alone);
  * rows that the TMA cannot address, and k = 0 (which loads nothing), take
- * variant 2's kernel (run_cp_async); everything else `kernel`, `threads`
+ * variant 14's kernel (run_cp_async); everything else `kernel`, `threads`
  * per block, one block per tile. The shared-memory opt-in is the same
  * constant (kTmaSmemBytes) at every call. */
 template <unsigned kGroupM, typename K>
