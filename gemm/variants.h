@@ -87,6 +87,7 @@ gk_gemm_bf16_run_fn gk_gemm_bf16_03_tma_run;
 gk_gemm_bf16_run_fn gk_gemm_bf16_04_warp_specialized_run;
 gk_gemm_bf16_run_fn gk_gemm_bf16_05_persistent_run;
 gk_gemm_ex_run_fn gk_gemm_bf16_05_persistent_run_ex;
+gk_gemm_ex_run_fn gk_gemm_10_tuned_fp32_run_ex;
 
 #ifdef __cplusplus
 }

@@ -128,8 +128,9 @@ static void test_table(void)
             CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
             CHECK(row && !row->run && row->run16, "row %d has its 16-bit function", v->id);
         }
-        /* Extended exactly where the row has an extended entry point; only 17 today. */
-        CHECK(v->extended == (v->id == 17), "variant %d extended %d", v->id, v->extended);
+        /* Extended exactly where the row has an extended entry point: the
+         * best fp32 rung (10) and the best 16-bit one (17) today. */
+        CHECK(v->extended == (v->id == 10 || v->id == 17), "variant %d extended %d", v->id, v->extended);
         CHECK(row && (row->run_ex != NULL) == (v->extended == 1), "row %d: run_ex iff extended", v->id);
         for (size_t j = 0; j < i; ++j)
             CHECK(strcmp(v->name, gk_gemm_variant_at(j)->name) != 0, "names unique");

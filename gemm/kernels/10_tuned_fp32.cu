@@ -184,11 +184,41 @@
  * conflicts inside the FFMA stream and a clock below 1.98 GHz under this
  * load; no profile here apportions them.
  *
+ * gk_gemm_ex: transposed operands, batches, epilogues. This is the fp32
+ * rung that takes every description (variant->extended). What changes:
+ *   - op_a = T (A stored k x m): the A stage is k-major already (As[k][m],
+ *     the transposition above), so A's copies run along m instead: lane l
+ *     of a warp copies m = l of one k-row, 32 consecutive floats per warp
+ *     instruction (one 128-byte line) into 32 consecutive floats of As (no
+ *     bank conflict); 2 k-rows per pass of 256 threads, 8 passes per slice.
+ *   - op_b = T (B stored n x k, the weight layout): B must now be transposed
+ *     on its way in, exactly as A is for op_a = N: 8 lanes along k (one
+ *     32-byte sector per n-row), 4-byte copies, 32 n-rows per pass, 16
+ *     copies per thread and slice; its k-rows get A's 4 floats of padding,
+ *     BN + 4 = 260 = 4 modulo 32, so the 32 lanes' writes (8 k x 4 n) fall
+ *     in 32 distinct banks (BStage). The stage grows by 16 x 4 floats.
+ *   - batches: one block per tile of every product, a 1-D grid of tiles x
+ *     batch blocks; block b takes tile b % tiles of product b / tiles and
+ *     offsets A, B and C by that product's strides (0: a shared operand).
+ *   - the epilogue (common.cuh's epilogue_apply: bias, ReLU, GELU) in
+ *     store_tile, on alpha acc + beta C before the store; a thread reads
+ *     its 16 columns' bias once (4 float4 where the bias is 16-byte
+ *     aligned). One instance per kind, picked after the main loop.
+ * The main loop, the fragments and the pipeline are unchanged. The default
+ * description (as stored, one product, no epilogue: gk_gemm's calls) runs
+ * an instance built without the batch offsets and the epilogue's switch
+ * (kEx = false): with them the as-stored kernel took 2.8960 ms at 4096^3
+ * against cuBLAS fp32's 2.6605 (0.92x), without them 2.8225 and 2.8204
+ * against 2.6761 and 2.6558 (0.95x, 0.94x; H100, CUDA 13.0, 2026-11-25,
+ * gk_bench medians, gemm/tuning/gemm-ex-h100). ptxas -v (CUDA 13.0,
+ * sm_90): 245 to 255 registers for the 16 instances, no spills, no stack.
+ *
  * Limits. Compute capability 8.0 or later (cp.async); the launcher returns
  * cudaErrorNotSupported below. 256 threads per block (default), 74,544
- * bytes of dynamic shared memory (3 stages and 6 mbarriers; above the 48
- * KB a launch gets without asking: the launcher raises the limit), grid =
- * ceil(m/128) x ceil(n/256) blocks (1-D). Any m, n, k (k = 0 writes beta * C), any lda, ldb, ldc,
+ * bytes of dynamic shared memory (3 stages and 6 mbarriers; 75,312 with
+ * op_b = T; above the 48 KB a launch gets without asking: the launcher
+ * raises the limit), grid = ceil(m/128) x ceil(n/256) blocks per product
+ * (1-D, at most 2^31 - 1 blocks: cudaErrorInvalidConfiguration above). Any m, n, k (k = 0 writes beta * C), any lda, ldb, ldc,
  * pointers 4-byte aligned. Fast path: B rows 16-byte aligned; float4 loads
  * and stores of C when c % 16 == 0 and ldc % 4 == 0, else one float at a
  * time. Edge tiles: zero-filled copies and guarded stores; beta == 0 never
@@ -343,6 +373,17 @@ constexpr unsigned kStageBytes = kStageFloats * 4u;
 constexpr int kRefillAt = GK10_REFILL_AT;
 /* the stages, then two 8-byte mbarriers per stage (full, empty) */
 constexpr size_t kSmemBytes = (size_t)kStages * kStageBytes + 16u * kStages;
+/* op_b = T (B stored n x k, gk_gemm_ex): B is transposed on its way into
+ * the stage as A is, 8 lanes along k, so its k-rows get A's padding of 4
+ * floats (the bank argument of the A stage, with BN + 4 = 4 modulo 32). */
+template <bool kTB> struct BStage {
+    static constexpr int kStride = kTB ? kBN + kAPad : kBStride;
+    static constexpr int kFloats = kBK * kAStride + kBK * kStride;
+    static constexpr unsigned kBytes = kFloats * 4u;
+    static constexpr size_t kSmem = (size_t)kStages * kBytes + 16u * kStages;
+};
+static_assert(BStage<false>::kFloats == kStageFloats && BStage<false>::kSmem == kSmemBytes, "op_b = N: the stage as it was");
+static_assert((kBN + kAPad) % 32 == 4, "op_b = T: the B stage's k-row stride must be 4 modulo 32");
 
 /* The A loader: each warp copies 4 rows x 8 consecutive k (one 32-byte
  * sector per row), so the block copies kThreads / 8 rows per pass. */
@@ -403,17 +444,28 @@ __device__ __forceinline__ void cp_async_l2(uint32_t dst, const float *src, uint
 #endif
 }
 /* ---- Global -> shared copies of one k-slice (a stage) --------------------
- * Stage layout (floats): As[BK][BM + 4], then Bs[BK][BN].
+ * Stage layout (floats): As[BK][BM + 4], then Bs[BK][BStage<kTB>::kStride].
  * A is stored transposed (k-major), so that a thread's fragment of A for
  * one k is 4 consecutive floats (one LDS.128); that transposition is why A
- * is copied 4 bytes at a time. B is stored as it is in global memory. */
-template <bool kVecB> struct TileLoader {
+ * is copied 4 bytes at a time. B is stored as it is in global memory.
+ * gk_gemm_ex's transposed operands change only these copies: A stored k x m
+ * (kTA) already lies k-major, so its copies run along m, 32 consecutive
+ * floats per warp, into As unchanged; B stored n x k (kTB) is transposed on
+ * the way in as A is (8 lanes along k, 4-byte copies) into k-rows padded
+ * to BN + 4. */
+constexpr int kTARows = kThreads / kBM;  /* op_a = T: k-rows of A per pass (2) */
+constexpr int kTAPasses = kBK / kTARows; /* op_a = T: passes per slice (8) */
+constexpr int kTBCols = kThreads / 8;    /* op_b = T: n-rows of B per pass (32) */
+constexpr int kTBPasses = kBN / kTBCols; /* op_b = T: passes per slice (8) */
+template <bool kVecB, bool kTA = false, bool kTB = false> struct TileLoader {
     const float *a_src; /* this thread's first A element of the next slice: row row0 + a_r, column k0 + a_k */
     const float *b_src; /* this thread's first B element (or chunk) of the next slice */
     const float *a;     /* matrix bases: a valid address for copies that read nothing */
     const float *b;
     size_t a_pass;      /* lda * kARowsPerPass: from one A pass's row to the next */
-    size_t b_slice;     /* ldb * BK: from one slice of B to the next */
+    size_t a_slice;     /* from one slice of A to the next: BK (as stored) or BK lda (kTA) */
+    size_t b_slice;     /* ldb * BK: from one slice of B to the next (BK with kTB) */
+    size_t b_pass;      /* kTB: 32 ldb, from one of this thread's n-rows of B to the next */
     size_t ldb;
     uint32_t a_dst, b_dst; /* shared byte addresses of this thread's first element in stage 0 */
     unsigned a_row, a_k;   /* global row of the first A element; its k within the slice */
@@ -429,24 +481,58 @@ template <bool kVecB> struct TileLoader {
     template <bool kGuard> __device__ __forceinline__ void load(unsigned t, uint32_t stage_off)
     {
         const unsigned k0 = t * kBK;
+        if constexpr (kTA) {
+            /* A stored k x m: this thread's column a_row of k-rows a_k + kTARows i;
+             * a warp's copies are 32 consecutive floats of one k-row, and its
+             * shared writes 32 consecutive floats of one As row: no conflict. */
 #pragma unroll
-        for (int i = 0; i < kARowPasses; ++i) {
-#pragma unroll
-            for (int kp = 0; kp < kAKPasses; ++kp) {
-                /* consecutive lanes take consecutive k (a_k = tid % 8), so a
-                 * row's 8 floats are one sector; the shared address is
-                 * (k * (BM + 4) + row) floats: see the bank count in the header. */
-                const float *src = a_src + i * a_pass + kp * 8;
-                const uint32_t dst = a_dst + stage_off + (kp * 8 * kAStride + i * kARowsPerPass) * 4;
+            for (int i = 0; i < kTAPasses; ++i) {
+                const float *src = a_src + i * a_pass;
+                const uint32_t dst = a_dst + stage_off + (i * kTARows * kAStride) * 4;
                 if (kGuard) {
-                    const bool ok = a_row + i * kARowsPerPass < m && k0 + kp * 8 + a_k < k;
+                    const bool ok = a_row < m && k0 + a_k + i * kTARows < k;
                     cp_async_l2<4, true>(dst, ok ? src : a, ok ? 4u : 0u);
                 } else {
                     cp_async_l2<4>(dst, src);
                 }
             }
+        } else {
+#pragma unroll
+            for (int i = 0; i < kARowPasses; ++i) {
+#pragma unroll
+                for (int kp = 0; kp < kAKPasses; ++kp) {
+                    /* consecutive lanes take consecutive k (a_k = tid % 8), so a
+                     * row's 8 floats are one sector; the shared address is
+                     * (k * (BM + 4) + row) floats: see the bank count in the header. */
+                    const float *src = a_src + i * a_pass + kp * 8;
+                    const uint32_t dst = a_dst + stage_off + (kp * 8 * kAStride + i * kARowsPerPass) * 4;
+                    if (kGuard) {
+                        const bool ok = a_row + i * kARowsPerPass < m && k0 + kp * 8 + a_k < k;
+                        cp_async_l2<4, true>(dst, ok ? src : a, ok ? 4u : 0u);
+                    } else {
+                        cp_async_l2<4>(dst, src);
+                    }
+                }
+            }
         }
-        if (kVecB) {
+        if constexpr (kTB) {
+            /* B stored n x k, copied as A is: lanes b_row = tid % 8 along k, n-rows
+             * b_col + 32 i; shared address (k * (BN + 4) + n) floats. */
+#pragma unroll
+            for (int i = 0; i < kTBPasses; ++i) {
+#pragma unroll
+                for (int kp = 0; kp < kAKPasses; ++kp) {
+                    const float *src = b_src + i * b_pass + kp * 8;
+                    const uint32_t dst = b_dst + stage_off + (kp * 8 * BStage<kTB>::kStride + i * kTBCols) * 4;
+                    if (kGuard) {
+                        const bool ok = b_col + i * kTBCols < n && k0 + kp * 8 + b_row < k;
+                        cp_async_l2<4, true>(dst, ok ? src : b, ok ? 4u : 0u);
+                    } else {
+                        cp_async_l2<4>(dst, src);
+                    }
+                }
+            }
+        } else if (kVecB) {
 #pragma unroll
             for (int p = 0; p < kBVecLoads; ++p) {
                 /* chunk p*kThreads + tid of the slice: row and column offsets are
@@ -480,10 +566,12 @@ template <bool kVecB> struct TileLoader {
                 }
             }
         }
-        a_src += kBK; /* next slice: BK columns of A further, BK rows of B further */
+        a_src += a_slice; /* next slice: BK columns (or k-rows) of A further, BK rows (or columns) of B */
         b_src += b_slice;
     }
 };
+static_assert(kThreads % kBM == 0 && kTAPasses * kTARows == kBK, "op_a = T: whole k-rows of A per pass");
+static_assert(kThreads % 8 == 0 && kTBPasses * kTBCols == kBN, "op_b = T: whole n-rows of B per pass");
 
 /* A thread's fragments for one k: TM floats of A (column k of the block's A
  * tile) and TN floats of B (row k of its B tile), as float4 loads. */
@@ -510,10 +598,34 @@ __device__ __forceinline__ void outer_product(float (&acc)[kTM][kTN], const floa
  * row piece when all 4 columns exist (C's rows are 16-byte aligned and the
  * column is a multiple of 4); otherwise one float at a time. kReadC: the
  * old C is read (beta != 0). */
-template <bool kVecC, bool kReadC>
+template <bool kVecC, bool kReadC, int kEpi = 0>
 __device__ __forceinline__ void store_tile(const float (&acc)[kTM][kTN], float *c, size_t ldc, unsigned m, unsigned n,
-                                           unsigned crow, unsigned ccol, float alpha, float beta)
+                                           unsigned crow, unsigned ccol, float alpha, float beta,
+                                           const float *__restrict__ bias = nullptr, bool bias_vec = false)
 {
+    /* gk_gemm_ex's epilogue (common.cuh's epilogue_apply): the bias of this
+     * thread's columns, read once (a float4 per piece where the bias is
+     * 16-byte aligned), added before the activation and C's rounding. */
+    float bj[kTN / 4][4];
+#pragma unroll
+    for (int j = 0; j < kTN / 4; ++j) {
+        const unsigned col = ccol + j * 4 * kLaneCols;
+#pragma unroll
+        for (int jj = 0; jj < 4; ++jj) bj[j][jj] = 0.0f;
+        if constexpr (kEpi != 0) {
+            if (bias_vec && col + 3 < n) {
+                const float4 q = __ldg(reinterpret_cast<const float4 *>(bias + col));
+                bj[j][0] = q.x;
+                bj[j][1] = q.y;
+                bj[j][2] = q.z;
+                bj[j][3] = q.w;
+            } else {
+#pragma unroll
+                for (int jj = 0; jj < 4; ++jj)
+                    if (col + jj < n) bj[j][jj] = __ldg(bias + col + jj);
+            }
+        }
+    }
 #pragma unroll
     for (int i = 0; i < kTM / 4; ++i) {
 #pragma unroll
@@ -535,25 +647,72 @@ __device__ __forceinline__ void store_tile(const float (&acc)[kTM][kTN], float *
                         o.z = fmaf(beta, old.z, o.z);
                         o.w = fmaf(beta, old.w, o.w);
                     }
+                    o.x = epilogue_apply<kEpi>(o.x, bj[j][0]);
+                    o.y = epilogue_apply<kEpi>(o.y, bj[j][1]);
+                    o.z = epilogue_apply<kEpi>(o.z, bj[j][2]);
+                    o.w = epilogue_apply<kEpi>(o.w, bj[j][3]);
                     *reinterpret_cast<float4 *>(p) = o;
                 } else {
 #pragma unroll
                     for (int jj = 0; jj < 4; ++jj)
-                        if (col + jj < n) p[jj] = kReadC ? fmaf(beta, p[jj], alpha * v[jj]) : alpha * v[jj];
+                        if (col + jj < n)
+                            p[jj] = epilogue_apply<kEpi>(kReadC ? fmaf(beta, p[jj], alpha * v[jj]) : alpha * v[jj],
+                                                         bj[j][jj]);
                 }
             }
         }
     }
 }
 
+/* The whole epilogue: beta = 0 never reads C; the kind (0 none, 1 bias, 2
+ * bias + ReLU, 3 bias + GELU) picks one instance (a uniform branch, after
+ * the main loop). */
+template <bool kVecC>
+__device__ __forceinline__ void finish(const float (&acc)[kTM][kTN], float *c, size_t ldc, unsigned m, unsigned n,
+                                       unsigned crow, unsigned ccol, float alpha, float beta, int epi,
+                                       const float *bias, bool bias_vec)
+{
+#define GK10_FINISH(E)                                                                                          \
+    do {                                                                                                     \
+        if (beta == 0.0f)                                                                                    \
+            store_tile<kVecC, false, E>(acc, c, ldc, m, n, crow, ccol, alpha, beta, bias, bias_vec);         \
+        else                                                                                                 \
+            store_tile<kVecC, true, E>(acc, c, ldc, m, n, crow, ccol, alpha, beta, bias, bias_vec);          \
+    } while (0)
+    switch (epi) {
+    case 0: GK10_FINISH(0); break;
+    case 1: GK10_FINISH(1); break;
+    case 2: GK10_FINISH(2); break;
+    default: GK10_FINISH(3); break;
+    }
+#undef GK10_FINISH
+}
+
+/* What gk_gemm_ex adds to a launch: the batch (product z = blockIdx.x /
+ * tiles starts at a + z stride_a, b + z stride_b, c + z stride_c; strides
+ * 0 when there is one product) and the epilogue. */
+struct Extra {
+    size_t stride_a, stride_b, stride_c;
+    const float *bias; /* n floats; read only when epi != 0 */
+    int epi;           /* 0 none, 1 bias, 2 bias + ReLU, 3 bias + GELU */
+    bool bias_vec;     /* bias 16-byte aligned */
+};
+
 /* kVecB: B's rows are 16-byte aligned (b % 16 == 0, ldb % 4 == 0): 16-byte
- * copies of B. kVecC: the same for C: float4 loads and stores of C. */
-template <bool kVecB, bool kVecC>
+ * copies of B. kVecC: the same for C: float4 loads and stores of C. kTA,
+ * kTB: A stored k x m, B stored n x k (gk_gemm_ex's op_a, op_b = T). */
+template <bool kVecB, bool kVecC, bool kTA = false, bool kTB = false, bool kEx = true>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     gemm_tuned(unsigned m, unsigned n, unsigned k, float alpha, const float *__restrict__ a, size_t lda,
                const float *__restrict__ b, size_t ldb, float beta, float *__restrict__ c, size_t ldc,
-               unsigned tiles_m, unsigned tiles_n)
+               unsigned tiles_m, unsigned tiles_n, const __grid_constant__ Extra ex)
 {
+    /* kEx = false: the default description (as stored, one product, no
+     * epilogue), compiled without the batch offsets and the epilogue's
+     * switch, so that gk_gemm's calls run the kernel as it was before
+     * gk_gemm_ex (a build with them took 2.8960 ms at 4096^3 where this one
+     * takes 2.80-2.82: gemm/tuning/gemm-ex-h100). */
+    typedef BStage<kTB> Stage;
     /* (Below sm_80 the cp.async helpers are empty and this body is never
      * launched: the launcher refuses those devices.) */
     extern __shared__ __align__(16) float smem[];
@@ -566,7 +725,15 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
      * most of the panel reads. */
     unsigned tile_m, tile_n;
     {
-        const unsigned bid = blockIdx.x;
+        /* Product z of the batch; its tiles are blocks z tiles .. of the grid. */
+        unsigned bid = blockIdx.x;
+        if (kEx) {
+            const unsigned tiles = tiles_m * tiles_n, z = bid / tiles;
+            bid -= z * tiles;
+            a += z * ex.stride_a;
+            b += z * ex.stride_b;
+            c += z * ex.stride_c;
+        }
         if (kSwizzle <= 1) {
             tile_m = bid / tiles_n;
             tile_n = bid % tiles_n;
@@ -591,16 +758,30 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
     /* ---- The copy engine's per-thread state. */
     const uint32_t smem_base = (uint32_t)__cvta_generic_to_shared(smem);
-    TileLoader<kVecB> ld;
+    TileLoader<kVecB, kTA, kTB> ld;
     {
-        const unsigned a_r = tid / 8, a_k = tid % 8; /* 8 lanes per row along k */
-        ld.a_row = row0 + a_r;
-        ld.a_k = a_k;
-        ld.a_src = a + (size_t)ld.a_row * lda + a_k; /* only dereferenced when the row exists */
-        ld.a_pass = (size_t)kARowsPerPass * lda;
-        ld.a_dst = smem_base + (a_k * kAStride + a_r) * 4u;
+        if (kTA) { /* A stored k x m: lanes along m, k-rows a_k + 2 i */
+            const unsigned a_r = tid % kBM, a_k = tid / kBM;
+            ld.a_row = row0 + a_r;
+            ld.a_k = a_k;
+            ld.a_src = a + (size_t)a_k * lda + ld.a_row; /* only dereferenced inside A */
+            ld.a_pass = (size_t)(kThreads / kBM) * lda;
+            ld.a_slice = (size_t)kBK * lda;
+            ld.a_dst = smem_base + (a_k * kAStride + a_r) * 4u;
+        } else {
+            const unsigned a_r = tid / 8, a_k = tid % 8; /* 8 lanes per row along k */
+            ld.a_row = row0 + a_r;
+            ld.a_k = a_k;
+            ld.a_src = a + (size_t)ld.a_row * lda + a_k; /* only dereferenced when the row exists */
+            ld.a_pass = (size_t)kARowsPerPass * lda;
+            ld.a_slice = kBK;
+            ld.a_dst = smem_base + (a_k * kAStride + a_r) * 4u;
+        }
         unsigned b_r, b_c;
-        if (kVecB) { /* lanes along a row of B in 16-byte chunks */
+        if (kTB) { /* B stored n x k: 8 lanes along k, n-rows b_c + 32 i */
+            b_r = tid % 8;
+            b_c = tid / 8;
+        } else if (kVecB) { /* lanes along a row of B in 16-byte chunks */
             b_r = tid / kBChunksPerRow;
             b_c = (tid % kBChunksPerRow) * 4;
         } else { /* lanes along a row of B in floats */
@@ -609,10 +790,17 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         }
         ld.b_row = b_r;
         ld.b_col = col0 + b_c;
-        ld.b_src = b + (size_t)b_r * ldb + ld.b_col;
-        ld.b_slice = (size_t)kBK * ldb;
+        if (kTB) {
+            ld.b_src = b + (size_t)ld.b_col * ldb + b_r;
+            ld.b_slice = kBK;
+            ld.b_pass = (size_t)(kThreads / 8) * ldb;
+        } else {
+            ld.b_src = b + (size_t)b_r * ldb + ld.b_col;
+            ld.b_slice = (size_t)kBK * ldb;
+            ld.b_pass = 0;
+        }
         ld.ldb = ldb;
-        ld.b_dst = smem_base + (kBK * kAStride + b_r * kBStride + b_c) * 4u;
+        ld.b_dst = smem_base + (kBK * kAStride + b_r * Stage::kStride + b_c) * 4u;
         ld.a = a;
         ld.b = b;
         ld.m = m;
@@ -646,7 +834,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
      * cp.async.mbarrier.arrive.noinc arrives once its copies are done);
      * empty[s] when every thread has finished reading stage s. Count:
      * kThreads arrivals per phase, one phase per slice the stage holds. */
-    const uint32_t full = smem_base + kStages * kStageBytes, empty = full + 8u * kStages;
+    const uint32_t full = smem_base + kStages * Stage::kBytes, empty = full + 8u * kStages;
     if (tid == 0)
         for (int s = 0; s < kStages; ++s) {
             mbar_init(full + 8u * s, kThreads);
@@ -662,9 +850,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         if (tl >= ktiles) return;
         if (tl >= (unsigned)kStages) mbar_wait(empty + 8u * stage, (tl / kStages - 1) & 1u);
         if (edge || tl >= kfull)
-            ld.template load<true>(tl, stage * kStageBytes);
+            ld.template load<true>(tl, stage * Stage::kBytes);
         else
-            ld.template load<false>(tl, stage * kStageBytes);
+            ld.template load<false>(tl, stage * Stage::kBytes);
         cp_async_mbar_arrive(full + 8u * stage);
     };
 
@@ -680,8 +868,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     /* ---- Main loop: one slice per trip, no block-wide barrier. */
 #pragma unroll 1
     for (unsigned t = 0; t < ktiles; ++t) {
-        const float *as = a_frag + rstage * kStageFloats;
-        const float *bs = b_frag + rstage * kStageFloats;
+        const float *as = a_frag + rstage * Stage::kFloats;
+        const float *bs = b_frag + rstage * Stage::kFloats;
 #pragma unroll
         for (int kk = 0; kk < kBK; ++kk) {
             if (kk == kRefillAt) {
@@ -695,7 +883,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
             /* Fetch the fragments of the next k before the FFMAs of this k:
              * the loads are in flight while the FFMAs issue. */
             if (kk < kBK - 1) {
-                load_fragments(fa[(kk + 1) & 1], fb[(kk + 1) & 1], as + (kk + 1) * kAStride, bs + (kk + 1) * kBStride);
+                load_fragments(fa[(kk + 1) & 1], fb[(kk + 1) & 1], as + (kk + 1) * kAStride,
+                               bs + (kk + 1) * Stage::kStride);
             } else {
                 /* Last k of the slice: its fragments are already in registers,
                  * so this thread is done with the stage. */
@@ -703,7 +892,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
                 if (t + 1 < ktiles) {
                     rstage = rstage + 1 == kStages ? 0 : rstage + 1;
                     mbar_wait(full + 8u * rstage, ((t + 1) / kStages) & 1u); /* slice t+1 has landed */
-                    load_fragments(fa[0], fb[0], a_frag + rstage * kStageFloats, b_frag + rstage * kStageFloats);
+                    load_fragments(fa[0], fb[0], a_frag + rstage * Stage::kFloats, b_frag + rstage * Stage::kFloats);
                 }
             }
             outer_product(acc, fa[kk & 1], fb[kk & 1]);
@@ -715,58 +904,121 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
      * there must not leak into the result). */
     const unsigned crow = row0 + warp_m * kWM + lr * 4;
     const unsigned ccol = col0 + warp_n * kWN + lc * 4;
-    if (beta == 0.0f)
+    if (kEx)
+        finish<kVecC>(acc, c, ldc, m, n, crow, ccol, alpha, beta, ex.epi, ex.bias, ex.bias_vec);
+    else if (beta == 0.0f)
         store_tile<kVecC, false>(acc, c, ldc, m, n, crow, ccol, alpha, beta);
     else
         store_tile<kVecC, true>(acc, c, ldc, m, n, crow, ccol, alpha, beta);
 }
 
-template <bool kVecB, bool kVecC>
+template <bool kVecB, bool kVecC, bool kTA, bool kTB, bool kEx>
 cudaError_t launch(unsigned m, unsigned n, unsigned k, float alpha, const float *a, size_t lda, const float *b,
-                   size_t ldb, float beta, float *c, size_t ldc, unsigned tiles_m, unsigned tiles_n,
-                   cudaStream_t stream)
+                   size_t ldb, float beta, float *c, size_t ldc, unsigned tiles_m, unsigned tiles_n, unsigned batch,
+                   const Extra &ex, cudaStream_t stream)
 {
     void (*kernel)(unsigned, unsigned, unsigned, float, const float *, size_t, const float *, size_t, float, float *,
-                   size_t, unsigned, unsigned) = gemm_tuned<kVecB, kVecC>;
+                   size_t, unsigned, unsigned, const Extra) = gemm_tuned<kVecB, kVecC, kTA, kTB, kEx>;
     /* Dynamic shared memory above 48 KB must be asked for (the default
-     * configuration needs 74,544 bytes); the carveout hint gives shared
-     * memory the largest share of the L1/shared array (this kernel reads
-     * nothing twice through L1). Both values are constants: calls from
-     * several host threads at once set the same ones. */
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
+     * configuration needs 74,544 bytes; 75,312 with op_b = T); the carveout
+     * hint gives shared memory the largest share of the L1/shared array
+     * (this kernel reads nothing twice through L1). Both values are
+     * constants of the kernel: calls from several host threads at once set
+     * the same ones. */
+    const size_t smem = BStage<kTB>::kSmem;
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                    (int)cudaSharedmemCarveoutMaxShared);
     if (err != cudaSuccess) return err;
-    kernel<<<tiles_m * tiles_n, kThreads, kSmemBytes, stream>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                                                               tiles_m, tiles_n);
+    kernel<<<tiles_m * tiles_n * batch, kThreads, smem, stream>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                                 tiles_m, tiles_n, ex);
     return cudaGetLastError();
+}
+
+/* The four copy paths of one layout: B in 16-byte chunks when its rows are
+ * 16-byte aligned (as stored only), C in float4s when its rows (and the
+ * products' strides) are. kEx: see gemm_tuned. */
+template <bool kTA, bool kTB, bool kEx = true>
+cudaError_t launch_layout(bool vec_b, bool vec_c, unsigned m, unsigned n, unsigned k, float alpha, const float *a,
+                          size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc, unsigned tm,
+                          unsigned tn, unsigned batch, const Extra &ex, cudaStream_t stream)
+{
+    if constexpr (!kTB) {
+        if (vec_b)
+            return vec_c ? launch<true, true, kTA, kTB, kEx>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn,
+                                                             batch, ex, stream)
+                         : launch<true, false, kTA, kTB, kEx>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn,
+                                                              batch, ex, stream);
+    }
+    return vec_c ? launch<false, true, kTA, kTB, kEx>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, batch, ex,
+                                                      stream)
+                 : launch<false, false, kTA, kTB, kEx>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, batch,
+                                                       ex, stream);
 }
 
 } // namespace
 
-extern "C" cudaError_t gk_gemm_10_tuned_fp32_run(size_t m, size_t n, size_t k, float alpha, const float *a,
-                                                  size_t lda, const float *b, size_t ldb, float beta, float *c,
-                                                  size_t ldc, cudaStream_t stream)
+/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): fp32 only
+ * (type 0); op_a, op_b 0 as stored, 1 transposed; strides read when batch
+ * > 1; epilogue 0-3 with a float bias. */
+extern "C" cudaError_t gk_gemm_10_tuned_fp32_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
+                                                   float alpha, const void *av, size_t lda, size_t stride_a,
+                                                   const void *bv, size_t ldb, size_t stride_b, float beta, void *cv,
+                                                   size_t ldc, size_t stride_c, size_t batch, int epilogue,
+                                                   const void *bias, cudaStream_t stream)
 {
+    if (type != 0) return cudaErrorNotSupported; /* fp32 storage only */
     /* cp.async needs compute capability 8.0 or later. */
     const cudaError_t err = require_cc(8);
     if (err != cudaSuccess) return err;
 
+    const float *a = static_cast<const float *>(av), *b = static_cast<const float *>(bv);
+    float *c = static_cast<float *>(cv);
     const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (tiles_m * tiles_n > 2147483647u) return cudaErrorInvalidConfiguration;
+    /* One block per tile of every product: a 1-D grid of at most 2^31 - 1. */
+    if (batch > 2147483647u || tiles_m * tiles_n > 2147483647u || tiles_m * tiles_n * batch > 2147483647u)
+        return cudaErrorInvalidConfiguration;
+    Extra ex;
+    ex.stride_a = batch > 1 ? stride_a : 0;
+    ex.stride_b = batch > 1 ? stride_b : 0;
+    ex.stride_c = batch > 1 ? stride_c : 0;
+    ex.bias = static_cast<const float *>(bias);
+    ex.epi = epilogue;
+    ex.bias_vec = (uintptr_t)bias % 16u == 0;
 
-    /* The fast path copies B in 16-byte pieces: every row of B must start on
-     * a 16-byte boundary. A is copied 4 bytes at a time on both paths (it
-     * is transposed on the way into shared memory), so its alignment does
-     * not matter. C gets float4 stores when its rows are 16-byte aligned. */
-    const bool vec_b = ((uintptr_t)b % 16u == 0) && (ldb % 4u == 0);
-    const bool vec_c = ((uintptr_t)c % 16u == 0) && (ldc % 4u == 0);
+    /* The fast path copies B (as stored) in 16-byte pieces: every row of
+     * every product's B must start on a 16-byte boundary. A, and B stored n
+     * x k, are copied 4 bytes at a time (their alignment does not matter).
+     * C gets float4 stores when all its rows are 16-byte aligned. */
+    const bool vec_b = ((uintptr_t)b % 16u == 0) && (ldb % 4u == 0) && (ex.stride_b % 4u == 0);
+    const bool vec_c = ((uintptr_t)c % 16u == 0) && (ldc % 4u == 0) && (ex.stride_c % 4u == 0);
     const unsigned um = (unsigned)m, un = (unsigned)n, uk = (unsigned)k;
-    const unsigned tm = (unsigned)tiles_m, tn = (unsigned)tiles_n;
-    if (vec_b)
-        return vec_c ? launch<true, true>(um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, stream)
-                     : launch<true, false>(um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, stream);
-    return vec_c ? launch<false, true>(um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, stream)
-                 : launch<false, false>(um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, stream);
+    const unsigned tm = (unsigned)tiles_m, tn = (unsigned)tiles_n, ub = (unsigned)batch;
+    if (op_a == 0 && op_b == 0 && batch == 1 && epilogue == 0)
+        return launch_layout<false, false, false>(vec_b, vec_c, um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm,
+                                                  tn, ub, ex, stream);
+    switch (2 * (op_a != 0) + (op_b != 0)) {
+    case 0:
+        return launch_layout<false, false>(vec_b, vec_c, um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, ub,
+                                           ex, stream);
+    case 1:
+        return launch_layout<false, true>(vec_b, vec_c, um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, ub,
+                                          ex, stream);
+    case 2:
+        return launch_layout<true, false>(vec_b, vec_c, um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, ub,
+                                          ex, stream);
+    default:
+        return launch_layout<true, true>(vec_b, vec_c, um, un, uk, alpha, a, lda, b, ldb, beta, c, ldc, tm, tn, ub,
+                                         ex, stream);
+    }
+}
+
+/* gk_gemm's entry point: as stored, one product, no epilogue. */
+extern "C" cudaError_t gk_gemm_10_tuned_fp32_run(size_t m, size_t n, size_t k, float alpha, const float *a,
+                                                  size_t lda, const float *b, size_t ldb, float beta, float *c,
+                                                  size_t ldc, cudaStream_t stream)
+{
+    return gk_gemm_10_tuned_fp32_run_ex(0, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0,
+                                        nullptr, stream);
 }

@@ -208,7 +208,8 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  * variant->extended whether it takes every option below (transposed
  * operands, batches, epilogues); the others take the default layout, one
  * product and no epilogue, and return GK_ERROR_UNSUPPORTED, with a message,
- * for anything else. Today variant 17 (BF16 and FP16) is extended.
+ * for anything else. Today variants 10 (fp32) and 17 (BF16 and FP16) are
+ * extended.
  *
  * The options:
  *   - op_a, op_b: an operand as stored (GK_GEMM_OP_N) or transposed
