@@ -7,34 +7,12 @@
 
 #include "gk/verify.h"
 
+/* The product as stored, without an epilogue: gk_gemm_ref_ex's first case
+ * (the same sums in the same order). */
 void gk_gemm_ref(size_t m, size_t n, size_t k, double alpha, const float *a, size_t lda, const float *b,
                  size_t ldb, double beta, const float *c, size_t ldc, double *ref, double *mag, double *rms)
 {
-    for (size_t i = 0; i < m; ++i) {
-        double *r = ref + i * n, *g = mag + i * n, *q = rms + i * n;
-        for (size_t j = 0; j < n; ++j) r[j] = g[j] = q[j] = 0.0;
-        /* i-p-j order: the inner loop runs along rows of B, contiguous. */
-        for (size_t p = 0; p < k; ++p) {
-            double aip = (double)a[i * lda + p];
-            const float *brow = b + p * ldb;
-            for (size_t j = 0; j < n; ++j) {
-                double t = aip * (double)brow[j];
-                r[j] += t;
-                g[j] += fabs(t);
-                q[j] += t * t;
-            }
-        }
-        for (size_t j = 0; j < n; ++j) {
-            r[j] *= alpha;
-            g[j] *= fabs(alpha);
-            q[j] = fabs(alpha) * sqrt(q[j]);
-            if (beta != 0.0) {
-                double cb = beta * (double)c[i * ldc + j];
-                r[j] += cb;
-                g[j] += fabs(cb);
-            }
-        }
-    }
+    gk_gemm_ref_ex(0, 0, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, GK_GEMM_EPILOGUE_NONE, NULL, ref, mag, rms);
 }
 
 void gk_gemm_ref_ex(int op_a, int op_b, size_t m, size_t n, size_t k, double alpha, const float *a, size_t lda,

@@ -325,34 +325,22 @@ template <bool kF16, int kTransA, int kTransB>
 __device__ __forceinline__ void wgmma_m64n256k16_any(float (&d)[128], uint64_t da, uint64_t db)
 {
 #if GK_SM90A
+/* The instruction for input type TYPE ("f16" or "bf16"). */
+#define GK_WGMMA_16BIT(TYPE)                                                                                    \
+    asm volatile("{\n"                                                                                        \
+                 ".reg .pred p;\n"                                                                            \
+                 "setp.ne.b32 p, %130, 0;\n"                                                                  \
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32." TYPE "." TYPE "\n"                            \
+                 "{" GK_WGMMA_D128 "},\n"                                                                     \
+                 "%128, %129, p, 1, 1, %131, %132;\n"                                                         \
+                 "}\n"                                                                                        \
+                 : GK_WGMMA_D128_OPERANDS(d)                                                                  \
+                 : "l"(da), "l"(db), "r"(1), "n"(kTransA), "n"(kTransB))
     if constexpr (kF16)
-        asm volatile(
-            "{\n"
-            ".reg .pred p;\n"
-            "setp.ne.b32 p, %130, 0;\n"
-            "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16\n"
-            "{"
-            GK_WGMMA_D128
-            "},\n"
-            "%128, %129, p, 1, 1, %131, %132;\n"
-            "}\n"
-            :
-              GK_WGMMA_D128_OPERANDS(d)
-            : "l"(da), "l"(db), "r"(1), "n"(kTransA), "n"(kTransB));
+        GK_WGMMA_16BIT("f16");
     else
-        asm volatile(
-            "{\n"
-            ".reg .pred p;\n"
-            "setp.ne.b32 p, %130, 0;\n"
-            "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16\n"
-            "{"
-            GK_WGMMA_D128
-            "},\n"
-            "%128, %129, p, 1, 1, %131, %132;\n"
-            "}\n"
-            :
-              GK_WGMMA_D128_OPERANDS(d)
-            : "l"(da), "l"(db), "r"(1), "n"(kTransA), "n"(kTransB));
+        GK_WGMMA_16BIT("bf16");
+#undef GK_WGMMA_16BIT
 #endif
 }
 
