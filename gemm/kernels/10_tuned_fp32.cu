@@ -709,9 +709,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 {
     /* kEx = false: the default description (as stored, one product, no
      * epilogue), compiled without the batch offsets and the epilogue's
-     * switch, so that gk_gemm's calls run the kernel as it was before
-     * gk_gemm_ex (a build with them took 2.8960 ms at 4096^3 where this one
-     * takes 2.80-2.82: gemm/tuning/gemm-ex-h100). */
+     * switch, so that gk_gemm's calls pay for neither (with them the
+     * as-stored kernel took 2.8960 ms at 4096^3, without them 2.8225 and
+     * 2.8204 on the same H100: gemm/tuning/gemm-ex-h100, runs 4 and 5). */
     typedef BStage<kTB> Stage;
     /* (Below sm_80 the cp.async helpers are empty and this body is never
      * launched: the launcher refuses those devices.) */
