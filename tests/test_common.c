@@ -66,7 +66,9 @@ static void test_status(void)
 static void test_dtype(void)
 {
     CHECK(gk_dtype_size(GK_F32) == 4 && gk_dtype_size(GK_I32) == 4 && gk_dtype_size(GK_U8) == 1 &&
-              gk_dtype_size(GK_U32) == 4 && gk_dtype_size((gk_dtype)9) == 0,
+              gk_dtype_size(GK_U32) == 4 && gk_dtype_size(GK_F64) == 8 && gk_dtype_size(GK_F16) == 2 &&
+              gk_dtype_size(GK_BF16) == 2 && gk_dtype_size(GK_I64) == 8 && gk_dtype_size(GK_U16) == 2 &&
+              gk_dtype_size((gk_dtype)99) == 0,
           "sizes");
     CHECK(strcmp(gk_dtype_name(GK_U8), "u8") == 0 && strcmp(gk_dtype_name(GK_U32), "u32") == 0 &&
               strcmp(gk_dtype_name(GK_F32), "f32") == 0 && strcmp(gk_dtype_name((gk_dtype)-1), "?") == 0,

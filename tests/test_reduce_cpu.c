@@ -130,7 +130,7 @@ static void test_arguments(void)
           "a status names its file from the source root, not this machine's path: %s", where.file);
     EXPECT(gk_reduce(12, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     EXPECT(gk_reduce(-1, GK_F32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
-    EXPECT(gk_reduce(4, (gk_dtype)7, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_reduce(4, (gk_dtype)99, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
     EXPECT(gk_reduce(4, GK_U32, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
     EXPECT(gk_reduce(4, GK_U8, GK_REDUCE_SUM, in, 64, out, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
     EXPECT(gk_reduce(4, GK_F32, (gk_reduce_op)3, in, 64, out, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
