@@ -8,8 +8,6 @@
 #include "../common/module.h"
 #include "variants.h"
 
-/* Bytes of scratch a call needs: none today (split-K will). */
-#define GEMM_SCRATCH_BYTES 0
 
 static const size_t k_elem_bytes[3] = {4, 2, 2}; /* f32, bf16, f16 */
 
@@ -160,7 +158,7 @@ static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int den
 
 /* After the workspace: the pointers, then the launch. */
 static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const problem *p, const void *a,
-                             const void *b, void *c, cudaStream_t stream)
+                             const void *b, void *c, void *workspace, cudaStream_t stream)
 {
     if (d->m == 0 || d->n == 0) return gk_success(); /* nothing to compute */
     const size_t elem = k_elem_bytes[d->type];
@@ -182,7 +180,7 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
     else if (v->run_ex != NULL)
         err = v->run_ex((int)d->type, (int)d->op_a, (int)d->op_b, d->m, d->n, d->k, d->alpha, a, p->lda,
                         d->stride_a, b, p->ldb, d->stride_b, d->beta, c, p->ldc, d->stride_c, d->batch,
-                        (int)d->epilogue, d->bias, stream);
+                        (int)d->epilogue, d->bias, workspace, stream);
     else
         return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant does not take this description");
     if (err == cudaErrorNotSupported)
@@ -204,10 +202,21 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
     problem p;
     gk_status st = check_desc(v, desc, 1, &p);
     if (!gk_ok(st)) return st;
-    const size_t need = gk_workspace_round(GEMM_SCRATCH_BYTES);
+    /* The scratch of the variant for this description (the TF32 rungs'
+     * transposed copies of an operand; none elsewhere), in whole granules
+     * and never 0. */
+    const size_t scratch = p.plain || v->scratch == NULL
+                               ? 0
+                               : v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, desc->k,
+                                            desc->batch, desc->batch > 1 ? desc->stride_a : 0,
+                                            desc->batch > 1 ? desc->stride_b : 0);
+    if (scratch == (size_t)-1)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT,
+                       "the transposed copy this variant makes of an operand would reach 2^62 bytes");
+    const size_t need = gk_workspace_round(scratch);
     GK_WORKSPACE_QUERY(need, workspace, workspace_bytes);
     GK_WORKSPACE_CHECK(need, workspace, workspace_bytes);
-    return run_checked(v, desc, &p, a, b, c, stream);
+    return run_checked(v, desc, &p, a, b, c, workspace, stream);
 }
 
 /* The two calls that came first: gk_gemm_ex with the default description
@@ -227,7 +236,7 @@ static gk_status plain_call(int variant, gk_gemm_type type, size_t m, size_t n, 
     problem p;
     gk_status st = check_desc(v, &d, 0, &p);
     if (!gk_ok(st)) return st;
-    return run_checked(v, &d, &p, a, b, c, stream);
+    return run_checked(v, &d, &p, a, b, c, NULL, stream);
 }
 
 gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,

@@ -65,17 +65,27 @@ typedef cudaError_t gk_gemm_bf16_run_fn(size_t m, size_t n, size_t k, float alph
 typedef cudaError_t gk_gemm_ex_run_fn(int type, int op_a, int op_b, size_t m, size_t n, size_t k, float alpha,
                                       const void *a, size_t lda, size_t stride_a, const void *b, size_t ldb,
                                       size_t stride_b, float beta, void *c, size_t ldc, size_t stride_c,
-                                      size_t batch, int epilogue, const void *bias, cudaStream_t stream);
+                                      size_t batch, int epilogue, const void *bias, void *workspace,
+                                      cudaStream_t stream);
+
+/* The scratch an extended variant needs for a description (bytes, before
+ * gk_gemm_ex rounds it up and adds nothing else), (size_t)-1 when it would
+ * reach 2^62 bytes: the TF32 rungs' transposed copies of an operand. A row
+ * without one needs none. The workspace passed to gk_gemm_ex_run_fn holds
+ * at least that many bytes, 16-byte aligned. */
+typedef size_t gk_gemm_scratch_fn(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch, size_t stride_a,
+                                  size_t stride_b);
 
 /* One row of the module's table: the public description, then the kernel
  * file's functions: `run` for the fp32 rungs (1-12), `run16` for the 16-bit
  * ones (13-17), and `run_ex` where the variant is extended (NULL
- * otherwise). */
+ * otherwise), and `scratch` where run_ex needs a workspace (NULL otherwise). */
 typedef struct gk_gemm_row {
     gk_gemm_variant info; /* what gk_gemm_variant_at() shows */
     gk_gemm_run_fn *run;
     gk_gemm_bf16_run_fn *run16;
     gk_gemm_ex_run_fn *run_ex;
+    gk_gemm_scratch_fn *scratch;
 } gk_gemm_row;
 
 /* The row of variant `id`, NULL when there is none. */
@@ -88,6 +98,10 @@ gk_gemm_bf16_run_fn gk_gemm_bf16_04_warp_specialized_run;
 gk_gemm_bf16_run_fn gk_gemm_bf16_05_persistent_run;
 gk_gemm_ex_run_fn gk_gemm_bf16_05_persistent_run_ex;
 gk_gemm_ex_run_fn gk_gemm_10_tuned_fp32_run_ex;
+gk_gemm_ex_run_fn gk_gemm_11_tf32_mma_run_ex;
+gk_gemm_scratch_fn gk_gemm_11_tf32_mma_scratch;
+gk_gemm_ex_run_fn gk_gemm_12_tf32_wgmma_run_ex;
+gk_gemm_scratch_fn gk_gemm_12_tf32_wgmma_scratch;
 
 #ifdef __cplusplus
 }

@@ -130,7 +130,8 @@ static void test_table(void)
         }
         /* Extended exactly where the row has an extended entry point: the
          * best fp32 rung (10) and the best 16-bit one (17) today. */
-        CHECK(v->extended == (v->id == 10 || v->id == 17), "variant %d extended %d", v->id, v->extended);
+        CHECK(v->extended == (v->id == 10 || v->id == 11 || v->id == 12 || v->id == 17), "variant %d extended %d",
+              v->id, v->extended);
         CHECK(row && (row->run_ex != NULL) == (v->extended == 1), "row %d: run_ex iff extended", v->id);
         for (size_t j = 0; j < i; ++j)
             CHECK(strcmp(v->name, gk_gemm_variant_at(j)->name) != 0, "names unique");
@@ -547,6 +548,27 @@ static void test_desc(void)
 static _Alignas(256) unsigned char ex_mem[4 * 1024];
 static _Alignas(256) unsigned char ex_ws[1024];
 
+/* The workspace gk/gemm.h documents for a description: one granule (256
+ * bytes), or, for the TF32 rungs, their transposed copies rounded up to
+ * whole granules: variant 12 copies A when op_a = T and op_b = N, variant
+ * 11 A when op_a = T and B when op_b = T (B's copy starting on a granule after A's); a
+ * copy is the operand as op() presents it, rows x cols with rows padded to
+ * a multiple of 4 floats, once per product with its own operand. */
+static size_t granules(size_t x) { return x == 0 ? 256 : (x + 255) / 256 * 256; }
+static size_t copy_bytes(size_t rows, size_t cols, const gk_gemm_desc *d, size_t stride)
+{
+    const size_t count = d->batch > 1 && stride != 0 ? d->batch : 1;
+    return 4 * rows * ((cols + 3) / 4 * 4) * count;
+}
+static size_t expected_workspace(int id, const gk_gemm_desc *d)
+{
+    size_t a = 0, b = 0;
+    if ((id == 11 || (id == 12 && d->op_b == GK_GEMM_OP_N)) && d->op_a == GK_GEMM_OP_T)
+        a = copy_bytes(d->m, d->k, d, d->stride_a);
+    if (id == 11 && d->op_b == GK_GEMM_OP_T) b = copy_bytes(d->k, d->n, d, d->stride_b);
+    return b == 0 ? granules(a) : granules((a + 255) / 256 * 256 + b);
+}
+
 static void test_ex_arguments(void)
 {
     unsigned char *a = ex_mem, *b = ex_mem + 1024, *c = ex_mem + 2048, *bias = ex_mem + 3072, *ws = ex_ws;
@@ -664,7 +686,7 @@ static void test_ex_arguments(void)
                 if (v->extended) {
                     bytes = 0;
                     EXPECT(gk_gemm_ex(id, &opt[o], a, b, c, NULL, &bytes, 0), GK_SUCCESS);
-                    CHECK(bytes == first, "variant %d option %d: %zu bytes", id, o, bytes);
+                    CHECK(bytes == expected_workspace(id, &opt[o]), "variant %d option %d: %zu bytes", id, o, bytes);
                 } else {
                     REJECT(gk_gemm_ex(id, &opt[o], a, b, c, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
                     REJECT(gk_gemm_ex(id, &opt[o], a, b, c, ws, &bytes, 0), GK_ERROR_UNSUPPORTED);
@@ -713,6 +735,36 @@ static void test_ex_arguments(void)
             REJECT(gk_gemm_ex(17, &d, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
         }
     }
+    /* The TF32 rungs' workspace at a shape of some size, worked by hand:
+     * 100 x 60 x 37, both operands transposed, 3 products, A's own per
+     * product, B shared. A's copy is 100 rows of 37 -> 40 floats x 3 =
+     * 48,000 bytes (188 granules: 48,128); B's 37 x 60 floats = 8,880. */
+    gk_gemm_desc dt = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 100, 60, 37);
+    dt.op_a = dt.op_b = GK_GEMM_OP_T, dt.batch = 3, dt.stride_a = 3700, dt.stride_b = 0, dt.stride_c = 6000;
+    /* Variant 12 copies nothing when both are transposed (it swaps the
+     * operands), A alone with op_b = N. */
+    static const size_t want_t[2][3] = {{256, 48128 + 8960, 256}, {256, 48128, 48128}}; /* variants 10, 11, 12 */
+    for (int tn = 0; tn < 2; ++tn) {
+        dt.op_b = tn ? GK_GEMM_OP_N : GK_GEMM_OP_T;
+        for (int id = 10; id <= 12; ++id) {
+            bytes = 0;
+            EXPECT(gk_gemm_ex(id, &dt, a, b, c, NULL, &bytes, 0), GK_SUCCESS);
+            CHECK(bytes == want_t[tn][id - 10] && bytes == expected_workspace(id, &dt), "variant %d, %s: %zu bytes", id,
+                  tn ? "tn" : "tt", bytes);
+            size_t small = want_t[tn][id - 10] - 16;
+            EXPECT(gk_gemm_ex(id, &dt, a, b, c, ws, &small, 0), GK_ERROR_WORKSPACE_TOO_SMALL);
+        }
+    }
+    /* A copy that would reach 2^62 bytes (2^30 products of a 2^20 x 2^20 A
+     * whose batch stride is one float: inputs may overlap): rejected by the
+     * variants that copy, taken by the one that does not. */
+    gk_gemm_desc dx = gk_gemm_desc_init(GK_GEMM_TYPE_F32, (size_t)1 << 20, 1, (size_t)1 << 20);
+    dx.op_a = GK_GEMM_OP_T, dx.batch = (size_t)1 << 30, dx.stride_a = 1, dx.stride_b = 0, dx.stride_c = (size_t)1 << 20;
+    bytes = 0;
+    EXPECT(gk_gemm_ex(10, &dx, a, b, c, NULL, &bytes, 0), GK_SUCCESS);
+    REJECT(gk_gemm_ex(11, &dx, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+    REJECT(gk_gemm_ex(12, &dx, a, b, c, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+
     /* Inputs may overlap across the batch (only C may not). */
     gk_gemm_desc dov = gk_gemm_desc_init(GK_GEMM_TYPE_F16, M, N, K);
     dov.batch = 3, dov.stride_a = 1, dov.stride_b = 2, dov.stride_c = M * N;

@@ -966,8 +966,9 @@ extern "C" cudaError_t gk_gemm_10_tuned_fp32_run_ex(int type, int op_a, int op_b
                                                    float alpha, const void *av, size_t lda, size_t stride_a,
                                                    const void *bv, size_t ldb, size_t stride_b, float beta, void *cv,
                                                    size_t ldc, size_t stride_c, size_t batch, int epilogue,
-                                                   const void *bias, cudaStream_t stream)
+                                                   const void *bias, void *workspace, cudaStream_t stream)
 {
+    (void)workspace; /* needs none */
     if (type != 0) return cudaErrorNotSupported; /* fp32 storage only */
     /* cp.async needs compute capability 8.0 or later. */
     const cudaError_t err = require_cc(8);
@@ -1020,5 +1021,5 @@ extern "C" cudaError_t gk_gemm_10_tuned_fp32_run(size_t m, size_t n, size_t k, f
                                                   size_t ldc, cudaStream_t stream)
 {
     return gk_gemm_10_tuned_fp32_run_ex(0, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0,
-                                        nullptr, stream);
+                                        nullptr, nullptr, stream);
 }

@@ -189,6 +189,24 @@
  * b % 8, tile column b / 8), so the blocks resident at one time share 8
  * slabs of A and a few of B in L2.
  *
+ * gk_gemm_ex (transposed operands, batches, the epilogue): the fragment
+ * loads above are built around A stored m x k (pairs along k in one
+ * 8-byte word) and B stored k x n (pairs along n); a transposed operand
+ * would need another layout and another conflict count. So the launcher
+ * first copies an operand given transposed (A stored k x m, B stored n x k)
+ * into the workspace as m x k or k x n (transpose_f32 in common.cuh, rows
+ * padded to 16 bytes, one copy per product that has its own operand), and
+ * the kernel reads the copies: a read and a write of each such operand
+ * (8 m k or 8 k n bytes) before the product. Batches: block b of the 1-D
+ * grid is tile b mod (tiles of a product) of product b / (tiles of a
+ * product); the tensor maps are 3D (columns, rows, products: sm90.cuh's
+ * map_batched), a box's third coordinate its product, 0 for an operand of
+ * stride 0; the cp.async path offsets A and B by z times their strides,
+ * the epilogue C. The epilogue (bias, bias + ReLU, bias + GELU: common.cuh's
+ * epilogue_apply) is applied in store_warp_tile before the one store; a
+ * lane's 2 NT = 8 columns are the same in every row, so their biases are
+ * loaded once.
+ *
  * Limits and fallbacks:
  * - sm_80+ (cp.async, mma .tf32). Compiled for an older GPU the kernel is
  *   empty, and the launcher returns cudaErrorNotSupported below compute
@@ -217,7 +235,7 @@
  *   columns exist, one guarded float at a time otherwise; rows past m are
  *   skipped. beta == 0 never reads C. k == 0 skips the k-loop; the epilogue
  *   still writes beta * C (0 when beta == 0).
- * - 1-D grid of ceil(m/BM) * ceil(n/BN) blocks (at most 2^31 - 1).
+ * - 1-D grid of ceil(m/BM) * ceil(n/BN) * batch blocks (at most 2^31 - 1).
  *
  * Tuning macros (compile-time; static_asserts check them): GK11_BM, GK11_BN,
  * GK11_BK (32 or 64), GK11_WARPS_M, GK11_WARPS_N, GK11_STAGES (cp.async
@@ -646,15 +664,18 @@ __device__ __forceinline__ void load_b_tile(float *bs, const float *b, size_t ld
  * Issued by thread 0; the stage's mbarrier counts the bytes. */
 constexpr uint32_t kTmaBytes = (uint32_t)kStageBytes; /* whole boxes, zero-filled parts included */
 __device__ __forceinline__ void load_tile_tma(const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t as,
-                                              uint32_t bs, uint32_t bar, unsigned bm, unsigned bn, unsigned kt)
+                                              uint32_t bs, uint32_t bar, unsigned bm, unsigned bn, unsigned kt, int za,
+                                              int zb)
 {
+    /* The maps are 3D (columns, rows, products); za, zb: the product, 0
+     * for an operand that every product shares (and for one product). */
     mbar_arrive_expect_tx(bar, kTmaBytes);
 #pragma unroll
     for (int p = 0; p < kBK / kPanel; ++p)
-        tma_load_2d(as + 4u * p * kBM * kPanel, map_a, (int)(kt * kBK + p * kPanel), (int)bm, bar);
+        tma_load_3d(as + 4u * p * kBM * kPanel, map_a, (int)(kt * kBK + p * kPanel), (int)bm, za, bar);
 #pragma unroll
     for (int p = 0; p < kBN / kPanel; ++p)
-        tma_load_2d(bs + 4u * p * kBK * kPanel, map_b, (int)(bn + p * kPanel), (int)(kt * kBK), bar);
+        tma_load_3d(bs + 4u * p * kBK * kPanel, map_b, (int)(bn + p * kPanel), (int)(kt * kBK), zb, bar);
 }
 
 /* ---- Fragments ------------------------------------------------------------- */
@@ -734,12 +755,68 @@ template <bool kRound> __device__ __forceinline__ void mma_step(float (&acc)[kNT
 
 /* kTma: the TMA path (sm_90; both operands TMA-addressable, k > 0);
  * otherwise the cp.async path, 16-byte copies of A (B) when kAVec (kBVec). */
+/* The batch and the epilogue of gk_gemm_ex: product z reads A + z sa,
+ * B + z sb and writes C + z sc (strides in elements, 0 for an operand that
+ * every product shares, and for one product); epi 0 none, 1 bias, 2 bias +
+ * ReLU, 3 bias + GELU (common.cuh's epilogue_apply). */
+struct Batch {
+    size_t sa, sb, sc;
+    const float *bias;
+    int epi;
+};
+
+/* Rows of C from registers: acc[i][j][e + 2f] is C(row 8j + rho(2t + e),
+ * column 16i + 2g + f) of the warp tile, so for each of its 2*MT rows a
+ * lane writes NT float2 (f = 0, 1 side by side). A lane's 2 NT columns are
+ * the same in every row: their biases (kEpi != 0) are loaded once. */
+template <int kEpi>
+__device__ __forceinline__ void store_warp_tile(const float (&acc)[kNT][kMT][4], float *__restrict__ c, size_t ldc,
+                                                unsigned m, unsigned n, unsigned bm, unsigned bn, int lane, int wm,
+                                                int wn, float alpha, float beta, bool c_vec, const float *bias)
+{
+    float bj[kNT][2];
+#pragma unroll
+    for (int i = 0; i < kNT; ++i)
+#pragma unroll
+        for (int f = 0; f < 2; ++f) {
+            const unsigned col = bn + c_col(lane, wn, i, f);
+            bj[i][f] = kEpi != 0 && col < n ? __ldg(bias + col) : 0.0f;
+        }
+#pragma unroll
+    for (int j = 0; j < kMT; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const unsigned row = bm + c_row(lane, wm, j, e);
+            if (row >= m) continue;
+            float *const crow = c + (size_t)row * ldc;
+#pragma unroll
+            for (int i = 0; i < kNT; ++i) {
+                const unsigned col = bn + c_col(lane, wn, i, 0); /* even */
+                const float v0 = acc[i][j][e], v1 = acc[i][j][e + 2];
+                if (c_vec && col + 2 <= n) {
+                    /* c 8-byte aligned, ldc even, col even: an aligned float2 */
+                    float2 *p = reinterpret_cast<float2 *>(crow + col);
+                    float2 r = make_float2(alpha * v0, alpha * v1);
+                    if (beta != 0.0f) { /* only then is C read */
+                        const float2 o = *p;
+                        r.x += beta * o.x;
+                        r.y += beta * o.y;
+                    }
+                    *p = make_float2(epilogue_apply<kEpi>(r.x, bj[i][0]), epilogue_apply<kEpi>(r.y, bj[i][1]));
+                } else {
+                    if (col < n) store_c_epi<kEpi>(crow + col, v0, alpha, beta, bj[i][0]);
+                    if (col + 1 < n) store_c_epi<kEpi>(crow + col + 1, v1, alpha, beta, bj[i][1]);
+                }
+            }
+        }
+}
+
 template <bool kTma, bool kAVec, bool kBVec>
 __global__ void __launch_bounds__(kThreads, GK11_MIN_BLOCKS)
 gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, unsigned m,
-              unsigned n, unsigned k, float alpha, const float *__restrict__ a, size_t lda,
-              const float *__restrict__ b, size_t ldb, float beta, float *__restrict__ c, size_t ldc,
-              unsigned tiles_m, unsigned tiles_n, bool c_vec)
+              unsigned n, unsigned k, float alpha, const float *__restrict__ a0, size_t lda,
+              const float *__restrict__ b0, size_t ldb, float beta, float *__restrict__ c0, size_t ldc,
+              unsigned tiles_m, unsigned tiles_n, bool c_vec, const Batch bt)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && (GK_SM90 || !kTma)
     constexpr int kStages = kTma ? kStagesTma : kStagesCopy;
@@ -754,9 +831,14 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
      * have finished reading it. */
     const uint32_t full = smem_u32(bs + kStages * kBStage), empty = full + 8u * kStages;
 
-    /* L2 swizzle: groups of kGroupM tile rows, walked column by column. */
+    /* Block b: product z = b / (tiles_m tiles_n), then the L2 swizzle
+     * inside it: groups of kGroupM tile rows, walked column by column. */
+    const unsigned z = blockIdx.x / (tiles_m * tiles_n);
     unsigned bm, bn; /* the tile's first row and column */
-    tile_origin<kGroupM, kBM, kBN>(blockIdx.x, tiles_m, tiles_n, &bm, &bn);
+    tile_origin<kGroupM, kBM, kBN>(blockIdx.x - z * tiles_m * tiles_n, tiles_m, tiles_n, &bm, &bn);
+    const float *const a = a0 + (size_t)z * bt.sa, *const b = b0 + (size_t)z * bt.sb;
+    float *const c = c0 + (size_t)z * bt.sc;
+    const int za = bt.sa != 0 ? (int)z : 0, zb = bt.sb != 0 ? (int)z : 0;
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wm = warp / kWarpsN, wn = warp % kWarpsN; /* this warp's tile inside the block tile */
@@ -780,7 +862,7 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
                  * (kt / kStages - 1)-th use of empty[slab]). */
                 if (kt >= (unsigned)kStages) mbar_wait(empty + 8u * slab, (kt / kStages - 1) & 1u);
                 load_tile_tma(&map_a, &map_b, smem_u32(as + slab * kAStage), smem_u32(bs + slab * kBStage),
-                              full + 8u * slab, bm, bn, kt);
+                              full + 8u * slab, bm, bn, kt, za, zb);
             }
         } else {
             if (kt < ktiles) {
@@ -858,37 +940,15 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
         }
     }
 
-    /* Epilogue straight from registers: acc[i][j][e + 2f] is C(row 8j +
-     * rho(2t + e), column 16i + 2g + f) of the warp tile, so for each of its
-     * 2*MT rows a lane writes NT float2 (f = 0, 1 side by side). No shared
-     * memory, no barrier. */
-#pragma unroll
-    for (int j = 0; j < kMT; ++j)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            const unsigned row = bm + c_row(lane, wm, j, e);
-            if (row >= m) continue;
-            float *const crow = c + (size_t)row * ldc;
-#pragma unroll
-            for (int i = 0; i < kNT; ++i) {
-                const unsigned col = bn + c_col(lane, wn, i, 0); /* even */
-                const float v0 = acc[i][j][e], v1 = acc[i][j][e + 2];
-                if (c_vec && col + 2 <= n) {
-                    /* c 8-byte aligned, ldc even, col even: an aligned float2 */
-                    float2 *p = reinterpret_cast<float2 *>(crow + col);
-                    float2 r = make_float2(alpha * v0, alpha * v1);
-                    if (beta != 0.0f) { /* only then is C read */
-                        const float2 o = *p;
-                        r.x += beta * o.x;
-                        r.y += beta * o.y;
-                    }
-                    *p = r;
-                } else {
-                    if (col < n) store_c(crow + col, v0, alpha, beta);
-                    if (col + 1 < n) store_c(crow + col + 1, v1, alpha, beta);
-                }
-            }
-        }
+    /* Epilogue straight from registers (store_warp_tile): no shared
+     * memory, no barrier; gk_gemm_ex's epilogue picked once (bt.epi is the
+     * same for every thread). */
+    switch (bt.epi) {
+    case 0: store_warp_tile<0>(acc, c, ldc, m, n, bm, bn, lane, wm, wn, alpha, beta, c_vec, bt.bias); break;
+    case 1: store_warp_tile<1>(acc, c, ldc, m, n, bm, bn, lane, wm, wn, alpha, beta, c_vec, bt.bias); break;
+    case 2: store_warp_tile<2>(acc, c, ldc, m, n, bm, bn, lane, wm, wn, alpha, beta, c_vec, bt.bias); break;
+    default: store_warp_tile<3>(acc, c, ldc, m, n, bm, bn, lane, wm, wn, alpha, beta, c_vec, bt.bias); break;
+    }
 #elif defined(__CUDA_ARCH__)
     /* The TMA instantiation compiled for a GPU below sm_90: a stub, marked by
      * a static shared variable that the launcher sees (and then takes the
@@ -899,43 +959,100 @@ gemm_tf32_mma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__
 }
 
 typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, unsigned, unsigned, unsigned, float, const float *,
-                       size_t, const float *, size_t, float, float *, size_t, unsigned, unsigned, bool);
+                       size_t, const float *, size_t, float, float *, size_t, unsigned, unsigned, bool, const Batch);
+
+
+/* The transposed copies (op_a = T: A stored k x m copied m x k; op_b = T:
+ * B stored n x k copied k x n), one after the other in the workspace, each
+ * 256-byte aligned. */
+struct Copies {
+    TransposedCopy a, b;
+    size_t b_offset, bytes; /* bytes: (size_t)-1 when a size reaches 2^62 */
+};
+inline Copies copies(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch, size_t stride_a,
+                     size_t stride_b)
+{
+    Copies w;
+    w.a = transposed_copy(k, m, batch, stride_a);
+    w.b = transposed_copy(n, k, batch, stride_b);
+    const size_t a_bytes = op_a ? w.a.bytes : 0, b_bytes = op_b ? w.b.bytes : 0;
+    const bool overflow = (op_a && a_bytes == 0 && m != 0 && k != 0) || (op_b && b_bytes == 0 && n != 0 && k != 0);
+    w.b_offset = (a_bytes + 255) / 256 * 256;
+    w.bytes = overflow ? (size_t)-1 : w.b_offset + b_bytes;
+    return w;
+}
 
 } // namespace
 
-extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, float alpha, const float *a,
-                                              size_t lda, const float *b, size_t ldb, float beta, float *c,
-                                              size_t ldc, cudaStream_t stream)
+/* The workspace gk_gemm_ex asks for (gemm/variants.h): the transposed
+ * copies of the operands given transposed. */
+extern "C" size_t gk_gemm_11_tf32_mma_scratch(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
+                                             size_t stride_a, size_t stride_b)
 {
+    return copies(op_a, op_b, m, n, k, batch, stride_a, stride_b).bytes;
+}
+
+/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): fp32
+ * storage. The kernel reads A as m x k and B as k x n: an operand given
+ * transposed is first copied (transpose_f32, common.cuh) into the
+ * workspace, costing a read and a write of it. Batches are a 1-D grid of
+ * tiles x products; the epilogue is in store_warp_tile. */
+extern "C" cudaError_t gk_gemm_11_tf32_mma_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
+                                                  float alpha, const void *av, size_t lda, size_t stride_a,
+                                                  const void *bv, size_t ldb, size_t stride_b, float beta, void *cv,
+                                                  size_t ldc, size_t stride_c, size_t batch, int epilogue,
+                                                  const void *bias, void *workspace, cudaStream_t stream)
+{
+    if (type != 0) return cudaErrorNotSupported; /* fp32 storage only */
     /* cp.async and mma .tf32 exist from compute capability 8.0 on, the TMA from 9.0. */
-    cudaError_t err = require_cc(8);
+    int dev = 0;
+    cudaError_t err = require_cc(8, -1, &dev);
     if (err != cudaSuccess) return err;
 
     const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+    if (batch > 0x7fffffffu || tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * batch > 0x7fffffffu)
+        return cudaErrorInvalidConfiguration;
+    const float *a = static_cast<const float *>(av), *b = static_cast<const float *>(bv);
+    float *const c = static_cast<float *>(cv);
+    Batch bt;
+    bt.sa = batch > 1 ? stride_a : 0;
+    bt.sb = batch > 1 ? stride_b : 0;
+    bt.sc = batch > 1 ? stride_c : 0;
+    bt.bias = static_cast<const float *>(bias);
+    bt.epi = epilogue;
+
+    if (k > 0 && (op_a != 0 || op_b != 0)) {
+        const Copies w = copies(op_a, op_b, m, n, k, batch, bt.sa, bt.sb);
+        unsigned char *const ws = static_cast<unsigned char *>(workspace);
+        if (op_a != 0) {
+            float *const a2 = reinterpret_cast<float *>(ws);
+            err = transpose_into(a2, w.a, a, lda, bt.sa, k, m, dev, stream);
+            if (err != cudaSuccess) return err;
+            a = a2;
+            lda = w.a.ld;
+            bt.sa = w.a.stride;
+        }
+        if (op_b != 0) {
+            float *const b2 = reinterpret_cast<float *>(ws + w.b_offset);
+            err = transpose_into(b2, w.b, b, ldb, bt.sb, n, k, dev, stream);
+            if (err != cudaSuccess) return err;
+            b = b2;
+            ldb = w.b.ld;
+            bt.sb = w.b.stride;
+        }
+    }
 
     /* The TMA path: compute capability 9.0 or above, both operands' rows
-     * TMA-addressable, k > 0 (a tensor map has no empty dimension), and box
-     * coordinates (up to a dimension + BN) that fit the TMA's signed 32-bit
-     * coordinates. Everything else takes the cp.async path. */
+     * (and the products' strides) TMA-addressable, k > 0 (a tensor map has
+     * no empty dimension), box coordinates (up to a dimension + BN) that
+     * fit the TMA's signed 32-bit coordinates, and maps the driver takes.
+     * Everything else takes the cp.async path. */
     const size_t coord_max = (size_t)0x7fffffff - (kBM > kBN ? kBM : kBN) - kBK;
     bool tma = k > 0 && m <= coord_max && n <= coord_max && k <= coord_max && tma_addressable(a, lda, 4) &&
-               tma_addressable(b, ldb, 4) && require_cc(9) == cudaSuccess;
+               tma_addressable(b, ldb, 4) && bt.sa % 4 == 0 && bt.sb % 4 == 0 && require_cc(9) == cudaSuccess;
     /* A build for older GPUs only holds a stub TMA kernel (sm90a_image
      * tells it by its static shared variable): then the cp.async path. */
     if (tma) tma = sm90a_image(gemm_tf32_mma<true, true, true>) == cudaSuccess;
-
-    /* 16-byte copies need every row start 16-byte aligned: the base and ld;
-     * float2 stores need 8-byte aligned row starts of C. */
-    const bool a_vec = ((uintptr_t)a & 15u) == 0 && lda % 4 == 0;
-    const bool b_vec = ((uintptr_t)b & 15u) == 0 && ldb % 4 == 0;
-    const bool c_vec = ((uintptr_t)c & 7u) == 0 && ldc % 2 == 0;
-    const Kernel kernel = tma     ? gemm_tf32_mma<true, true, true>
-                          : a_vec ? (b_vec ? gemm_tf32_mma<false, true, true> : gemm_tf32_mma<false, true, false>)
-                                  : (b_vec ? gemm_tf32_mma<false, false, true> : gemm_tf32_mma<false, false, false>);
-    /* A constant of each kernel (the TMA kernel's stages, or the cp.async
-     * kernels'), so that calls from several host threads set the same value. */
-    const size_t smem = smem_bytes(tma ? kStagesTma : kStagesCopy);
 
     CUtensorMap map_a, map_b;
     memset(&map_a, 0, sizeof(map_a)); /* the cp.async path never reads them */
@@ -943,19 +1060,39 @@ extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, flo
     if (tma) {
         PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
         err = get_encode_tiled(&encode);
-        /* A: m rows of k, boxes of 32 k-columns x BM rows; B: k rows of n,
-         * boxes of 32 n-columns x BK rows. */
-        if (err == cudaSuccess)
-            err = make_map(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, a, m, k, lda, kPanel, kBM);
-        if (err == cudaSuccess)
-            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, b, k, n, ldb, kPanel, kBK);
         if (err != cudaSuccess) return err;
+        /* A: m rows of k, boxes of 32 k-columns x BM rows; B: k rows of n,
+         * boxes of 32 n-columns x BK rows; 3D over the products. */
+        tma = map_batched(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, a, m, k, lda, bt.sa != 0, batch, bt.sa,
+                          kPanel, kBM) == cudaSuccess &&
+              map_batched(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, b, k, n, ldb, bt.sb != 0, batch, bt.sb,
+                          kPanel, kBK) == cudaSuccess;
     }
 
+    /* 16-byte copies need every row start 16-byte aligned: the base, ld and
+     * the products' stride; float2 stores need 8-byte aligned row starts of C. */
+    const bool a_vec = ((uintptr_t)a & 15u) == 0 && lda % 4 == 0 && bt.sa % 4 == 0;
+    const bool b_vec = ((uintptr_t)b & 15u) == 0 && ldb % 4 == 0 && bt.sb % 4 == 0;
+    const bool c_vec = ((uintptr_t)c & 7u) == 0 && ldc % 2 == 0 && bt.sc % 2 == 0;
+    const Kernel kernel = tma     ? gemm_tf32_mma<true, true, true>
+                          : a_vec ? (b_vec ? gemm_tf32_mma<false, true, true> : gemm_tf32_mma<false, true, false>)
+                                  : (b_vec ? gemm_tf32_mma<false, false, true> : gemm_tf32_mma<false, false, false>);
+    /* A constant of each kernel (the TMA kernel's stages, or the cp.async
+     * kernels'), so that calls from several host threads set the same value. */
+    const size_t smem = smem_bytes(tma ? kStagesTma : kStagesCopy);
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (err != cudaSuccess) return err;
-    kernel<<<(unsigned)(tiles_m * tiles_n), kThreads, smem, stream>>>(
+    kernel<<<(unsigned)(tiles_m * tiles_n * batch), kThreads, smem, stream>>>(
         map_a, map_b, (unsigned)m, (unsigned)n, (unsigned)k, alpha, a, lda, b, ldb, beta, c, ldc,
-        (unsigned)tiles_m, (unsigned)tiles_n, c_vec);
+        (unsigned)tiles_m, (unsigned)tiles_n, c_vec, bt);
     return cudaGetLastError();
+}
+
+/* gk_gemm's entry point: as stored, one product, no epilogue. */
+extern "C" cudaError_t gk_gemm_11_tf32_mma_run(size_t m, size_t n, size_t k, float alpha, const float *a,
+                                              size_t lda, const float *b, size_t ldb, float beta, float *c,
+                                              size_t ldc, cudaStream_t stream)
+{
+    return gk_gemm_11_tf32_mma_run_ex(0, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0, nullptr,
+                                      nullptr, stream);
 }

@@ -225,6 +225,47 @@
  * 0.4862 with the panels (56 / 224, another copy order) in those two runs
  * (0.915x -> 0.869x); which of the two changes costs the 5% is not known.
  *
+ * ---- gk_gemm_ex: layouts, batches, the epilogue -----------------------------------------
+ * The K-major rule decides what a transposed operand costs.
+ * - op_b = T (B stored n x k, y = x W^T): B is K-major as stored, so its
+ *   slab is loaded like A's, one TMA box of 32 k x 128 rows of n (16 KB,
+ *   128-byte swizzle, bt_offset = a_offset), and the register fragments
+ *   are read from it: lane (g, t) of warp w reads row 16w + g (+ 8) of
+ *   its warpgroup's 64, word t of chunk 2s (+ 1 for a2, a3), stored at
+ *   chunk (2s) ^ g. The 8 g's are 8 rows with 8 different swizzles: 32
+ *   banks without frag_col's permutation (frag_loads_conflict_free_t
+ *   recounts it), so row i of the wgmma's A is column i of the tile
+ *   (col_of), and the epilogue's 8 lanes of one t store 8 consecutive
+ *   floats. The cp.async path copies B as it copies A (copy_kmajor).
+ * - op_a = op_b = T: C^T = B_stored A_stored, the default layout's product
+ *   with the operands' roles swapped: B stored n x k is K-major, the
+ *   shared-memory operand (this kernel's A, n rows), and A stored k x m is
+ *   MN-major, read into register fragments as B is in the default layout.
+ *   The launcher swaps A and B, m and n; the kernel computes a tile of
+ *   C^T and stores it transposed (kTC, store_tile_t: a lane's two
+ *   accumulators of rows 2t, 2t + 1 become one 8-byte store into a row of
+ *   C). Nothing is copied.
+ * - op_a = T, op_b = N (A stored k x m, B k x n): both operands are
+ *   MN-major, and one of them must be the shared-memory operand, which
+ *   TF32 reads K-major only. A TMA box keeps the layout it finds, so the
+ *   launcher first copies A transposed into the workspace (transpose_f32
+ *   in common.cuh: m x k, rows padded to 16 bytes, one copy per product
+ *   that has its own A), and the kernel reads the copy: one more read and
+ *   write of A, 8 m k bytes, before the product.
+ * - Batches: the persistent walk numbers the tiles of all products, t =
+ *   z x (tiles of a product) + tile (tile_of), so a CTA goes on from one
+ *   product's last tiles to the next one's first. The tensor maps are 3D
+ *   (columns, rows, products; sm90.cuh's map_batched), a box's third
+ *   coordinate is its product, and an operand of stride 0 has a map of
+ *   one product read at coordinate 0. The cp.async path offsets A and B by
+ *   z times their strides, and the epilogue C.
+ * - The epilogue (bias, bias + ReLU, bias + GELU: common.cuh's
+ *   epilogue_apply) is applied in store_tile before the one store: a
+ *   thread stores two columns of every row of its tile, so it loads their
+ *   two biases once per tile; the switch on the kind is made once per
+ *   tile, into one instance of store_tile per kind. k = 0 is
+ *   gemm_tf32_scale_c's epilogue(beta C + bias) over every product.
+ *
  * ---- What is left out -------------------------------------------------------------------
  * - Cluster multicast of A (variant 17 multicasts B across 2-CTA
  *   clusters and measured no gain at 4096^3, 1.1% at 8192^3), a ping-pong
@@ -276,14 +317,16 @@
  *   launcher detects with cudaFuncGetAttributes) and the launcher returns
  *   cudaErrorNotSupported, as it does on any GPU other than compute
  *   capability 9.0.
- * - TMA path: base addresses 16-byte aligned, 4 lda and 4 ldb multiples of
- *   16 (below 2^40); otherwise the cp.async path. Tensor maps are made
+ * - TMA path: base addresses 16-byte aligned, 4 lda and 4 ldb (and 4
+ *   times the batch strides) multiples of 16 (below 2^40), and maps the
+ *   driver takes; otherwise the cp.async path. Tensor maps are made
  *   on the host at every call (cuTensorMapEncodeTiled through
  *   cudaGetDriverEntryPointByVersion: nothing links libcuda) and passed as
  *   const __grid_constant__ CUtensorMap parameters.
- * - TMA coordinates are int: bm, bn + 32j (< n) and kt * 32 (< k) stay below
- *   2^31 since m, n, k <= 2^31 - 1.
- * - At most 2^31 - 1 tiles (cudaErrorInvalidConfiguration above).
+ * - TMA coordinates are int: bm, bn + 32j (< n), kt * 32 (< k) and the
+ *   product z stay below 2^31 since m, n, k, batch <= 2^31 - 1.
+ * - At most 2^31 - 1 tiles over all products (cudaErrorInvalidConfiguration
+ *   above).
  *
  * Sources: PTX ISA: "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
  * Instructions" (wgmma.mma_async, .tf32 restrictions; "Register Fragments"
@@ -437,6 +480,31 @@ __host__ __device__ constexpr bool frag_col_bijective()
 }
 static_assert(frag_col_bijective(), "frag_col: a permutation of the 64 columns");
 
+/* B stored n x k (op_b = T, the weight layout): the B slab is K-major like
+ * the A slab, 128 rows of n x 32 k in 128-byte swizzled rows (bt_offset =
+ * a_offset), one TMA box of 16 KB. Row i of the wgmma's A operand is then
+ * column 64 cw + i itself: a0's 32 lanes read rows 16w + g (g = 0 .. 7: 8
+ * distinct swizzles), k = t, the word t of chunk 0 ^ g; 32 distinct banks
+ * without a permutation. col_of says which column row i holds, per layout. */
+__host__ __device__ constexpr int bt_offset(int nn, int kk) { return a_offset(nn, kk); }
+template <bool kTB> __host__ __device__ constexpr int col_of(int i) { return kTB ? i : frag_col(i); }
+__host__ __device__ constexpr bool frag_loads_conflict_free_t()
+{
+    for (int w = 0; w < 4; ++w)
+        for (int h = 0; h < 2; ++h)
+            for (int hi = 0; hi < 2; ++hi)
+                for (int s = 0; s < kKSteps; ++s) {
+                    unsigned banks = 0;
+                    for (int lane = 0; lane < 32; ++lane) {
+                        const int g = lane >> 2, t = lane & 3;
+                        banks |= 1u << ((bt_offset(16 * w + 8 * h + g, 8 * s + t + 4 * hi) >> 2) & 31);
+                    }
+                    if (banks != 0xffffffffu) return false;
+                }
+    return true;
+}
+static_assert(frag_loads_conflict_free_t(), "op_b = T: each fragment load, 32 lanes, 32 distinct banks");
+
 /* ---- Descriptors ------------------------------------------------------------ */
 /* The A slab as the wgmma's B operand (N' = 256 rows, K-major): 8-row atoms
  * 1024 bytes apart (SBO); LBO unused (K lies inside one 128-byte row). */
@@ -534,16 +602,26 @@ __device__ __forceinline__ void wgmma_m64n256k8(float (&d)[kAcc], uint32_t a0, u
  * tile's, or never written) reach only accumulator rows of columns >= n,
  * which the epilogue never stores. A box that leaves the matrix is
  * zero-filled and still counts its full bytes. */
+template <bool kTB>
 __device__ __forceinline__ void load_stage_tma(const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t as,
                                                uint32_t bs, uint32_t full, unsigned kt, unsigned bm, unsigned bn,
-                                               int panels)
+                                               int panels, int za, int zb)
 {
+    /* Coordinates fit an int: bm, bn, kt * kBK and bn + 32j (< n for a
+     * loaded panel) stay below 2^31 (m, n, k <= 2^31 - 1), and so do the
+     * products za, zb (batch <= 2^31 - 1). The maps are 3D (k or n, rows,
+     * products): za, zb are 0 for a broadcast operand or one product. */
+    if constexpr (kTB) {
+        /* B stored n x k: one box of 32 k x 128 rows of n, K-major like A's. */
+        mbar_arrive_expect_tx(full, (uint32_t)(kABytes + kBBytes));
+        tma_load_3d(as, map_a, (int)(kt * kBK), (int)bm, za, full);
+        tma_load_3d(bs, map_b, (int)(kt * kBK), (int)bn, zb, full);
+        return;
+    }
     mbar_arrive_expect_tx(full, (uint32_t)(kABytes + panels * kPanelBytes));
-    /* Coordinates fit an int: bm, kt * kBK and bn + 32j (< n for a loaded
-     * panel) stay below 2^31 (m, n, k <= 2^31 - 1). */
-    tma_load_2d(as, map_a, (int)(kt * kBK), (int)bm, full);
+    tma_load_3d(as, map_a, (int)(kt * kBK), (int)bm, za, full);
     for (int j = 0; j < panels; ++j)
-        tma_load_2d(bs + j * kPanelBytes, map_b, (int)(bn + kPanelCols * j), (int)(kt * kBK), full);
+        tma_load_3d(bs + j * kPanelBytes, map_b, (int)(bn + kPanelCols * j), (int)(kt * kBK), zb, full);
 }
 
 /* cp.async: producer thread p (0..127) copies its 64 A and 32 B elements
@@ -564,24 +642,38 @@ __device__ __forceinline__ void load_stage_tma(const CUtensorMap *map_a, const C
  * panels inside n, for each parity of i) and the
  * LDGSTS; the offsets are integers, added to a or b only for copies inside
  * the matrix. */
+/* A K-major slab of kRows rows x 32 k (the A slab, or B's when stored n x
+ * k): producer thread p copies element (r, kk) with kk = p % 32, r = p / 32
+ * + 4i, i < kRows / 4 (see load_stage_cp_async); rows past `rows` and k past
+ * `k` are zeros. */
+template <int kRows>
+__device__ __forceinline__ void copy_kmajor(uint32_t slab, const float *__restrict__ src, size_t ld, unsigned rows,
+                                            unsigned k, unsigned kt, unsigned r_first, int p)
+{
+    constexpr int kCopies = kRows * kBK / kCopyThreads;
+    const int kk = p & 31, r0 = p >> 5;
+    const unsigned col = kt * kBK + kk;
+    /* Copies i < rows_in hold a row < rows (rows r_first + r0 + 4i). */
+    const unsigned first = r_first + (unsigned)r0;
+    const int rows_in = col >= k || first >= rows ? 0 : (int)min((rows - first + 3u) / 4u, (unsigned)kCopies);
+    const uint32_t dst0 = slab + (uint32_t)a_offset(r0, kk), dst1 = slab + (uint32_t)a_offset(r0 + 4, kk);
+    size_t off = (size_t)first * ld + col;
+    const size_t step = 4 * ld;
+#pragma unroll
+    for (int i = 0; i < kCopies; ++i, off += step) {
+        const bool ok = i < rows_in;
+        cp_async4(((i & 1) ? dst1 : dst0) + (uint32_t)(i >> 1) * 1024u, ok ? src + off : src, ok ? 4 : 0);
+    }
+}
+template <bool kTB>
 __device__ __forceinline__ void load_stage_cp_async(uint32_t as, uint32_t bs, const float *__restrict__ a, size_t lda,
                                                     const float *__restrict__ b, size_t ldb, unsigned m, unsigned n,
                                                     unsigned k, unsigned kt, unsigned bm, unsigned bn, int p)
 {
-    {
-        const int kk = p & 31, r0 = p >> 5;
-        const unsigned col = kt * kBK + kk;
-        /* Copies i < rows_in hold a row < m (rows bm + r0 + 4i). */
-        const unsigned first = bm + (unsigned)r0;
-        const int rows_in = col >= k || first >= m ? 0 : (int)min((m - first + 3u) / 4u, (unsigned)kACopies);
-        const uint32_t dst0 = as + (uint32_t)a_offset(r0, kk), dst1 = as + (uint32_t)a_offset(r0 + 4, kk);
-        size_t off = (size_t)first * lda + col;
-        const size_t step = 4 * lda;
-#pragma unroll
-        for (int i = 0; i < kACopies; ++i, off += step) {
-            const bool ok = i < rows_in;
-            cp_async4(((i & 1) ? dst1 : dst0) + (uint32_t)(i >> 1) * 1024u, ok ? a + off : a, ok ? 4 : 0);
-        }
+    copy_kmajor<kBM>(as, a, lda, m, k, kt, bm, p);
+    if constexpr (kTB) {
+        copy_kmajor<kBN>(bs, b, ldb, n, k, kt, bn, p); /* 32 copies, as A's 64 */
+        return;
     }
     {
         /* Float p + 128i of the slab: panel i / 8, k-row r0 + 4 (i % 8) with
@@ -675,11 +767,24 @@ template <bool kTma> __device__ __forceinline__ void release_stage(uint32_t bar,
 struct FragAddr {
     uint32_t a0, a1, a2, a3;
 };
-__device__ __forceinline__ FragAddr frag_addresses(uint32_t bs0, int cw, int w, int lane)
+template <bool kTB> __device__ __forceinline__ FragAddr frag_addresses(uint32_t bs0, int cw, int w, int lane)
 {
-    const int g = lane >> 2, t = lane & 3, c0 = 64 * cw + frag_col(16 * w + g), c1 = 64 * cw + frag_col(16 * w + 8 + g);
-    return FragAddr{bs0 + (uint32_t)b_offset(t, c0), bs0 + (uint32_t)b_offset(t, c1),
-                    bs0 + (uint32_t)b_offset(t + 4, c0), bs0 + (uint32_t)b_offset(t + 4, c1)};
+    const int g = lane >> 2, t = lane & 3;
+    if constexpr (kTB) {
+        /* B stored n x k: rows r0 = 64 cw + 16w + g and r1 = r0 + 8 of the
+         * K-major slab, word t of chunk 0 ^ g. k8-step s, half hi (a2, a3:
+         * k + 4) is chunk c = 2s + hi, stored at c ^ g: the address with
+         * bits 4-6 XORed with c (the slab and its rows start on 1024- and
+         * 128-byte boundaries, so bits 4-6 hold g alone). a2, a3 repeat a0,
+         * a1; consume_ktile applies the XOR. */
+        const int r0 = 64 * cw + 16 * w + g;
+        const uint32_t p0 = bs0 + (uint32_t)bt_offset(r0, t), p1 = bs0 + (uint32_t)bt_offset(r0 + 8, t);
+        return FragAddr{p0, p1, p0, p1};
+    } else {
+        const int c0 = 64 * cw + frag_col(16 * w + g), c1 = 64 * cw + frag_col(16 * w + 8 + g);
+        return FragAddr{bs0 + (uint32_t)b_offset(t, c0), bs0 + (uint32_t)b_offset(t, c1),
+                        bs0 + (uint32_t)b_offset(t + 4, c0), bs0 + (uint32_t)b_offset(t + 4, c1)};
+    }
 }
 /* k-tile `it` (ring position) with fragment set `cur`; `prev` is the set
  * k-tile it-1 used, whose wgmma may still be running on entry.
@@ -688,7 +793,7 @@ __device__ __forceinline__ FragAddr frag_addresses(uint32_t bs0, int cw, int w, 
  *   wait_group 1: k-tile it-1's wgmma (readers of prev and of its stage)
  *   are done; fence prev and d; release k-tile it-1's stage.
  * fa holds this thread's a0 .. a3 addresses in stage 0's B slab. */
-template <bool kTma>
+template <bool kTma, bool kTB>
 __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[kFrag], uint32_t (&prev)[kFrag],
                                               uint32_t as0, const FragAddr &fa, uint32_t full0, uint32_t empty0,
                                               unsigned it, bool release_prev, int lane, int q)
@@ -714,10 +819,19 @@ __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[
     const uint32_t so = (uint32_t)(slab * kBBytes);
 #pragma unroll
     for (int s = 0; s < kKSteps; ++s) {
-        cur[4 * s + 0] = lds_frag<kTma>(fa.a0 + so + 1024 * s);
-        cur[4 * s + 1] = lds_frag<kTma>(fa.a1 + so + 1024 * s);
-        cur[4 * s + 2] = lds_frag<kTma>(fa.a2 + so + 1024 * s);
-        cur[4 * s + 3] = lds_frag<kTma>(fa.a3 + so + 1024 * s);
+        if constexpr (kTB) {
+            /* K-major B: k8-step s is chunk 2s (+1 for a2, a3) of the same rows. */
+            const uint32_t x0 = (uint32_t)(2 * s) << 4, x1 = (uint32_t)(2 * s + 1) << 4;
+            cur[4 * s + 0] = lds_frag<kTma>((fa.a0 + so) ^ x0);
+            cur[4 * s + 1] = lds_frag<kTma>((fa.a1 + so) ^ x0);
+            cur[4 * s + 2] = lds_frag<kTma>((fa.a2 + so) ^ x1);
+            cur[4 * s + 3] = lds_frag<kTma>((fa.a3 + so) ^ x1);
+        } else {
+            cur[4 * s + 0] = lds_frag<kTma>(fa.a0 + so + 1024 * s);
+            cur[4 * s + 1] = lds_frag<kTma>(fa.a1 + so + 1024 * s);
+            cur[4 * s + 2] = lds_frag<kTma>(fa.a2 + so + 1024 * s);
+            cur[4 * s + 3] = lds_frag<kTma>(fa.a3 + so + 1024 * s);
+        }
     }
     /* The fragment and accumulator registers are final before the wgmma
      * read them (wgmma.fence orders this thread's register writes before
@@ -742,17 +856,23 @@ __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[
 
 /* ---- The epilogue from registers ----------------------------------------------------- */
 /* A warp's 16 columns x the tile's 256 rows: d[4j + 2h + e] is
- * C(bm + 8j + 2t + e, col0 + frag_col(16w + 8h + g)), lane = 4g + t,
+ * C(bm + 8j + 2t + e, col0 + col_of(16w + 8h + g)), lane = 4g + t,
  * col0 = bn + 64 cw. For fixed (j, e, h) the warp's 32 stores cover 4 rows
- * (t) x two runs of 4 consecutive floats (g % 4), 16 columns apart (g / 4):
- * 8 half-used 32-byte sectors when C's rows start 16-byte aligned. Rows
- * past m and columns past n are skipped. */
+ * (t) x 8 columns (g): with B as stored (frag_col) two runs of 4
+ * consecutive floats 16 columns apart, 8 half-used 32-byte sectors when
+ * C's rows start 16-byte aligned; with B stored n x k 8 consecutive floats,
+ * 4 full sectors. Rows past m and columns past n are skipped. A thread
+ * stores two columns of every row of the tile: gk_gemm_ex's epilogue
+ * (common.cuh's store_c_epi) takes their two biases, loaded once per tile. */
+template <bool kTB, int kEpi>
 __device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
-                                           unsigned bm, unsigned col0, int w, int lane, float alpha, float beta)
+                                           unsigned bm, unsigned col0, int w, int lane, float alpha, float beta,
+                                           const float *bias)
 {
     const int g = lane >> 2, t = lane & 3;
-    const unsigned c0 = col0 + (unsigned)frag_col(16 * w + g), c1 = col0 + (unsigned)frag_col(16 * w + 8 + g);
+    const unsigned c0 = col0 + (unsigned)col_of<kTB>(16 * w + g), c1 = col0 + (unsigned)col_of<kTB>(16 * w + 8 + g);
     const bool ok0 = c0 < n, ok1 = c1 < n;
+    const float b0 = kEpi != 0 && ok0 ? __ldg(bias + c0) : 0.0f, b1 = kEpi != 0 && ok1 ? __ldg(bias + c1) : 0.0f;
 #pragma unroll
     for (int j = 0; j < kBM / 8; ++j) {
 #pragma unroll
@@ -760,8 +880,50 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, siz
             const unsigned row = bm + 8 * j + 2 * t + e;
             if (row >= m) continue;
             float *const crow = c + (size_t)row * ldc;
-            if (ok0) store_c(crow + c0, d[4 * j + e], alpha, beta);
-            if (ok1) store_c(crow + c1, d[4 * j + 2 + e], alpha, beta);
+            if (ok0) store_c_epi<kEpi>(crow + c0, d[4 * j + e], alpha, beta, b0);
+            if (ok1) store_c_epi<kEpi>(crow + c1, d[4 * j + 2 + e], alpha, beta, b1);
+        }
+    }
+}
+
+/* The same tile stored transposed (op_a = op_b = T, which the launcher
+ * runs as C^T = op(B)^T op(A)^T: this kernel's m and n are C's n and m):
+ * d[4j + 2h + e] goes to C(col0 + frag_col(16w + 8h + g), bm + 8j + 2t + e).
+ * A lane's e = 0, 1 are two consecutive floats of one row of C, one 8-byte
+ * store where c_vec (c 8-byte aligned, ldc and the batch stride even): for
+ * fixed (j, h) a warp writes 8 rows of C x 32 contiguous bytes, 8 full
+ * sectors. The bias is C's column's: bm + 8j + 2t + e, read per element
+ * (through L1; 64 per thread and tile). */
+template <int kEpi>
+__device__ __forceinline__ void store_tile_t(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
+                                             unsigned bm, unsigned col0, int w, int lane, float alpha, float beta,
+                                             const float *bias, bool c_vec)
+{
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const unsigned crow_i = col0 + (unsigned)frag_col(16 * w + 8 * h + g); /* a row of C: < n here */
+        if (crow_i >= n) continue;
+        float *const crow = c + (size_t)crow_i * ldc;
+#pragma unroll
+        for (int j = 0; j < kBM / 8; ++j) {
+            const unsigned col = bm + 8 * j + 2 * t; /* a column of C: < m here; even */
+            const float v0 = d[4 * j + 2 * h], v1 = d[4 * j + 2 * h + 1];
+            const float b0 = kEpi != 0 && col < m ? __ldg(bias + col) : 0.0f;
+            const float b1 = kEpi != 0 && col + 1 < m ? __ldg(bias + col + 1) : 0.0f;
+            if (c_vec && col + 2 <= m) {
+                float2 *const q = reinterpret_cast<float2 *>(crow + col);
+                float2 r = make_float2(alpha * v0, alpha * v1);
+                if (beta != 0.0f) { /* only then is C read */
+                    const float2 o = *q;
+                    r.x += beta * o.x;
+                    r.y += beta * o.y;
+                }
+                *q = make_float2(epilogue_apply<kEpi>(r.x, b0), epilogue_apply<kEpi>(r.y, b1));
+            } else {
+                if (col < m) store_c_epi<kEpi>(crow + col, v0, alpha, beta, b0);
+                if (col + 1 < m) store_c_epi<kEpi>(crow + col + 1, v1, alpha, beta, b1);
+            }
         }
     }
 }
@@ -790,12 +952,35 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, siz
  * its copies land) is issued before its wait for that stage's release of
  * use u, so full[s] cannot complete use u + 1 early either; the empty
  * barrier then counts the 256 consumer threads instead of 8 warps. */
-template <bool kTma>
+/* What a launch computes: gk_gemm_ex's description, resolved by the
+ * launcher. A is m x k and K-major (as stored, or the launcher's transposed
+ * copy); B is k x n (kTB false) or stored n x k (kTB true). Strides in
+ * elements, 0 for an operand that every product shares (and for one product). */
+struct Args {
+    const float *a, *b, *bias;
+    float *c;
+    size_t lda, ldb, ldc, sa, sb, sc;
+    unsigned m, n, k, tiles_m, tiles_n, batch;
+    float alpha, beta;
+    int epi; /* 0 none, 1 bias, 2 bias + ReLU, 3 bias + GELU */
+    bool c_vec; /* kTC: C's rows (and batch stride) allow 8-byte pairs */
+};
+
+/* Tile t of the walk: product z = t / (tiles_m tiles_n), then the grouped
+ * order inside the product. */
+__device__ __forceinline__ void tile_of(unsigned t, const Args &p, unsigned *z, unsigned *bm, unsigned *bn)
+{
+    const unsigned per = p.tiles_m * p.tiles_n;
+    *z = t / per;
+    tile_origin<kGroupM, kBM, kBN>(t - *z * per, p.tiles_m, p.tiles_n, bm, bn);
+}
+
+/* kTB: B stored n x k (the K-major B slab); kTC: store the tile transposed
+ * (store_tile_t; the launcher's op_a = op_b = T, with A and B swapped). */
+template <bool kTma, bool kTB, bool kTC>
 __global__ void __launch_bounds__(kThreads, 1)
 gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                     const float *__restrict__ a, size_t lda, const float *__restrict__ b, size_t ldb, unsigned m,
-                     unsigned n, unsigned k, float alpha, float beta, float *__restrict__ c, size_t ldc,
-                     unsigned tiles_m, unsigned tiles_n)
+                     const Args p)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
     extern __shared__ __align__(128) unsigned char smem[];
@@ -806,8 +991,9 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wg = warp >> 2; /* 0: the producer; 1, 2: the consumers */
-    const unsigned ktiles = (k + kBK - 1) / kBK; /* >= 1: the launcher sends k = 0 to gemm_tf32_scale_c */
-    const unsigned tiles = tiles_m * tiles_n;    /* <= 2^31 - 1 (the launcher checks) */
+    const unsigned m = p.m, n = p.n, k = p.k;
+    const unsigned ktiles = (k + kBK - 1) / kBK;           /* >= 1: the launcher sends k = 0 to gemm_tf32_scale_c */
+    const unsigned tiles = p.tiles_m * p.tiles_n * p.batch; /* <= 2^31 - 1 (the launcher checks) */
 
     if (tid == 0) {
         /* full: TMA, the producer's arrive.expect_tx, then the bytes;
@@ -834,9 +1020,10 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
             if (tid == 0) {
                 unsigned it = 0; /* the ring position: never reset between tiles */
                 for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
-                    unsigned bm, bn;
-                    tile_origin<kGroupM, kBM, kBN>(t, tiles_m, tiles_n, &bm, &bn);
+                    unsigned z, bm, bn;
+                    tile_of(t, p, &z, &bm, &bn);
                     const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + kPanelCols - 1) / kPanelCols); /* inside n */
+                    const int za = p.sa != 0 ? (int)z : 0, zb = p.sb != 0 ? (int)z : 0;
                     for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                         const int slab = (int)(it % kStages);
                         /* Use it / kStages of the stage: its previous use is
@@ -844,8 +1031,8 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                          * it / kStages - 1 of the empty barrier). The first
                          * kStages uses find the stages empty. */
                         if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                        load_stage_tma(&map_a, &map_b, as0 + slab * kABytes, bs0 + slab * kBBytes, full0 + 8 * slab,
-                                       kt, bm, bn, panels);
+                        load_stage_tma<kTB>(&map_a, &map_b, as0 + slab * kABytes, bs0 + slab * kBBytes,
+                                            full0 + 8 * slab, kt, bm, bn, panels, za, zb);
                     }
                 }
             }
@@ -861,14 +1048,15 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
          * to the async proxy (consume_ktile). */
         unsigned it = 0;
         for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
-            unsigned bm, bn;
-            tile_origin<kGroupM, kBM, kBN>(t, tiles_m, tiles_n, &bm, &bn);
+            unsigned z, bm, bn;
+            tile_of(t, p, &z, &bm, &bn);
+            const float *const a = p.a + (size_t)z * p.sa, *const b = p.b + (size_t)z * p.sb;
             for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                 const int slab = (int)(it % kStages);
                 /* As the TMA producer: the stage's previous use is released. */
                 if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                load_stage_cp_async(as0 + slab * kABytes, bs0 + slab * kBBytes, a, lda, b, ldb, m, n, k, kt, bm, bn,
-                                    tid);
+                load_stage_cp_async<kTB>(as0 + slab * kABytes, bs0 + slab * kBBytes, a, p.lda, b, p.ldb, m, n, k, kt,
+                                         bm, bn, tid);
                 cp_async_mbar_arrive(full0 + 8 * slab);
             }
         }
@@ -881,15 +1069,15 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
     setmaxnreg_inc<Mode<kTma>::kConsumerRegs>();
     const int cw = wg - 1, w = warp & 3, q = tid - 128; /* q: 0 .. 255 among the consumer threads */
     /* This thread's fragment addresses in stage 0's B slab (frag_addresses). */
-    const FragAddr fa = frag_addresses(bs0, cw, w, lane);
+    const FragAddr fa = frag_addresses<kTB>(bs0, cw, w, lane);
     float d[kAcc];
     uint32_t f0[kFrag], f1[kFrag]; /* the two fragment sets: even and odd k-tiles of a tile */
 #pragma unroll
     for (int i = 0; i < kFrag; ++i) f0[i] = f1[i] = 0u;
     unsigned it = 0; /* the same sequence as the producer's */
     for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
-        unsigned bm, bn;
-        tile_origin<kGroupM, kBM, kBN>(t, tiles_m, tiles_n, &bm, &bn);
+        unsigned z, bm, bn;
+        tile_of(t, p, &z, &bm, &bn);
         /* A fresh tile: zero the accumulators. The epilogue of the previous
          * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
          * acc_fence in consume_ktile orders these writes before the next wgmma. */
@@ -905,13 +1093,13 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
          * flight). */
         unsigned kt = 0;
         for (; kt + 1 < ktiles; kt += 2) {
-            consume_ktile<kTma>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
+            consume_ktile<kTma, kTB>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
             ++it;
-            consume_ktile<kTma>(d, f1, f0, as0, fa, full0, empty0, it, true, lane, q);
+            consume_ktile<kTma, kTB>(d, f1, f0, as0, fa, full0, empty0, it, true, lane, q);
             ++it;
         }
         if (kt < ktiles) {
-            consume_ktile<kTma>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
+            consume_ktile<kTma, kTB>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
             ++it;
         }
         wgmma_wait<0>(); /* every wgmma done: the accumulators are final, both sets free ... */
@@ -923,90 +1111,212 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
          * k-tiles while this warp stores. (`it` is past the last k-tile.) */
         release_stage<kTma>(empty0 + 8 * (int)((it - 1) % kStages), true, lane);
 
-        /* The epilogue from registers, while the next tile's first k-tiles land. */
-        store_tile(d, c, ldc, m, n, bm, bn + 64 * cw, w, lane, alpha, beta);
+        /* The epilogue from registers, while the next tile's first k-tiles
+         * land; gk_gemm_ex's epilogue picked once per tile (p.epi is the
+         * same for every thread). */
+        float *const c = p.c + (size_t)z * p.sc;
+        const unsigned col0 = bn + 64 * cw;
+        if constexpr (kTC) {
+            switch (p.epi) {
+            case 0: store_tile_t<0>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            case 1: store_tile_t<1>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            case 2: store_tile_t<2>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            default: store_tile_t<3>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            }
+        } else {
+            switch (p.epi) {
+            case 0: store_tile<kTB, 0>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
+            case 1: store_tile<kTB, 1>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
+            case 2: store_tile<kTB, 2>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
+            default: store_tile<kTB, 3>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
+            }
+        }
     }
 #else
-    sm90a_stub(m, n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
+    sm90a_stub(p.m, p.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
 }
 
-/* ---- k = 0: C = beta * C --------------------------------------------------------------
- * No product to add; with beta = 0, C = 0 and C is never read (NaN in C
- * does not leak). Grid-stride over the m x n elements, size_t indexing. */
-__global__ void __launch_bounds__(256) gemm_tf32_scale_c(size_t m, size_t n, float beta, float *__restrict__ c,
-                                                         size_t ldc)
+/* ---- k = 0: C = epilogue(beta * C) ------------------------------------------------------
+ * No product to add; with beta = 0 the value is 0 and C is never read (NaN
+ * in C does not leak). Grid-stride over the batch x m x n elements, size_t
+ * indexing; the epilogue's bias by column. */
+template <int kEpi> __device__ __forceinline__ void scale_one(float *q, float beta, float bias)
 {
-    const size_t total = m * n; /* <= (2^31 - 1)^2 */
+    *q = epilogue_apply<kEpi>(beta == 0.0f ? 0.0f : beta * *q, bias);
+}
+__global__ void __launch_bounds__(256) gemm_tf32_scale_c(const Args p)
+{
+    const size_t m = p.m, n = p.n, per = m * n, total = per * p.batch; /* < 2^62 elements (gk_gemm_ex checks) */
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride) {
-        const size_t row = i / n, col = i - row * n;
-        float *const p = c + row * ldc + col;
-        *p = beta == 0.0f ? 0.0f : beta * *p;
+        const size_t z = i / per, in = i - z * per, row = in / n, col = in - row * n;
+        float *const q = p.c + z * p.sc + row * p.ldc + col;
+        const float bias = p.epi != 0 ? p.bias[col] : 0.0f;
+        switch (p.epi) {
+        case 0: scale_one<0>(q, p.beta, bias); break;
+        case 1: scale_one<1>(q, p.beta, bias); break;
+        case 2: scale_one<2>(q, p.beta, bias); break;
+        default: scale_one<3>(q, p.beta, bias); break;
+        }
     }
 }
 
-typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, const float *, size_t, const float *, size_t, unsigned,
-                       unsigned, unsigned, float, float, float *, size_t, unsigned, unsigned);
+typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, const Args);
 
-} // namespace
-
-extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run(size_t m, size_t n, size_t k, float alpha, const float *a,
-                                                 size_t lda, const float *b, size_t ldb, float beta, float *c,
-                                                 size_t ldc, cudaStream_t stream)
+/* A's transposed copy when op_a = T (the workspace's start), and its size. */
+inline TransposedCopy a_copy(int op_a, size_t m, size_t k, size_t batch, size_t stride_a)
 {
-    /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
-    int dev = 0;
-    cudaError_t err = require_cc(9, 0, &dev);
-    if (err != cudaSuccess) return err;
+    TransposedCopy t = transposed_copy(k, m, batch, stride_a); /* A stored k x m -> m x k */
+    if (op_a == 0) t.bytes = 0;
+    return t;
+}
 
-    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (tiles_m * tiles_n > 0x7fffffffu) return cudaErrorInvalidConfiguration;
-
-    /* Rows the TMA cannot address take the same kernel with cp.async copies. */
-    const bool tma = k > 0 && tma_addressable(a, lda, 4) && tma_addressable(b, ldb, 4);
-    const Kernel kernel = tma ? gemm_tf32_persistent<true> : gemm_tf32_persistent<false>;
-    err = sm90a_image(kernel); /* the stub image: nothing is launched, k = 0 included */
-    if (err != cudaSuccess) return err;
-
-    if (k == 0) {
-        /* No k-tile: the ring would never turn. C = beta * C instead. */
-        int sms = 0;
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (err != cudaSuccess) return err;
-        const size_t total = m * n, want = (total + 255) / 256, cap = (size_t)sms * 16;
-        const unsigned blocks = (unsigned)(want < cap ? want : cap);
-        gemm_tf32_scale_c<<<blocks, 256, 0, stream>>>(m, n, beta, c, ldc);
-        return cudaGetLastError();
-    }
-
+/* One layout's launch: the TMA path where both operands' rows (and the
+ * products' strides) are 16-byte aligned and the driver takes the maps,
+ * else the cp.async path. */
+template <bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaStream_t stream)
+{
+    const size_t m = p.m, n = p.n, k = p.k;
+    bool tma = tma_addressable(p.a, p.lda, 4) && tma_addressable(p.b, p.ldb, 4) && p.sa % 4 == 0 && p.sb % 4 == 0;
     CUtensorMap map_a, map_b;
     memset(&map_a, 0, sizeof(map_a)); /* the cp.async instantiation never reads them */
     memset(&map_b, 0, sizeof(map_b));
     if (tma) {
         PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-        err = get_encode_tiled(&encode);
+        cudaError_t err = get_encode_tiled(&encode);
         if (err != cudaSuccess) return err;
-        /* A: m rows of k, one box of 32 k x 256 rows per stage; B: k rows of
-         * n, boxes of 32 columns x 32 k-rows (one panel). Both with the
-         * 128-byte swizzle and rounded to TF32 by the TMA. */
-        err = make_map(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, a, m, k, lda, kBK, kBM);
-        if (err == cudaSuccess)
-            err = make_map(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, b, k, n, ldb, kPanelCols, kBK);
-        if (err != cudaSuccess) return err;
+        /* A: m rows of k, one box of 32 k x 256 rows per stage. B: k rows of
+         * n, boxes of 32 columns x 32 k-rows (one panel), or (kTB) n rows of
+         * k, one box of 32 k x 128 rows. All with the 128-byte swizzle,
+         * rounded to TF32 by the TMA; 3D over the products. A map the driver
+         * refuses sends the call to the cp.async path. */
+        tma = map_batched(encode, &map_a, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, p.a, m, k, p.lda, p.sa != 0, p.batch,
+                          p.sa, kBK, kBM) == cudaSuccess &&
+              map_batched(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, p.b, kTB ? n : k, kTB ? k : n, p.ldb,
+                          p.sb != 0, p.batch, p.sb, kTB ? kBK : kPanelCols, kTB ? kBN : kBK) == cudaSuccess;
     }
-
-    /* The same constant at every call (both kernels use kSmemBytes). */
+    const Kernel kernel = tma ? gemm_tf32_persistent<true, kTB, kTC> : gemm_tf32_persistent<false, kTB, kTC>;
+    cudaError_t err = sm90a_image(kernel);
+    if (err != cudaSuccess) return err;
+    /* The same constant at every call (every instance uses kSmemBytes). */
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
     if (err != cudaSuccess) return err;
     /* Persistent: as many CTAs as can be resident at once (1 per SM: 197,696
      * bytes of shared memory each), never more than there are tiles; each
      * walks tiles blockIdx.x, + gridDim.x, ... */
     size_t grid = 0;
-    err = resident_grid(kernel, kThreads, kSmemBytes, dev, tiles_m * tiles_n, &grid);
+    err = resident_grid(kernel, kThreads, kSmemBytes, dev, (size_t)p.tiles_m * p.tiles_n * p.batch, &grid);
     if (err != cudaSuccess) return err;
-    kernel<<<(unsigned)grid, kThreads, kSmemBytes, stream>>>(map_a, map_b, a, lda, b, ldb, (unsigned)m, (unsigned)n,
-                                                              (unsigned)k, alpha, beta, c, ldc, (unsigned)tiles_m,
-                                                              (unsigned)tiles_n);
+    kernel<<<(unsigned)grid, kThreads, kSmemBytes, stream>>>(map_a, map_b, p);
     return cudaGetLastError();
+}
+
+} // namespace
+
+/* The workspace gk_gemm_ex asks for (gemm/variants.h): A's transposed copy
+ * when op_a = T and op_b = N, (size_t)-1 when that size reaches 2^62 bytes. */
+extern "C" size_t gk_gemm_12_tf32_wgmma_scratch(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
+                                               size_t stride_a, size_t stride_b)
+{
+    (void)n, (void)stride_b;
+    if (op_a == 0 || op_b != 0) return 0; /* only op_a = T with op_b = N copies A */
+    const TransposedCopy t = a_copy(op_a, m, k, batch, stride_a);
+    return t.bytes == 0 && m != 0 && k != 0 ? (size_t)-1 : t.bytes;
+}
+
+/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): fp32
+ * storage; op_b = T natively (kTB); both transposed as C^T = B A with the
+ * tile stored transposed (kTC); op_a = T alone through A's transposed copy
+ * in the workspace (sized by gk_gemm_12_tf32_wgmma_scratch); batches in the
+ * persistent walk; the epilogue in store_tile. */
+extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
+                                                    float alpha, const void *av, size_t lda, size_t stride_a,
+                                                    const void *bv, size_t ldb, size_t stride_b, float beta, void *cv,
+                                                    size_t ldc, size_t stride_c, size_t batch, int epilogue,
+                                                    const void *bias, void *workspace, cudaStream_t stream)
+{
+    if (type != 0) return cudaErrorNotSupported; /* fp32 storage only */
+    /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
+    int dev = 0;
+    cudaError_t err = require_cc(9, 0, &dev);
+    if (err != cudaSuccess) return err;
+    /* The stub image (a build without sm_90a): nothing is launched, k = 0 included. */
+    err = sm90a_image(gemm_tf32_persistent<true, false, false>);
+    if (err != cudaSuccess) return err;
+
+    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+    if (batch > 0x7fffffffu || tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * batch > 0x7fffffffu)
+        return cudaErrorInvalidConfiguration;
+    Args p;
+    memset(&p, 0, sizeof(p));
+    p.a = static_cast<const float *>(av);
+    p.b = static_cast<const float *>(bv);
+    p.c = static_cast<float *>(cv);
+    p.bias = static_cast<const float *>(bias);
+    p.lda = lda;
+    p.ldb = ldb;
+    p.ldc = ldc;
+    p.sa = batch > 1 ? stride_a : 0;
+    p.sb = batch > 1 ? stride_b : 0;
+    p.sc = batch > 1 ? stride_c : 0;
+    p.m = (unsigned)m;
+    p.n = (unsigned)n;
+    p.k = (unsigned)k;
+    p.tiles_m = (unsigned)tiles_m;
+    p.tiles_n = (unsigned)tiles_n;
+    p.batch = (unsigned)batch;
+    p.alpha = alpha;
+    p.beta = beta;
+    p.epi = epilogue;
+
+    if (k == 0) {
+        /* No k-tile: the ring would never turn. C = epilogue(beta * C) instead. */
+        int sms = 0;
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (err != cudaSuccess) return err;
+        const size_t total = m * n * batch, want = (total + 255) / 256, cap = (size_t)sms * 16;
+        const unsigned blocks = (unsigned)(want < cap ? want : cap);
+        gemm_tf32_scale_c<<<blocks, 256, 0, stream>>>(p);
+        return cudaGetLastError();
+    }
+    if (op_a != 0 && op_b != 0) {
+        /* Both transposed: C^T = B_stored A_stored, with B stored n x k as
+         * this kernel's K-major A (n rows) and A stored k x m as its B (k
+         * rows of m, B^T's register side, as in the default layout); the
+         * tile is stored transposed (store_tile_t). No copy. */
+        Args q = p;
+        q.a = p.b, q.lda = p.ldb, q.sa = p.sb;
+        q.b = p.a, q.ldb = p.lda, q.sb = p.sa;
+        q.m = p.n, q.n = p.m;
+        q.tiles_m = (unsigned)((n + kBM - 1) / kBM);
+        q.tiles_n = (unsigned)((m + kBN - 1) / kBN);
+        if ((size_t)q.tiles_m * q.tiles_n * batch > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+        q.c_vec = ((uintptr_t)p.c & 7u) == 0 && ldc % 2 == 0 && p.sc % 2 == 0;
+        return launch<false, true>(dev, q, stream);
+    }
+    if (op_a != 0) {
+        /* TF32 wgmma reads its shared-memory operand K-major only (no
+         * transpose bits), and op_b = N already takes the register side: A
+         * stored k x m is first copied transposed, m x k with rows padded
+         * to 16 bytes, into the workspace (one copy per product that has
+         * its own A), and the product reads that copy. */
+        const TransposedCopy t = a_copy(op_a, m, k, batch, p.sa);
+        float *const a2 = static_cast<float *>(workspace);
+        err = transpose_into(a2, t, p.a, lda, p.sa, k, m, dev, stream);
+        if (err != cudaSuccess) return err;
+        p.a = a2;
+        p.lda = t.ld;
+        p.sa = t.stride;
+    }
+    return op_b != 0 ? launch<true, false>(dev, p, stream) : launch<false, false>(dev, p, stream);
+}
+
+/* gk_gemm's entry point: as stored, one product, no epilogue. */
+extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run(size_t m, size_t n, size_t k, float alpha, const float *a,
+                                                 size_t lda, const float *b, size_t ldb, float beta, float *c,
+                                                 size_t ldc, cudaStream_t stream)
+{
+    return gk_gemm_12_tf32_wgmma_run_ex(0, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0, nullptr,
+                                        nullptr, stream);
 }

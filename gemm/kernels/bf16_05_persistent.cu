@@ -1444,20 +1444,6 @@ cudaError_t run_gather(int dev, const Params &prm, size_t units, cudaStream_t st
     return cudaGetLastError();
 }
 
-/* The tensor map of an operand or of C for the TMA: stored rows x cols
- * (leading dimension ld), boxes of box_cols x box_rows, always 3D over the
- * products: `batch` matrices `stride` elements apart when `batched`, else
- * one (its stride, never used, set to rows x ld so that the driver's rules
- * hold). One map rank for all calls keeps one TMA instruction in the
- * kernels. */
-inline cudaError_t map_of(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, CUtensorMapDataType dtype,
-                          const void *p, size_t rows, size_t cols, size_t ld, bool batched, size_t batch, size_t stride,
-                          unsigned box_cols, unsigned box_rows)
-{
-    return make_map_3d(encode, map, dtype, 2, p, rows, cols, ld, batched ? batch : 1, batched ? stride : rows * ld,
-                       box_cols, box_rows);
-}
-
 /* One instance (type, layouts): TMA mode where A's and B's rows (and
  * strides) allow it and the driver takes the maps, else gather mode. */
 template <bool kF16, bool kAT, bool kBT>
@@ -1479,9 +1465,9 @@ cudaError_t run(int dev, Params prm, const void *a, const void *b, size_t units,
          * boxes of 64 m x 64 k). B: k x n (N; 64 n x 64 k) or n x k (T; 64 k
          * x 128 n). A refused map (the driver's own limits) falls back to
          * gather mode. */
-        tma = map_of(encode, &map_a, dtype, a, kAT ? k : m, kAT ? m : k, prm.lda, prm.a_batched, batch, prm.stride_a,
+        tma = map_batched(encode, &map_a, dtype, 2, a, kAT ? k : m, kAT ? m : k, prm.lda, prm.a_batched, batch, prm.stride_a,
                      64, kAT ? 64 : kBM) == cudaSuccess &&
-              map_of(encode, &map_b, dtype, b, kBT ? n : k, kBT ? k : n, prm.ldb, prm.b_batched, batch, prm.stride_b,
+              map_batched(encode, &map_b, dtype, 2, b, kBT ? n : k, kBT ? k : n, prm.ldb, prm.b_batched, batch, prm.stride_b,
                      64, kBT ? 128 : kBK) == cudaSuccess;
     }
     if (!tma) {
@@ -1494,7 +1480,7 @@ cudaError_t run(int dev, Params prm, const void *a, const void *b, size_t units,
      * (and the products' strides) are TMA-addressable: boxes of 64 columns x
      * 16 rows (a warp's rows); otherwise the epilogue stores from registers. */
     prm.c_tma = prm.beta == 0.0f && tma_addressable(prm.c, prm.ldc, 2) && (prm.stride_c * 2) % 16 == 0 &&
-                map_of(encode, &map_c, dtype, prm.c, m, n, prm.ldc, batch > 1, batch, prm.stride_c, kEpiBoxCols,
+                map_batched(encode, &map_c, dtype, 2, prm.c, m, n, prm.ldc, batch > 1, batch, prm.stride_c, kEpiBoxCols,
                        kEpiRows) == cudaSuccess;
 
     auto kernel = gemm16_persistent<kF16, kAT, kBT>;
@@ -1553,8 +1539,9 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run_ex(int type, int op_a, int
                                                         float alpha, const void *a, size_t lda, size_t stride_a,
                                                         const void *b, size_t ldb, size_t stride_b, float beta,
                                                         void *c, size_t ldc, size_t stride_c, size_t batch,
-                                                        int epilogue, const void *bias, cudaStream_t stream)
+                                                        int epilogue, const void *bias, void *workspace, cudaStream_t stream)
 {
+    (void)workspace; /* needs none */
     if (type != 1 && type != 2) return cudaErrorNotSupported; /* 16-bit types only */
     /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
     int dev = 0;
@@ -1616,5 +1603,5 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run(size_t m, size_t n, size_t
                                                      size_t ldc, cudaStream_t stream)
 {
     return gk_gemm_bf16_05_persistent_run_ex(1, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0,
-                                            nullptr, stream);
+                                            nullptr, nullptr, stream);
 }

@@ -143,6 +143,15 @@ __device__ __forceinline__ void store_c(float *c, float acc, float alpha, float 
 {
     *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
 }
+/* gk_gemm_ex's epilogue in fp32 (kEpi: 0 none, 1 bias, 2 bias + ReLU, 3 bias
+ * + GELU), defined below with the 16-bit stores. */
+template <int kEpi> __device__ __forceinline__ float epilogue_apply(float v, float bias);
+/* store_c, then the epilogue with this column's bias, before the one store. */
+template <int kEpi> __device__ __forceinline__ void store_c_epi(float *c, float acc, float alpha, float beta, float bias)
+{
+    const float v = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+    *c = epilogue_apply<kEpi>(v, bias);
+}
 
 /* Elements (r, col .. col + 3) of a rows x cols row-major matrix, zero
  * outside it. kVec: rows are 16-byte aligned and col is a multiple of 4, so
@@ -622,6 +631,72 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], T *c, size_t 
                              bias_pair<kEpi>(bias, col, n, bias_vec));
         }
     }
+}
+
+/* ---- A transposed copy (the TF32 rungs' way to a K-major operand) ----------------
+ * dst_z = src_z^T for z < count: src_z is rows x cols (row-major, leading
+ * dimension ld_src, src + z * stride_src), dst_z cols x rows (ld_dst, dst +
+ * z * stride_dst). The textbook tiled transpose (PMPP, chapter 6's corner
+ * turning; NVIDIA's "An Efficient Matrix Transpose in CUDA C/C++"): a block
+ * of 32 x 8 threads moves 32 x 32 tiles through shared memory, reading rows
+ * of src and writing rows of dst, both coalesced (128 bytes per warp
+ * instruction); the tile's rows are padded to 33 floats, so that the
+ * column reads hit 32 distinct banks. The tiles of all products are walked
+ * grid-stride in one launch (size_t indices: any shape gk_gemm_ex takes). */
+__global__ void __launch_bounds__(256) transpose_f32(const float *__restrict__ src, size_t ld_src, size_t stride_src,
+                                                     float *__restrict__ dst, size_t ld_dst, size_t stride_dst,
+                                                     size_t rows, size_t cols, size_t count)
+{
+    __shared__ float tile[32][33];
+    const size_t tr = (rows + 31) / 32, tc = (cols + 31) / 32, per = tr * tc, total = per * count;
+    const int x = threadIdx.x & 31, y = threadIdx.x >> 5;
+    for (size_t t = blockIdx.x; t < total; t += gridDim.x) {
+        const size_t z = t / per, in = t - z * per, r0 = (in / tc) * 32, c0 = (in % tc) * 32;
+        const float *s = src + z * stride_src;
+        float *d = dst + z * stride_dst;
+#pragma unroll
+        for (int i = 0; i < 32; i += 8)
+            if (r0 + y + i < rows && c0 + x < cols) tile[y + i][x] = s[(r0 + y + i) * ld_src + c0 + x];
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < 32; i += 8)
+            if (c0 + y + i < cols && r0 + x < rows) d[(c0 + y + i) * ld_dst + r0 + x] = tile[x][y + i];
+        __syncthreads(); /* the tile is read before the next one overwrites it */
+    }
+}
+
+/* The dense copy of an operand that a TF32 rung transposes: cols x rows of
+ * it, rows padded to a multiple of 4 floats (16 bytes, what the TMA asks of
+ * a row stride), one per product that reads its own (`count`: batch, or 1
+ * when the operand is broadcast or batch = 1). */
+struct TransposedCopy {
+    size_t ld, stride, count, bytes; /* bytes: 0 when the size overflows 2^62 */
+};
+inline TransposedCopy transposed_copy(size_t rows, size_t cols, size_t batch, size_t stride)
+{
+    TransposedCopy t;
+    t.ld = (rows + 3) & ~(size_t)3;
+    t.count = batch > 1 && stride != 0 ? batch : 1;
+    t.stride = t.count > 1 ? cols * t.ld : 0;
+    const size_t limit = (size_t)1 << 62;
+    const size_t per = cols == 0 || t.ld <= limit / 4 / cols ? 4 * cols * t.ld : limit;
+    t.bytes = per < limit && (per == 0 || t.count <= limit / per) ? per * t.count : 0;
+    return t;
+}
+/* Queue transpose_f32 for such a copy: about 16 blocks per SM (8 warps
+ * each), never more than there are tiles. */
+inline cudaError_t transpose_into(float *dst, const TransposedCopy &t, const float *src, size_t ld_src,
+                                  size_t stride_src, size_t rows, size_t cols, int dev, cudaStream_t stream)
+{
+    int sms = 0;
+    const cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err != cudaSuccess) return err;
+    const size_t tiles = ((rows + 31) / 32) * ((cols + 31) / 32) * t.count, cap = (size_t)sms * 16;
+    const unsigned blocks = (unsigned)(tiles < cap ? tiles : cap);
+    if (blocks == 0) return cudaSuccess;
+    transpose_f32<<<blocks, 256, 0, stream>>>(src, ld_src, t.count > 1 ? stride_src : 0, dst, t.ld, t.stride, rows,
+                                             cols, t.count);
+    return cudaGetLastError();
 }
 
 } // namespace

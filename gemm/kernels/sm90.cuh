@@ -428,6 +428,20 @@ inline cudaError_t make_map_3d(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtenso
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+/* The tensor map of an operand (or of C) of a batched call, stored rows x
+ * cols with leading dimension ld, boxes of box_cols x box_rows: always 3D
+ * over the products, `batch` matrices `stride` elements apart when
+ * `batched`, else one (its stride, never used, set to rows x ld so that the
+ * driver's rules hold). One map rank for every call keeps one TMA
+ * instruction in a kernel. */
+inline cudaError_t map_batched(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, CUtensorMapDataType dtype,
+                               size_t elem_bytes, const void *p, size_t rows, size_t cols, size_t ld, bool batched,
+                               size_t batch, size_t stride, unsigned box_cols, unsigned box_rows)
+{
+    return make_map_3d(encode, map, dtype, elem_bytes, p, rows, cols, ld, batched ? batch : 1,
+                       batched ? stride : rows * ld, box_cols, box_rows);
+}
+
 /* Is this kernel's image the real one (built for sm_90a)? The stubs that a
  * build for another architecture leaves hold a static shared array; the
  * real kernels have no static shared memory. cudaErrorNotSupported for a

@@ -208,8 +208,8 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  * variant->extended whether it takes every option below (transposed
  * operands, batches, epilogues); the others take the default layout, one
  * product and no epilogue, and return GK_ERROR_UNSUPPORTED, with a message,
- * for anything else. Today variants 10 (fp32) and 17 (BF16 and FP16) are
- * extended.
+ * for anything else. Variants 10 (fp32), 11 and 12 (TF32) and 17 (BF16
+ * and FP16) are extended.
  *
  * The options:
  *   - op_a, op_b: an operand as stored (GK_GEMM_OP_N) or transposed
@@ -249,8 +249,18 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *   - Workspace by the module-wide two-phase query (as gk_reduce): with
  *     workspace == NULL the call stores the bytes it needs in
  *     *workspace_bytes and does nothing else; that size depends only on the
- *     variant and the description, and is never 0 (today's variants need no
- *     scratch: the query returns 256, one granule). Then call again with a
+ *     variant and the description, and is never 0: one granule (256 bytes)
+ *     for most, more where a variant copies an operand. The TF32 rungs'
+ *     tensor cores read shared memory K-major only (TF32 has no transpose),
+ *     so variant 12 first copies A transposed when op_a = T and op_b = N
+ *     (with both transposed it swaps the operands' roles instead, and with
+ *     op_b = T alone it reads B as stored), and variant 11 copies A when
+ *     op_a = T and B when op_b = T: each copy is op(X) as a
+ *     dense row-major matrix, rows padded to a multiple of 4 floats, one
+ *     per product that has its own X (stride 0 or batch 1: one), A's copy
+ *     first, B's from the next 256-byte boundary; the total rounded up to
+ *     whole granules. A description whose copies would reach 2^62 bytes is
+ *     GK_ERROR_INVALID_ARGUMENT. Then call again with a
  *     workspace of at least that size, 16-byte aligned, and
  *     *workspace_bytes saying how large it is.
  * Everything else is gk_gemm's convention: any m, n, k >= 0 up to
