@@ -12,6 +12,9 @@
  *
  *   test_reduce_gpu [--variant ID] [--sizes LIST] [--large] [--seed S]
  *
+ * Variants without the whole-array form (rows and segments only) are
+ * test_reduce_forms_gpu's, as are the types beyond f32 and i32.
+ *
  * --large runs n = 2^31 + 17 instead (sum for every variant, and max/min for
  * the best), skipped when the GPU or the host lacks the memory. Exit 77 (a
  * CTest skip) when no GPU is visible.
@@ -218,6 +221,7 @@ static int test_large(buffers *b, const gk_reduce_variant *only, uint64_t seed)
         for (size_t i = 0; i < gk_reduce_variant_count(); ++i) {
             const gk_reduce_variant *v = gk_reduce_variant_at(i);
             if (only && v != only) continue;
+            if (!(v->forms & GK_REDUCE_FORM_ARRAY)) continue;
             for (int o = 0; o < 3; ++o) {
                 gk_reduce_op op = (gk_reduce_op)o;
                 if (!(v->ops & GK_REDUCE_OP_BIT(op))) continue;
@@ -255,6 +259,10 @@ int main(int argc, char **argv)
     const gk_reduce_variant *only = variant ? gk_reduce_find_variant(variant) : NULL;
     int rc = gk_test_start(gk_test_open_gpu(&dev, seed), variant, only != NULL);
     if (rc != 0) return rc;
+    if (only != NULL && !(only->forms & GK_REDUCE_FORM_ARRAY)) {
+        printf("SKIPPED: variant %d has no whole-array form; test_reduce_forms_gpu tests it\n", only->id);
+        return GK_TEST_SKIP;
+    }
     buffers b = {0};
     TRY_CUDA(cudaMalloc(&b.d_out, 4));
     if (large) {
@@ -262,6 +270,7 @@ int main(int argc, char **argv)
     } else {
         for (size_t i = 0; i < gk_reduce_variant_count(); ++i) {
             const gk_reduce_variant *v = gk_reduce_variant_at(i);
+            if (!(v->forms & GK_REDUCE_FORM_ARRAY)) continue; /* test_reduce_forms_gpu's */
             if (only == NULL || v == only) test_variant(&b, v, sizes, nsizes, seed);
         }
     }

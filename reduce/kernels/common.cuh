@@ -20,7 +20,7 @@
  *     variants 1 and 10, sums only, whose blocks add into *out with
  *     atomicAdd.
  *   - v8::warp_reduce and v8::block_reduce: variant 8's block reduction with
- *     warp shuffles, which variants 9-11 reuse. It is the lesson of
+ *     warp shuffles, which variants 9-12 reuse. It is the lesson of
  *     08_warp_shuffle.cu, which keeps its own copy written out: read it there.
  * What a step teaches (the trees of 02-07, the shuffles of 08, the loops and
  * tails of 09-11) stays in its own file.
@@ -167,7 +167,7 @@ cudaError_t run_atomic_sum(void (*kernel)(const T *, size_t, T *), unsigned bloc
 
 /* ---- Variant 8's block reduction, for the rungs after it --------------- */
 /* The lesson of 08_warp_shuffle.cu, where it is written out and explained;
- * variants 9-11 call these. Block is the block size (a multiple of 32). */
+ * variants 9-12 call these. Block is the block size (a multiple of 32). */
 namespace v8 {
 
 /* Sum (or max, min) of one value per lane across a warp, in registers: at

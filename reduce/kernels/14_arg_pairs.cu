@@ -1,0 +1,210 @@
+/* Variant 14: arg-max and arg-min. Each thread carries a (value, index)
+ * pair instead of a value, and the pairs are reduced like values.
+ *
+ * The idea. The index of the largest element is not a function of the
+ * largest value alone, so a reduction that must report it carries both: a
+ * state (value, index) per thread, and an operation on two states that keeps
+ * the better one (typed.cuh's ArgMax / ArgMin). If that operation is
+ * associative and commutative, everything of variant 13 carries over
+ * unchanged: the loop, the vector loads, the shuffle tree (a pair moves as
+ * two shuffles, its value and its 64-bit index), the per-block slots and
+ * the last block's tree. It is, when ties are broken by the index: of two
+ * equal values the smaller index wins, so the result is the first
+ * occurrence of the extremum whatever order the pairs meet in, and the
+ * answer does not depend on the grid, the GPU or the run.
+ *
+ * What the index costs. The index of an element is computed, not loaded:
+ * vector v holds elements head + v*kPerVec + k, so a thread derives each
+ * element's index from its loop counter. Per element, a compare and two
+ * selects instead of one add; the state is 16 bytes (value padded, index
+ * 8 bytes), so the shuffle tree moves twice as many registers. Neither
+ * reads memory: the loop should stay bound by DRAM, as variant 13.
+ *
+ * NaN and infinities, the rule stated in typed.cuh: a NaN beats every
+ * number, for arg-max and arg-min alike, and NaNs tie with each other, so
+ * an input with a NaN reports its first NaN (NumPy's argmax and argmin do
+ * the same; CUB compares with < and leaves NaN unspecified). -inf and +inf
+ * are ordinary values. -0 and +0 are equal: the first of them wins. The
+ * identity (the result for n = 0) is (-inf or the lowest integer for
+ * arg-max, +inf or the highest for arg-min, index 2^64 - 1); since every
+ * real index is smaller, an input of nothing but -inf still reports index 0
+ * for arg-max.
+ *
+ * Indices are 64-bit: any n the API takes (up to 2^38) is exact.
+ * This variant also does sum, max and min for every type (variant 13's
+ * kernel, instantiated with the plain operations: the index is then dead
+ * code the compiler drops), so it takes every type and operation.
+ *
+ * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
+ * needs); any n; `in` aligned to its element size. Workspace: 256 bytes of
+ * counter + 4096 block results of 16 bytes (one pair).
+ * From typed.cuh in this folder: Elem<In>, the operations (ArgMax, ArgMin),
+ * block_reduce and the type x op switch.
+ * Build alone (in this folder): nvcc -arch=sm_90 -c 14_arg_pairs.cu
+ */
+#include "typed.cuh"
+
+namespace {
+
+constexpr unsigned kBlock = 512;      /* threads per block */
+constexpr unsigned kUnroll = 4;       /* 16-byte vectors in flight per thread */
+constexpr size_t kMaxBlocks = 4096;   /* bounds the workspace, whatever the GPU */
+constexpr size_t kCounterBytes = 256; /* the arrival counter's slot; keeps the block results aligned */
+constexpr size_t kSlotBytes = 16;     /* one block result: the largest state, a (double, index) pair */
+
+/* The kPerVec elements of one 16-byte vector, whose first element has index
+ * `first`, combined as a tree of pairs. */
+template <typename In, typename Op>
+__device__ __forceinline__ typename Op::State fold(const uint4 &u, size_t first)
+{
+    constexpr int kV = Elem<In>::kPerVec;
+    typename Op::State s[kV];
+#pragma unroll
+    for (int k = 0; k < kV; ++k) s[k] = Op::make(Elem<In>::get(u, k), first + k);
+#pragma unroll
+    for (int w = 1; w < kV; w *= 2)
+#pragma unroll
+        for (int k = 0; k + w < kV; k += 2 * w) s[k] = Op::apply(s[k], s[k + w]);
+    return s[0];
+}
+
+template <typename In, typename Op>
+__global__ void __launch_bounds__(kBlock)
+    reduce_arg_pairs(const In *__restrict__ in, size_t n, size_t head, typename Elem<In>::Acc *__restrict__ out,
+                     unsigned long long *__restrict__ out_index, typename Op::State *__restrict__ block_results,
+                     unsigned *__restrict__ arrivals)
+{
+    typedef typename Op::State S;
+    constexpr unsigned kV = Elem<In>::kPerVec;
+    const uint4 *vin = reinterpret_cast<const uint4 *>(in + head); /* 16-byte aligned by the choice of head */
+    const size_t nvec = (n - head) / kV;
+    S acc = Op::identity();
+
+    /* The scalars outside the vector range: threads 0..kV-1 of block 0 take
+     * the head (elements 0..head-1, head < kV), threads kV..2kV-1 the tail
+     * (the fewer than kV elements after the last vector). */
+    if (blockIdx.x == 0 && threadIdx.x < 2 * kV) {
+        size_t i = threadIdx.x < kV ? threadIdx.x : head + kV * nvec + (threadIdx.x - kV);
+        if (threadIdx.x < kV ? i < head : i < n) acc = Op::make(Elem<In>::load(in + i), i);
+    }
+
+    /* Variant 13's loop: each round, thread t of block b loads vectors
+     * b*kBlock*kUnroll + u*kBlock + t, all four before the first is used.
+     * Vector w holds the elements from index head + w*kV on. */
+    const size_t per_round = (size_t)kBlock * kUnroll;
+    const size_t stride = (size_t)gridDim.x * per_round;
+    size_t v = (size_t)blockIdx.x * per_round + threadIdx.x;
+    for (; v + (kUnroll - 1) * kBlock < nvec; v += stride) {
+        uint4 x[kUnroll];
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; ++u) x[u] = __ldg(vin + v + u * kBlock);
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; ++u) acc = Op::apply(acc, fold<In, Op>(x[u], head + (v + u * kBlock) * kV));
+    }
+    /* The last, partial round: whichever of this thread's vectors exist. */
+#pragma unroll
+    for (unsigned u = 0; u < kUnroll; ++u)
+        if (v + u * kBlock < nvec)
+            acc = Op::apply(acc, fold<In, Op>(__ldg(vin + v + u * kBlock), head + (v + u * kBlock) * kV));
+
+    S r = block_reduce<Op, kBlock>(acc);
+    if (gridDim.x == 1) { /* one block: nothing to combine */
+        if (threadIdx.x == 0) {
+            *out = Op::value(r);
+            if (Op::kArg) *out_index = Op::index(r);
+        }
+        return;
+    }
+    /* Variant 13's tail: this block's result at its slot, then a ticket. */
+    __shared__ bool is_last;
+    if (threadIdx.x == 0) {
+        block_results[blockIdx.x] = r;
+        __threadfence(); /* the result is visible to every block before our ticket is */
+        is_last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
+    }
+    __syncthreads(); /* is_last is read by the whole block; warp 0 is done with block_reduce's slots */
+    if (!is_last) return;
+
+    /* The last block: all results are in memory (each was fenced before its
+     * ticket). Fixed order: thread t adds slots t, t + kBlock, ..., then the
+     * shuffle tree. */
+    __threadfence();
+    S p = Op::identity();
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) p = Op::apply(p, ldcg(block_results + b));
+    p = block_reduce<Op, kBlock>(p);
+    if (threadIdx.x == 0) {
+        *out = Op::value(p);
+        if (Op::kArg) *out_index = Op::index(p);
+        *arrivals = 0u; /* tidy: leave the counter at 0 */
+    }
+}
+
+template <typename In, typename Op>
+cudaError_t run(const void *in_, size_t n, void *out, unsigned long long *out_index, void *workspace,
+                cudaStream_t stream)
+{
+    typedef typename Op::State S;
+    constexpr size_t kV = Elem<In>::kPerVec;
+    const In *in = (const In *)in_;
+    /* Elements before the first 16-byte boundary (in is aligned to its element). */
+    size_t head = ((16 - ((uintptr_t)in & 15)) & 15) / sizeof(In);
+    if (head > n) head = n;
+    const size_t nvec = (n - head) / kV;
+
+    int dev = 0, sms = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_arg_pairs<In, Op>, kBlock, 0);
+    if (err != cudaSuccess) return err;
+
+    size_t blocks = ceil_div(nvec, (size_t)kBlock * kUnroll);
+    if (blocks > (size_t)sms * (size_t)per_sm) blocks = (size_t)sms * (size_t)per_sm;
+    if (blocks > kMaxBlocks) blocks = kMaxBlocks;
+    if (blocks == 0) blocks = 1;
+
+    unsigned *arrivals = (unsigned *)workspace;
+    S *block_results = (S *)((char *)workspace + kCounterBytes);
+    if (blocks > 1) {
+        err = cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream); /* the workspace comes uninitialised */
+        if (err != cudaSuccess) return err;
+    }
+    reduce_arg_pairs<In, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(
+        in, n, head, (typename Elem<In>::Acc *)out, out_index, block_results, arrivals);
+    return cudaGetLastError();
+}
+
+static_assert(sizeof(double) <= kSlotBytes && sizeof(long long) <= kSlotBytes, "a block result fits its slot");
+
+} // namespace
+
+extern "C" size_t gk_reduce_14_arg_pairs_workspace(size_t n, size_t elem_size)
+{
+    (void)n;
+    (void)elem_size;
+    return kCounterBytes + kMaxBlocks * kSlotBytes;
+}
+
+/* dtype: gk_dtype's value; op 0 sum, 1 max, 2 min. *out is the accumulator
+ * type: f32 for f32, f16 and bf16; f64; i32; u32; i64. */
+extern "C" cudaError_t gk_reduce_14_arg_pairs_run(const void *in, size_t n, int dtype, int op, void *out,
+                                                  void *partials, void *workspace, cudaStream_t stream)
+{
+    (void)partials;
+    if (op > 2) return cudaErrorInvalidValue;
+    return dispatch_plain(dtype, op, [=](auto t, auto o) {
+        return run<decltype(t), decltype(o)>(in, n, out, nullptr, workspace, stream);
+    });
+}
+
+/* op 3 arg-max, 4 arg-min: the value to *out (the accumulator type), the
+ * index of its first occurrence to *out_index (2^64 - 1 when n = 0). */
+extern "C" cudaError_t gk_reduce_14_arg_pairs_arg(const void *in, size_t n, int dtype, int op, void *out,
+                                                  unsigned long long *out_index, void *workspace,
+                                                  cudaStream_t stream)
+{
+    if (op != 3 && op != 4) return cudaErrorInvalidValue;
+    return dispatch_all(dtype, op, [=](auto t, auto o) {
+        return run<decltype(t), decltype(o)>(in, n, out, out_index, workspace, stream);
+    });
+}

@@ -1,0 +1,327 @@
+/* typed.cuh: the plumbing that variants 13-15 share, for every element type.
+ *
+ * Variants 1-12 include common.cuh and take float and int32 only. Variants
+ * 13-15 include this header instead (and nothing else of the repository):
+ * copy a kernel file and this header into a project and it compiles with the
+ * CUDA toolkit alone (`nvcc -arch=sm_90 -c 14_arg_pairs.cu`). What is here is
+ * what those three files would otherwise each repeat:
+ *   - Elem<In>: for each stored type, the type it is accumulated and returned
+ *     in (Acc), how many elements one 16-byte load brings (kPerVec: 8 halves,
+ *     4 floats or 32-bit ints, 2 doubles or 64-bit ints) and how to take
+ *     element k out of such a load, exactly, as an Acc.
+ *   - The operations over an Acc: Sum, Max, Min (a plain value as the state)
+ *     and ArgMax, ArgMin (a (value, index) pair as the state, the lesson of
+ *     14_arg_pairs.cu, whose header explains the tie and NaN rules).
+ *   - shfl_down, ldcg and store of a state (a pair is two fields).
+ *   - warp_reduce and block_reduce over any state: variant 8's shuffles
+ *     (08_warp_shuffle.cu explains them), written for a state type.
+ *   - dispatch_plain / dispatch_all: the switch from the launchers' codes to
+ *     the template arguments In and Op.
+ * The codes: dtype is gk_dtype's value (0 f32, 1 i32, 3 u32, 4 f64, 5 f16,
+ * 6 bf16, 7 i64); op 0 sum, 1 max, 2 min, 3 arg-max, 4 arg-min.
+ *
+ * All of it is in an anonymous namespace: each kernel file gets its own
+ * copy. Nothing here keeps state.
+ */
+#ifndef GK_REDUCE_KERNELS_TYPED_CUH
+#define GK_REDUCE_KERNELS_TYPED_CUH
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+namespace {
+
+constexpr size_t ceil_div(size_t x, size_t y) { return (x + y - 1) / y; }
+
+/* ---- Element types ------------------------------------------------------ */
+/* Word w (0-3) of a 16-byte load; w is a compile-time constant after
+ * unrolling, so this folds to a register. */
+__device__ __forceinline__ unsigned word(const uint4 &u, int w)
+{
+    return w == 0 ? u.x : w == 1 ? u.y : w == 2 ? u.z : u.w;
+}
+
+/* Element k of a 16-byte load holds the bytes [k*size, (k+1)*size) of it;
+ * the GPU is little-endian, so element 0 is the low bits of u.x. */
+template <typename In> struct Elem;
+template <> struct Elem<float> {
+    typedef float Acc;
+    static constexpr int kPerVec = 4;
+    __device__ static float get(const uint4 &u, int k) { return __uint_as_float(word(u, k)); }
+    __device__ static float load(const float *p) { return __ldg(p); }
+};
+template <> struct Elem<int> {
+    typedef int Acc;
+    static constexpr int kPerVec = 4;
+    __device__ static int get(const uint4 &u, int k) { return (int)word(u, k); }
+    __device__ static int load(const int *p) { return __ldg(p); }
+};
+template <> struct Elem<unsigned> {
+    typedef unsigned Acc;
+    static constexpr int kPerVec = 4;
+    __device__ static unsigned get(const uint4 &u, int k) { return word(u, k); }
+    __device__ static unsigned load(const unsigned *p) { return __ldg(p); }
+};
+template <> struct Elem<double> {
+    typedef double Acc;
+    static constexpr int kPerVec = 2;
+    __device__ static double get(const uint4 &u, int k)
+    {
+        return __hiloint2double((int)word(u, 2 * k + 1), (int)word(u, 2 * k));
+    }
+    __device__ static double load(const double *p) { return __ldg(p); }
+};
+template <> struct Elem<long long> {
+    typedef long long Acc;
+    static constexpr int kPerVec = 2;
+    __device__ static long long get(const uint4 &u, int k)
+    {
+        return (long long)(((unsigned long long)word(u, 2 * k + 1) << 32) | word(u, 2 * k));
+    }
+    __device__ static long long load(const long long *p) { return __ldg(p); }
+};
+/* Half types: every f16 and bf16 value is exactly a float, so the
+ * conversion rounds nothing; the sums are then rounded as f32 sums. */
+template <> struct Elem<__half> {
+    typedef float Acc;
+    static constexpr int kPerVec = 8;
+    __device__ static float get(const uint4 &u, int k)
+    {
+        unsigned w = word(u, k / 2);
+        return __half2float(__ushort_as_half((unsigned short)(k % 2 ? w >> 16 : w & 0xffffu)));
+    }
+    __device__ static float load(const __half *p) { return __half2float(__ldg(p)); }
+};
+template <> struct Elem<__nv_bfloat16> {
+    typedef float Acc;
+    static constexpr int kPerVec = 8;
+    /* A bf16 is the top half of a float: shift it into place. */
+    __device__ static float get(const uint4 &u, int k)
+    {
+        unsigned w = word(u, k / 2);
+        return __uint_as_float(k % 2 ? w & 0xffff0000u : w << 16);
+    }
+    __device__ static float load(const __nv_bfloat16 *p)
+    {
+        return __uint_as_float((unsigned)__bfloat16_as_ushort(__ldg(p)) << 16);
+    }
+};
+
+/* ---- Identities and the plain operations -------------------------------- */
+template <typename A> struct Limits;
+template <> struct Limits<float> {
+    __device__ static float lowest() { return __int_as_float(0xff800000); } /* -inf */
+    __device__ static float highest() { return __int_as_float(0x7f800000); } /* +inf */
+};
+template <> struct Limits<double> {
+    __device__ static double lowest() { return __longlong_as_double((long long)0xfff0000000000000ULL); }
+    __device__ static double highest() { return __longlong_as_double(0x7ff0000000000000LL); }
+};
+template <> struct Limits<int> {
+    __device__ static int lowest() { return -2147483647 - 1; }
+    __device__ static int highest() { return 2147483647; }
+};
+template <> struct Limits<unsigned> {
+    __device__ static unsigned lowest() { return 0u; }
+    __device__ static unsigned highest() { return 0xffffffffu; }
+};
+template <> struct Limits<long long> {
+    __device__ static long long lowest() { return -9223372036854775807LL - 1; }
+    __device__ static long long highest() { return 9223372036854775807LL; }
+};
+
+/* Integer sums wrap modulo 2^32 (int, unsigned) or 2^64 (long long): add as
+ * unsigned, where wrapping is defined. */
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+__device__ __forceinline__ double add(double a, double b) { return a + b; }
+__device__ __forceinline__ int add(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+__device__ __forceinline__ unsigned add(unsigned a, unsigned b) { return a + b; }
+__device__ __forceinline__ long long add(long long a, long long b)
+{
+    return (long long)((unsigned long long)a + (unsigned long long)b);
+}
+/* max and min follow fmax/fmin for floating types: a NaN loses to a number. */
+__device__ __forceinline__ float max_of(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double max_of(double a, double b) { return fmax(a, b); }
+template <typename A> __device__ __forceinline__ A max_of(A a, A b) { return a > b ? a : b; }
+__device__ __forceinline__ float min_of(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ double min_of(double a, double b) { return fmin(a, b); }
+template <typename A> __device__ __forceinline__ A min_of(A a, A b) { return a < b ? a : b; }
+
+/* Every operation has a State (what a thread carries), make() (the state of
+ * one element and its index), apply(), identity(), and value()/index() (what
+ * is written out). For the plain operations the state is the value itself
+ * and the index is ignored. */
+template <typename A> struct Sum {
+    typedef A State;
+    static constexpr bool kArg = false;
+    __device__ static State make(A v, size_t) { return v; }
+    __device__ static State apply(State a, State b) { return add(a, b); }
+    __device__ static State identity() { return A(0); }
+    __device__ static A value(State s) { return s; }
+    __device__ static unsigned long long index(State) { return ~0ULL; }
+};
+template <typename A> struct Max {
+    typedef A State;
+    static constexpr bool kArg = false;
+    __device__ static State make(A v, size_t) { return v; }
+    __device__ static State apply(State a, State b) { return max_of(a, b); }
+    __device__ static State identity() { return Limits<A>::lowest(); }
+    __device__ static A value(State s) { return s; }
+    __device__ static unsigned long long index(State) { return ~0ULL; }
+};
+template <typename A> struct Min {
+    typedef A State;
+    static constexpr bool kArg = false;
+    __device__ static State make(A v, size_t) { return v; }
+    __device__ static State apply(State a, State b) { return min_of(a, b); }
+    __device__ static State identity() { return Limits<A>::highest(); }
+    __device__ static A value(State s) { return s; }
+    __device__ static unsigned long long index(State) { return ~0ULL; }
+};
+
+/* ---- Arg-max and arg-min: a (value, index) pair ------------------------- */
+template <typename A> struct Pair {
+    A v;
+    unsigned long long i;
+};
+__device__ __forceinline__ bool is_nan(float a) { return a != a; }
+__device__ __forceinline__ bool is_nan(double a) { return a != a; }
+template <typename A> __device__ __forceinline__ bool is_nan(A) { return false; }
+
+/* rank(a, b) > 0 when a beats b, < 0 when b beats a, 0 on a tie. A NaN beats
+ * every number and ties with a NaN (NumPy's argmax/argmin: the first NaN is
+ * the answer); -0 and +0 tie. */
+template <typename A> __device__ __forceinline__ int rank_max(A a, A b)
+{
+    bool an = is_nan(a), bn = is_nan(b);
+    if (an || bn) return (int)an - (int)bn;
+    return (int)(a > b) - (int)(a < b);
+}
+template <typename A> __device__ __forceinline__ int rank_min(A a, A b)
+{
+    bool an = is_nan(a), bn = is_nan(b);
+    if (an || bn) return (int)an - (int)bn;
+    return (int)(a < b) - (int)(a > b);
+}
+/* On a tie the smaller index wins, so the result is the first occurrence
+ * whatever order the pairs are combined in (the operation is associative
+ * and commutative). The identity has index 2^64 - 1, which every element's
+ * index beats on a tie: an element equal to the identity's value (-inf, the
+ * lowest integer) is still reported. */
+template <typename A> struct ArgMax {
+    typedef Pair<A> State;
+    static constexpr bool kArg = true;
+    __device__ static State make(A v, size_t i) { return State{v, (unsigned long long)i}; }
+    __device__ static State apply(State a, State b)
+    {
+        int r = rank_max(a.v, b.v);
+        return r > 0 || (r == 0 && a.i < b.i) ? a : b;
+    }
+    __device__ static State identity() { return State{Limits<A>::lowest(), ~0ULL}; }
+    __device__ static A value(State s) { return s.v; }
+    __device__ static unsigned long long index(State s) { return s.i; }
+};
+template <typename A> struct ArgMin {
+    typedef Pair<A> State;
+    static constexpr bool kArg = true;
+    __device__ static State make(A v, size_t i) { return State{v, (unsigned long long)i}; }
+    __device__ static State apply(State a, State b)
+    {
+        int r = rank_min(a.v, b.v);
+        return r > 0 || (r == 0 && a.i < b.i) ? a : b;
+    }
+    __device__ static State identity() { return State{Limits<A>::highest(), ~0ULL}; }
+    __device__ static A value(State s) { return s.v; }
+    __device__ static unsigned long long index(State s) { return s.i; }
+};
+
+/* ---- Moving a state: shuffles, L2 reads --------------------------------- */
+template <typename A> __device__ __forceinline__ A shfl_down(A v, int offset)
+{
+    return __shfl_down_sync(0xffffffffu, v, offset);
+}
+template <typename A> __device__ __forceinline__ Pair<A> shfl_down(Pair<A> p, int offset)
+{
+    return Pair<A>{__shfl_down_sync(0xffffffffu, p.v, offset), __shfl_down_sync(0xffffffffu, p.i, offset)};
+}
+/* A read through L2 (ld.global.cg), never a stale L1 line: for values other
+ * blocks wrote during this kernel. */
+template <typename A> __device__ __forceinline__ A ldcg(const A *p) { return __ldcg(p); }
+template <typename A> __device__ __forceinline__ Pair<A> ldcg(const Pair<A> *p)
+{
+    return Pair<A>{__ldcg(&p->v), __ldcg(&p->i)};
+}
+
+/* ---- Variant 8's warp and block reductions, for any state --------------- */
+/* After 5 shuffle steps lane 0 holds the warp's result. Called by whole
+ * warps only (the full mask). */
+template <typename Op> __device__ typename Op::State warp_reduce(typename Op::State v)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, shfl_down(v, offset));
+    return v;
+}
+
+/* One state per thread in, the block's result out, valid in thread 0.
+ * Block is the block size, a multiple of 32. One barrier. A caller that
+ * calls it again must first pass a barrier of its own, so that warp 0 has
+ * read warp_results before they are overwritten. */
+template <typename Op, unsigned Block> __device__ typename Op::State block_reduce(typename Op::State v)
+{
+    __shared__ typename Op::State warp_results[Block / 32];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    v = warp_reduce<Op>(v);
+    if (lane == 0) warp_results[warp] = v;
+    __syncthreads(); /* every warp's result is in shared memory before warp 0 reads them */
+    if (warp == 0) {
+        v = lane < Block / 32 ? warp_results[lane] : Op::identity();
+        v = warp_reduce<Op>(v);
+    }
+    return v;
+}
+
+/* ---- From the launchers' codes to the templates ------------------------ */
+/* f is called as f(In(), Op()) and gets In, Op as decltype of its arguments.
+ * dispatch_plain instantiates sum, max and min only; dispatch_all also the
+ * arg operations. */
+template <typename In, typename F> cudaError_t with_plain_op(int op, F f)
+{
+    typedef typename Elem<In>::Acc A;
+    switch (op) {
+    case 0: return f(In(), Sum<A>());
+    case 1: return f(In(), Max<A>());
+    case 2: return f(In(), Min<A>());
+    default: return cudaErrorInvalidValue;
+    }
+}
+template <typename In, typename F> cudaError_t with_any_op(int op, F f)
+{
+    typedef typename Elem<In>::Acc A;
+    switch (op) {
+    case 3: return f(In(), ArgMax<A>());
+    case 4: return f(In(), ArgMin<A>());
+    default: return with_plain_op<In>(op, f);
+    }
+}
+#define GK_TYPED_SWITCH(WITH)                                  \
+    switch (dtype) {                                           \
+    case 0: return WITH<float>(op, f);                         \
+    case 1: return WITH<int>(op, f);                           \
+    case 3: return WITH<unsigned>(op, f);                      \
+    case 4: return WITH<double>(op, f);                        \
+    case 5: return WITH<__half>(op, f);                        \
+    case 6: return WITH<__nv_bfloat16>(op, f);                 \
+    case 7: return WITH<long long>(op, f);                     \
+    default: return cudaErrorInvalidValue;                     \
+    }
+template <typename F> cudaError_t dispatch_plain(int dtype, int op, F f) { GK_TYPED_SWITCH(with_plain_op) }
+template <typename F> cudaError_t dispatch_all(int dtype, int op, F f) { GK_TYPED_SWITCH(with_any_op) }
+#undef GK_TYPED_SWITCH
+
+} // namespace
+
+#endif /* GK_REDUCE_KERNELS_TYPED_CUH */
