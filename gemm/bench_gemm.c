@@ -31,7 +31,11 @@
  * GK_ERROR_UNSUPPORTED, and the table shows it as n/a with the library's
  * message; so does a variant this GPU or this build cannot run (older than
  * variant->min_cc, or a wgmma variant without sm_90a), which a 1x1x1 call
- * of the same description finds before the check.
+ * of the same description finds before the check. After the variants, the
+ * auto row (id 0, GK_GEMM_AUTO): the variant gk/gemm.h's table picks for
+ * the run's description, compared with the reference of that pick's
+ * precision; for f32, --param compute=tf32 lets it pick the TF32 rungs
+ * (then against cuBLAS TF32).
  *
  * References, timed in the same run on the same inputs, with the same
  * layout, batch and epilogue:
@@ -102,7 +106,12 @@
 #include "gk/gemm.h"
 #include "gk/random.h"
 
-static const char *const default_sizes[] = {"1024", "2048", "4096", "8192", "4097x3001x2049"};
+/* The squares from 256 to 8192, the skinny products of inference (m = 1 to
+ * 256 rows against an 8192 x 8192 weight), a long-k product and the odd
+ * shape whose rows the TMA cannot address. */
+static const char *const default_sizes[] = {"256",           "512",           "1024",          "2048",
+                                            "4096",          "8192",          "1x8192x8192",   "16x8192x8192",
+                                            "64x8192x8192",  "256x8192x8192", "256x256x65536", "4097x3001x2049"};
 
 static int parse_size(const char *s, gk_bench_shape *shape, char *err, size_t err_size)
 {
@@ -138,7 +147,7 @@ static void format_size(const gk_bench_shape *shape, char *buf, size_t size)
 }
 
 /* The parameters, in this order in gk_bench_params.value. */
-enum { P_DTYPE, P_LAYOUT, P_BATCH, P_EPILOGUE };
+enum { P_DTYPE, P_LAYOUT, P_BATCH, P_EPILOGUE, P_COMPUTE };
 static const gk_bench_param_decl params[] = {
     {"dtype", "f32,bf16,f16", "f32,bf16",
      "type of A, B, C: f32 runs ids 1-12 (fp32, TF32), bf16 and f16 the ids that store it (13-17, 17)", NULL},
@@ -149,6 +158,9 @@ static const gk_bench_param_decl params[] = {
      gk_accepts_positive_count},
     {"epilogue", "none,bias,bias_relu,bias_gelu", "none",
      "fused into the store: + bias[j], then ReLU or GELU (tanh form); the reference is then cuBLASLt", NULL},
+    {"compute", "default,tf32", "default",
+     "what the auto row (id 0, GK_GEMM_AUTO) may compute f32 in: fp32 (vs cuBLAS fp32) or TF32 (vs cuBLAS TF32)",
+     NULL},
 };
 
 /* The comparison cases, after the variants. Each runs for one dtype, with
@@ -212,7 +224,14 @@ static const char *reference_key(gk_gemm_type type, gk_gemm_precision precision,
 
 static int is_16bit(const gk_gemm_variant *v) { return v->precision == GK_GEMM_BF16; }
 
-static size_t num_cases(void) { return gk_gemm_variant_count() + NUM_REFERENCES; }
+/* The auto row: GK_GEMM_AUTO (id 0), whichever variant gk_gemm_auto_variant
+ * picks for the run's description (in_run names its precision and
+ * reference). It comes after the variants, before the references. */
+static const gk_bench_case auto_case = {
+    GK_GEMM_AUTO, "auto", "auto", "GK_GEMM_AUTO: the variant gk/gemm.h's table picks for this description",
+    GK_ROLE_VARIANT, "fp32", GK_PEAK_FP32, "cublas_fp32"};
+
+static size_t num_cases(void) { return gk_gemm_variant_count() + 1 + NUM_REFERENCES; }
 
 /* The variants as the default run shows them (the 16-bit rungs in bf16, no
  * epilogue), then the references. */
@@ -228,7 +247,8 @@ static gk_bench_case case_at(size_t i)
                            peak, reference_key(t, v->precision, 0)};
         return c;
     }
-    return references[i - gk_gemm_variant_count()].c;
+    if (i == gk_gemm_variant_count()) return auto_case;
+    return references[i - gk_gemm_variant_count() - 1].c;
 }
 
 typedef struct state {
@@ -236,6 +256,7 @@ typedef struct state {
     gk_gemm_type type; /* the run's dtype */
     gk_gemm_op op_a, op_b;
     gk_gemm_epilogue epilogue;
+    gk_gemm_compute compute; /* the auto row's */
     char describe[96];
     /* The inputs as floats (exactly numbers of the run's type) and cuBLAS
      * fp32's C: the reference is computed on these, and the f32 cases read
@@ -388,6 +409,9 @@ static gk_status parse_params(state *s, const gk_bench_params *params)
     if (batch != NULL && (gk_parse_size(batch, &s->batch) != 0 || s->batch == 0))
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "gemm: --param batch takes a positive integer");
     if (s->batch > INT_MAX) return GK_FAIL(GK_ERROR_UNSUPPORTED, "a batch above 2^31-1 (cuBLAS counts it in an int)");
+    const char *compute = params->value[P_COMPUTE];
+    s->compute = compute != NULL && strcmp(compute, "tf32") == 0 ? GK_GEMM_COMPUTE_TF32 : GK_GEMM_COMPUTE_DEFAULT;
+    if (s->compute == GK_GEMM_COMPUTE_TF32 && s->type != GK_GEMM_TYPE_F32) s->compute = GK_GEMM_COMPUTE_DEFAULT;
     s->epilogue = GK_GEMM_EPILOGUE_NONE;
     for (int e = GK_GEMM_EPILOGUE_NONE; epi != NULL && e <= GK_GEMM_EPILOGUE_BIAS_GELU; ++e)
         if (strcmp(epi, gk_gemm_epilogue_name((gk_gemm_epilogue)e)) == 0) s->epilogue = (gk_gemm_epilogue)e;
@@ -499,7 +523,7 @@ static const char *skip(void *p, const gk_bench_case *c)
 {
     state *s = (state *)p;
     double flops = 2.0 * (double)s->m * (double)s->n * (double)s->k * (double)s->batch;
-    if (c->role == GK_ROLE_VARIANT && c->id <= 2 && flops > 2.0 * 4096.0 * 4096.0 * 4096.0)
+    if (c->role == GK_ROLE_VARIANT && c->id >= 1 && c->id <= 2 && flops > 2.0 * 4096.0 * 4096.0 * 4096.0)
         return "a slow rung above 2*4096^3 FLOPs (--no-skip runs it)";
     return NULL;
 }
@@ -507,10 +531,19 @@ static const char *skip(void *p, const gk_bench_case *c)
 /* The case as it runs with this run's parameters (bench.h, in_run): a
  * 16-bit rung stores the run's type, and each variant is compared with the
  * reference of its type, precision and epilogue. */
+static gk_gemm_desc make_desc(const state *s, size_t m, size_t n, size_t k, size_t batch);
 static void in_run(void *p, gk_bench_case *c)
 {
     const state *s = (const state *)p;
     const gk_gemm_variant *v = c->role == GK_ROLE_VARIANT ? gk_gemm_find_variant(c->id) : NULL;
+    if (c->role == GK_ROLE_VARIANT && c->id == GK_GEMM_AUTO) {
+        /* The auto row computes in its pick's precision. */
+        const gk_gemm_desc d = make_desc(s, s->m, s->n, s->k, s->batch);
+        int id = 0;
+        if (gk_ok(gk_gemm_auto_variant(&d, &id))) v = gk_gemm_find_variant(id);
+        if (v != NULL)
+            c->peak = v->precision == GK_GEMM_TF32 ? GK_PEAK_TF32 : is_16bit(v) ? GK_PEAK_BF16 : GK_PEAK_FP32;
+    }
     if (v == NULL) return;
     c->precision = gk_gemm_precision_name(is_16bit(v) && s->type == GK_GEMM_TYPE_F16 ? GK_GEMM_FP16 : v->precision);
     c->reference = reference_key(s->type, v->precision, s->epilogue != GK_GEMM_EPILOGUE_NONE);
@@ -523,6 +556,7 @@ static int applies(void *p, const gk_bench_case *c)
 {
     state *s = (state *)p;
     if (c->role == GK_ROLE_VARIANT) {
+        if (c->id == GK_GEMM_AUTO) return 1; /* every type */
         const gk_gemm_variant *v = gk_gemm_find_variant(c->id);
         return v != NULL && (v->types & GK_GEMM_TYPE_BIT(s->type)) != 0;
     }
@@ -543,12 +577,18 @@ static gk_gemm_desc make_desc(const state *s, size_t m, size_t n, size_t k, size
     d.stride_c = m * n;
     d.epilogue = s->epilogue;
     d.bias = s->bias;
+    d.compute = s->compute;
     return d;
 }
 
 static gk_status prepare_variant(state *s)
 {
-    const gk_gemm_variant *v = gk_gemm_find_variant(s->cur.id);
+    int id = s->cur.id;
+    if (id == GK_GEMM_AUTO) {
+        const gk_gemm_desc d = make_desc(s, s->m, s->n, s->k, s->batch);
+        GK_TRY(gk_gemm_auto_variant(&d, &id));
+    }
+    const gk_gemm_variant *v = gk_gemm_find_variant(id);
     if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no such gemm variant");
     if (v->min_cc > s->cc) return GK_FAIL(GK_ERROR_UNSUPPORTED, "needs a newer GPU (variant->min_cc)");
     s->precision = is_16bit(v) && s->type == GK_GEMM_TYPE_F16 ? GK_GEMM_FP16 : v->precision;
@@ -558,12 +598,13 @@ static gk_status prepare_variant(state *s)
      * not take this type, layout, batch or epilogue. */
     size_t need = 0, need_tiny = 0;
     GK_TRY(gk_gemm_ex(s->cur.id, &s->desc, NULL, NULL, NULL, NULL, &need, 0));
-    GK_TRY(gk_gemm_ex(s->cur.id, &tiny, NULL, NULL, NULL, NULL, &need_tiny, 0));
+    GK_TRY(gk_gemm_ex(id, &tiny, NULL, NULL, NULL, NULL, &need_tiny, 0));
     GK_TRY(gk_bench_poisoned_workspace(&s->ws, &s->ws_bytes, need > need_tiny ? need : need_tiny, 0x5a));
     /* A 1x1x1 call: GK_ERROR_UNSUPPORTED where the build or the GPU cannot
      * run the variant (wgmma: cc 9.0, built for sm_90a). */
     size_t ws_bytes = s->ws_bytes;
-    GK_TRY(gk_gemm_ex(s->cur.id, &tiny, s->a, s->b, s->c, s->ws, &ws_bytes, 0));
+    GK_TRY(gk_gemm_ex(id, &tiny, s->a, s->b, s->c, s->ws, &ws_bytes, 0)); /* the pick itself (auto may pick
+                                                                            another for 1 x 1 x 1) */
     GK_CUDA_TRY(cudaDeviceSynchronize());
     return gk_success();
 }

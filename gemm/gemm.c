@@ -31,6 +31,7 @@ gk_gemm_desc gk_gemm_desc_init(gk_gemm_type type, size_t m, size_t n, size_t k)
     d.stride_c = 0;
     d.epilogue = GK_GEMM_EPILOGUE_NONE;
     d.bias = NULL;
+    d.compute = GK_GEMM_COMPUTE_DEFAULT;
     return d;
 }
 
@@ -115,6 +116,10 @@ static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int den
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->op_a or desc->op_b is not a gk_gemm_op");
     if ((unsigned)d->epilogue > (unsigned)GK_GEMM_EPILOGUE_BIAS_GELU)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->epilogue is not a gk_gemm_epilogue");
+    if ((unsigned)d->compute > (unsigned)GK_GEMM_COMPUTE_TF32)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->compute is not a gk_gemm_compute");
+    if (d->compute == GK_GEMM_COMPUTE_TF32 && d->type != GK_GEMM_TYPE_F32)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->compute is TF32 and the type is not F32");
     if (d->batch == 0) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->batch is 0 (one product or more)");
     if (d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m, n or k is above GK_GEMM_MAX_DIM (2^31 - 1)");
@@ -192,9 +197,45 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
     return GK_CUDA_STATUS(err);
 }
 
+/* GK_GEMM_AUTO's table (gk/gemm.h). Reads the description only; a
+ * description check_desc rejects may pick anything. */
+static int auto_pick(const gk_gemm_desc *d, int dense_ld)
+{
+    if (d->type != GK_GEMM_TYPE_F32) return 17;
+    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
+    const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
+    if (d->compute == GK_GEMM_COMPUTE_TF32) {
+        const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
+        const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
+        const int batched = d->batch > 1;
+        const int rows16 = lda % 4 == 0 && ldb % 4 == 0 && (!batched || (d->stride_a % 4 == 0 && d->stride_b % 4 == 0));
+        return rows16 ? 12 : 11;
+    }
+    /* m n k <= 2^30, each factor checked first so that the product cannot overflow. */
+    const size_t lim = (size_t)1 << 30;
+    const int small = d->m <= lim && d->n <= lim && d->k <= lim && (d->m == 0 || d->n == 0 || d->k == 0 ||
+                                                                    (d->m * d->n <= lim && d->m * d->n * d->k <= lim));
+    return plain && small ? 9 : 10;
+}
+
+gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant)
+{
+    if (desc == NULL || variant == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "desc or variant is NULL");
+    const int id = auto_pick(desc, 1);
+    problem p;
+    const gk_status st = check_desc(gk_gemm_row_find(id), desc, 1, &p);
+    if (!gk_ok(st)) return st;
+    *variant = id;
+    return gk_success();
+}
+
 gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const void *b, void *c, void *workspace,
                      size_t *workspace_bytes, cudaStream_t stream)
 {
+    if (variant == GK_GEMM_AUTO) {
+        if (desc == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "desc is NULL");
+        variant = auto_pick(desc, 1);
+    }
     const gk_gemm_row *v = gk_gemm_row_find(variant);
     if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no gemm variant has this id");
     if (desc == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "desc is NULL");
@@ -225,14 +266,15 @@ static gk_status plain_call(int variant, gk_gemm_type type, size_t m, size_t n, 
                             const void *a, size_t lda, const void *b, size_t ldb, float beta, void *c, size_t ldc,
                             cudaStream_t stream)
 {
-    const gk_gemm_row *v = gk_gemm_row_find(variant);
-    if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no gemm variant has this id");
     gk_gemm_desc d = gk_gemm_desc_init(type, m, n, k);
     d.lda = lda;
     d.ldb = ldb;
     d.ldc = ldc;
     d.alpha = alpha;
     d.beta = beta;
+    if (variant == GK_GEMM_AUTO) variant = auto_pick(&d, 0);
+    const gk_gemm_row *v = gk_gemm_row_find(variant);
+    if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no gemm variant has this id");
     problem p;
     gk_status st = check_desc(v, &d, 0, &p);
     if (!gk_ok(st)) return st;

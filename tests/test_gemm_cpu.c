@@ -257,10 +257,10 @@ static void test_arguments(void)
         /* k = 0 needs C but not A and B. */
         EXPECT(gk_gemm(v, 4, 4, 0, 1, NULL, 0, NULL, 4, 0, NULL, 4, 0), GK_ERROR_NULL_POINTER);
     }
-    EXPECT(gk_gemm(0, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNKNOWN_VARIANT);
+    EXPECT(gk_gemm(99, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNKNOWN_VARIANT);
     EXPECT(gk_gemm((int)gk_gemm_variant_count() + 1, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNKNOWN_VARIANT);
     EXPECT(gk_gemm(-3, 0, 0, 0, 1, NULL, 0, NULL, 0, 0, NULL, 0, 0), GK_ERROR_UNKNOWN_VARIANT);
-    gk_status s = gk_gemm(0, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0);
+    gk_status s = gk_gemm(99, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0);
     CHECK(strcmp(s.file, "gemm/gemm.c") == 0, "status file from the source root: %s", s.file);
 }
 
@@ -299,7 +299,7 @@ static void test_bf16_arguments(void)
         /* k = 0 needs C but not A and B. */
         EXPECT(gk_gemm_bf16(v, 4, 4, 0, 1, NULL, 0, NULL, 4, 0, NULL, 4, 0), GK_ERROR_NULL_POINTER);
     }
-    EXPECT(gk_gemm_bf16(0, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNKNOWN_VARIANT);
+    EXPECT(gk_gemm_bf16(99, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNKNOWN_VARIANT);
     EXPECT(gk_gemm_bf16((int)gk_gemm_variant_count() + 1, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0),
            GK_ERROR_UNKNOWN_VARIANT);
     /* The fp32 rows (the old BF16 ids 1..5 among them) do not store bf16. */
@@ -308,7 +308,7 @@ static void test_bf16_arguments(void)
         EXPECT(gk_gemm_bf16(v, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4, 0), GK_ERROR_UNSUPPORTED);
     }
     EXPECT(gk_gemm_bf16(-3, 0, 0, 0, 1, NULL, 0, NULL, 0, 0, NULL, 0, 0), GK_ERROR_UNKNOWN_VARIANT);
-    gk_status s = gk_gemm_bf16(0, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0);
+    gk_status s = gk_gemm_bf16(99, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0);
     CHECK(strcmp(s.file, "gemm/gemm.c") == 0, "status file from the source root: %s", s.file);
 }
 
@@ -584,10 +584,11 @@ static void test_ex_arguments(void)
 
     /* The variant first, then the two pointers to the description and the size. */
     gk_gemm_desc d0 = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, M, N, K);
-    REJECT(gk_gemm_ex(0, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(99, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     REJECT(gk_gemm_ex(18, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     REJECT(gk_gemm_ex(-1, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
-    REJECT(gk_gemm_ex(0, NULL, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(99, NULL, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(GK_GEMM_AUTO, NULL, a, b, c, NULL, &bytes, 0), GK_ERROR_NULL_POINTER);
     REJECT(gk_gemm_ex(17, NULL, a, b, c, NULL, &bytes, 0), GK_ERROR_NULL_POINTER);
     EXPECT(gk_gemm_ex(17, &d0, a, b, c, NULL, NULL, 0), GK_ERROR_NULL_POINTER);
     EXPECT(gk_gemm_ex(17, &d0, a, b, c, ws, NULL, 0), GK_ERROR_NULL_POINTER);
@@ -823,6 +824,93 @@ static void test_ex_arguments(void)
           "nothing written to A, B, C, the bias or the workspace");
 }
 
+/* GK_GEMM_AUTO: the table of gk/gemm.h at every rule's edges, the checks
+ * it keeps, and that a call with it is the call with the variant it picks
+ * (the same status and workspace size). */
+static int auto_of(const gk_gemm_desc *d)
+{
+    int id = -1;
+    const gk_status st = gk_gemm_auto_variant(d, &id);
+    return gk_ok(st) ? id : -1;
+}
+static void test_auto(void)
+{
+    CHECK(GK_GEMM_AUTO == 0 && gk_gemm_find_variant(GK_GEMM_AUTO) == NULL, "GK_GEMM_AUTO is 0, no row of the table");
+    gk_gemm_desc d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1024, 1024, 1024);
+    CHECK(d.compute == GK_GEMM_COMPUTE_DEFAULT, "the default compute");
+    /* fp32: m n k <= 2^30 as stored, one product, no epilogue -> 9; one more of anything -> 10. */
+    CHECK(auto_of(&d) == 9, "1024^3 fp32: %d", auto_of(&d));
+    d.k = 1025;
+    CHECK(auto_of(&d) == 10, "1024 x 1024 x 1025 fp32: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, (size_t)1 << 30, 1, 1);
+    CHECK(auto_of(&d) == 9, "2^30 x 1 x 1: %d", auto_of(&d));
+    d.m += 1;
+    CHECK(auto_of(&d) == 10, "2^30 + 1 x 1 x 1: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, (size_t)1 << 30, 2, 1); /* m <= 2^30, n <= 2^30, m n > 2^30 */
+    CHECK(auto_of(&d) == 10, "2^30 x 2 x 1: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 1024, 1024);
+    CHECK(auto_of(&d) == 9, "an empty product: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
+    d.op_b = GK_GEMM_OP_T;
+    CHECK(auto_of(&d) == 10, "64^3 nt: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
+    d.batch = 2, d.stride_c = 64 * 64;
+    CHECK(auto_of(&d) == 10, "64^3 x 2: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
+    d.epilogue = GK_GEMM_EPILOGUE_BIAS, d.bias = (const void *)64;
+    CHECK(auto_of(&d) == 10, "64^3 with a bias: %d", auto_of(&d));
+    /* TF32: rows of 16 bytes -> 12, else 11. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 100, 60, 36);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 12, "tf32, lda 36, ldb 60: %d", auto_of(&d));
+    d.lda = 37;
+    CHECK(auto_of(&d) == 11, "tf32, lda 37: %d", auto_of(&d));
+    d.lda = 0, d.op_a = GK_GEMM_OP_T; /* dense lda = m = 100 */
+    CHECK(auto_of(&d) == 12, "tf32, A stored k x m, lda 100: %d", auto_of(&d));
+    d.m = 101;
+    CHECK(auto_of(&d) == 11, "tf32, A stored k x m, lda 101: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
+    d.compute = GK_GEMM_COMPUTE_TF32, d.batch = 3, d.stride_a = 64 * 64 + 2, d.stride_b = 0, d.stride_c = 64 * 64;
+    CHECK(auto_of(&d) == 11, "tf32, stride_a not a multiple of 4: %d", auto_of(&d));
+    d.stride_a = 64 * 64 + 4;
+    CHECK(auto_of(&d) == 12, "tf32, stride_a a multiple of 4: %d", auto_of(&d));
+    /* 16-bit types -> 17. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 7, 9, 11);
+    CHECK(auto_of(&d) == 17, "bf16: %d", auto_of(&d));
+    d.type = GK_GEMM_TYPE_F16;
+    CHECK(auto_of(&d) == 17, "f16: %d", auto_of(&d));
+    /* The checks stay: a bad compute, TF32 with a 16-bit type, NULL pointers. */
+    int id = 42;
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    EXPECT(gk_gemm_auto_variant(&d, &id), GK_ERROR_INVALID_ARGUMENT);
+    d.compute = (gk_gemm_compute)2, d.type = GK_GEMM_TYPE_F32;
+    EXPECT(gk_gemm_auto_variant(&d, &id), GK_ERROR_INVALID_ARGUMENT);
+    CHECK(id == 42, "nothing stored on a failure (%d)", id);
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4, 4, 4);
+    EXPECT(gk_gemm_auto_variant(NULL, &id), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_gemm_auto_variant(&d, NULL), GK_ERROR_NULL_POINTER);
+    d.ldc = 3;
+    EXPECT(gk_gemm_auto_variant(&d, &id), GK_ERROR_INVALID_ARGUMENT);
+    /* A call with GK_GEMM_AUTO is the call with its pick: the same workspace
+     * (A copied for a TF32 tn product: variant 12's copy, 48,128 bytes as
+     * in test_ex_arguments), the same statuses. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 100, 60, 37);
+    d.compute = GK_GEMM_COMPUTE_TF32, d.op_a = GK_GEMM_OP_T, d.batch = 3, d.stride_a = 3700, d.stride_c = 6000;
+    size_t want = 0, got = 0;
+    EXPECT(gk_gemm_ex(auto_of(&d), &d, NULL, NULL, NULL, NULL, &want, 0), GK_SUCCESS);
+    EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &d, NULL, NULL, NULL, NULL, &got, 0), GK_SUCCESS);
+    CHECK(auto_of(&d) == 12 && got == want && got == 48128, "auto tn tf32: variant %d, %zu and %zu bytes", auto_of(&d),
+          got, want);
+    d.compute = GK_GEMM_COMPUTE_DEFAULT;
+    EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &d, NULL, NULL, NULL, NULL, &got, 0), GK_SUCCESS);
+    CHECK(got == 256, "auto tn fp32 (variant 10): %zu bytes", got);
+    static _Alignas(256) unsigned char mem[256];
+    EXPECT(gk_gemm(GK_GEMM_AUTO, 4, 4, 4, 1, NULL, 4, (const float *)mem, 4, 0, (float *)mem, 4, 0),
+           GK_ERROR_NULL_POINTER);
+    EXPECT(gk_gemm_bf16(GK_GEMM_AUTO, 4, 4, 4, 1, mem, 3, mem, 4, 0, mem, 4, 0), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_gemm(GK_GEMM_AUTO, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4, 0), GK_SUCCESS);
+}
+
 int main(void)
 {
     test_reference();
@@ -835,5 +923,6 @@ int main(void)
     test_reference_ex();
     test_desc();
     test_ex_arguments();
+    test_auto();
     return check_summary("test_gemm_cpu");
 }

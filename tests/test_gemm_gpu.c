@@ -877,6 +877,77 @@ static void run_ex_default(const gk_gemm_variant *v, int small_only, uint64_t se
     ex_buf_free(&A), ex_buf_free(&B), ex_buf_free(&C);
 }
 
+/* GK_GEMM_AUTO: a call with it must give, bit for bit, what a call with
+ * the variant gk_gemm_auto_variant names gives (the kernels are
+ * deterministic, and each is checked against the reference above), one
+ * description per rule of gk/gemm.h's table. */
+static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
+{
+    typedef struct auto_case {
+        gk_gemm_type t;
+        gk_gemm_compute compute;
+        gk_gemm_op op_a, op_b;
+        size_t m, n, k, lda, batch;
+        gk_gemm_epilogue epi;
+        float beta;
+        int want; /* the pick the table gives */
+    } auto_case;
+    static const auto_case cs[] = {
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 65, 33, 47, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 9},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 65, 33, 47, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 10},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 100, 60, 37, 0, 3, GK_GEMM_EPILOGUE_BIAS, 0.0f, 12},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 17, 65, 65, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 11},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 200, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 17},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 17},
+    };
+    for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ++ci) {
+        const auto_case *x = &cs[ci];
+        const size_t elem = x->t == GK_GEMM_TYPE_F32 ? 4 : 2;
+        gk_gemm_desc d = gk_gemm_desc_init(x->t, x->m, x->n, x->k);
+        d.compute = x->compute, d.op_a = x->op_a, d.op_b = x->op_b, d.lda = x->lda, d.batch = x->batch;
+        d.epilogue = x->epi, d.beta = x->beta;
+        const size_t na = x->m * (x->lda ? x->lda : x->k), nb = x->k * x->n, nc = x->m * x->n;
+        d.stride_a = na, d.stride_b = 0, d.stride_c = nc; /* B shared by the batch */
+        int pick = -1;
+        gk_status st = gk_gemm_auto_variant(&d, &pick);
+        CHECK(gk_ok(st) && pick == x->want, "auto case %zu: picks %d, the table says %d", ci, pick, x->want);
+        const gk_gemm_variant *v = gk_gemm_find_variant(pick);
+        if (v == NULL) continue;
+        gk_device_info dev;
+        if (!gk_ok(gk_device_query(0, &dev)) || !runs_here(v, &dev)) continue;
+        /* Inputs: multiples of 1/256 in [-1, 1), exact in every type. */
+        const size_t ta = na * x->batch, tc = nc * x->batch;
+        unsigned char *h = malloc((ta + nb + x->n + tc) * elem), *c1 = malloc(tc * elem), *c2 = malloc(tc * elem);
+        gk_rng r;
+        gk_rng_seed(&r, seed ^ (0xa070 + ci));
+        for (size_t i = 0; i < ta + nb + x->n + tc; ++i) {
+            const float f = (float)((int)(gk_rng_next(&r) % 512) - 256) / 256.0f;
+            if (elem == 4) memcpy(h + 4 * i, &f, 4);
+            else {
+                const unsigned short b = x->t == GK_GEMM_TYPE_BF16 ? gk_bf16_bits(f) : gk_fp16_bits(f);
+                memcpy(h + 2 * i, &b, 2);
+            }
+        }
+        unsigned char *da = NULL;
+        TRY_CUDA(cudaMalloc((void **)&da, (ta + nb + x->n + tc) * elem));
+        unsigned char *db = da + ta * elem, *dbias = db + nb * elem, *dc = dbias + x->n * elem;
+        d.bias = x->epi != GK_GEMM_EPILOGUE_NONE ? (const void *)dbias : NULL;
+        size_t bytes = 0;
+        void *w = ex_workspace(pick, &d, ws, ws_cap, &bytes, "auto");
+        for (int pass = 0; pass < 2; ++pass) {
+            TRY_CUDA(cudaMemcpy(da, h, (ta + nb + x->n + tc) * elem, cudaMemcpyHostToDevice));
+            size_t b2 = bytes;
+            st = gk_gemm_ex(pass == 0 ? pick : GK_GEMM_AUTO, &d, da, db, dc, w, &b2, 0);
+            CHECK(gk_ok(st), "auto case %zu pass %d: %s", ci, pass, gk_status_string(st.code));
+            TRY_CUDA(cudaDeviceSynchronize());
+            TRY_CUDA(cudaMemcpy(pass == 0 ? c1 : c2, dc, tc * elem, cudaMemcpyDeviceToHost));
+        }
+        CHECK(memcmp(c1, c2, tc * elem) == 0, "auto case %zu: GK_GEMM_AUTO and variant %d give the same bits", ci, pick);
+        cudaFree(da);
+        free(h), free(c1), free(c2);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int variant = 0, bf16_variant = 0, small_only = 0, ex_only = 0, tables = 3; /* bit 0: fp32, bit 1: bf16 */
@@ -938,6 +1009,7 @@ int main(int argc, char **argv)
         for (int t = GK_GEMM_TYPE_F32; t <= GK_GEMM_TYPE_F16; ++t)
             if (v->types & GK_GEMM_TYPE_BIT(t)) run_ex_variant(v, (gk_gemm_type)t, small_only, seed, &ws, &ws_cap);
     }
+    if (!only && !only_bf16 && tables == 3) test_auto(seed, &ws, &ws_cap);
     if (ws) cudaFree(ws);
     cublasDestroy(h);
     return check_summary("test_gemm_gpu");

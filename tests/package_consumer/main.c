@@ -15,8 +15,8 @@ int main(void)
            gk_reduce_best_variant(), bytes, gk_status_string(s.code));
     /* An empty product is a success that touches nothing; an unknown variant is not. */
     gk_status g = gk_gemm(gk_gemm_best_variant(), 0, 0, 0, 1.0f, NULL, 0, NULL, 0, 0.0f, NULL, 0, 0);
-    gk_status bad = gk_gemm(0, 1, 1, 1, 1.0f, NULL, 1, NULL, 1, 0.0f, NULL, 1, 0);
-    printf("consumer: %zu gemm variants, best %d (%s), empty product %s, variant 0 %s\n", gk_gemm_variant_count(),
+    gk_status bad = gk_gemm(99, 1, 1, 1, 1.0f, NULL, 1, NULL, 1, 0.0f, NULL, 1, 0);
+    printf("consumer: %zu gemm variants, best %d (%s), empty product %s, variant 99 %s\n", gk_gemm_variant_count(),
            gk_gemm_best_variant(), gk_gemm_precision_name(gk_gemm_find_variant(gk_gemm_best_variant())->precision),
            gk_status_string(g.code), gk_status_string(bad.code));
     size_t hbytes = 0;

@@ -148,7 +148,8 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * overlap the next tile; CTAs in clusters of 2 share B's tiles through TMA
  * multicast). gk_gemm_bf16_best_variant() gives 17, the fastest of them at
  * every size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
- * 8192^3 and 4097 x 3001 x 2049). gk_gemm_bf16 takes ids 13-17; gk_gemm
+ * 8192^3 and 4097 x 3001 x 2049). gk_gemm_bf16 takes ids 13-17 (and
+ * GK_GEMM_AUTO, below); gk_gemm
  * returns GK_ERROR_UNSUPPORTED for them (and gk_gemm_bf16 for 1-12).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
@@ -281,6 +282,14 @@ typedef enum gk_gemm_type {
     GK_GEMM_TYPE_F16 = 2   /* __half (<cuda_fp16.h>)        */
 } gk_gemm_type;
 
+/* What GK_GEMM_AUTO may compute fp32 storage in (cuBLAS's compute types):
+ * DEFAULT is the type's own arithmetic (fp32 multiply-adds for F32; exact
+ * products and fp32 sums for BF16 and F16); TF32 allows the TF32 tensor
+ * cores for F32 (CUBLAS_COMPUTE_32F_FAST_TF32), F32 only. An explicit
+ * variant id computes in its own precision (variant->precision) and reads
+ * this field only to check it. */
+typedef enum gk_gemm_compute { GK_GEMM_COMPUTE_DEFAULT = 0, GK_GEMM_COMPUTE_TF32 = 1 } gk_gemm_compute;
+
 typedef enum gk_gemm_epilogue {
     GK_GEMM_EPILOGUE_NONE = 0,
     GK_GEMM_EPILOGUE_BIAS = 1,
@@ -304,6 +313,7 @@ typedef struct gk_gemm_desc {
                                    or B); read only when batch > 1        default 0 */
     gk_gemm_epilogue epilogue;  /*                                     default NONE */
     const void *bias;           /* n elements of `type` (device)          default NULL */
+    gk_gemm_compute compute;    /* what GK_GEMM_AUTO may use          default DEFAULT */
 } gk_gemm_desc;
 
 /* The default description of an m x n x k product of `type`: as stored,
@@ -315,6 +325,30 @@ gk_gemm_desc gk_gemm_desc_init(gk_gemm_type type, size_t m, size_t n, size_t k);
  * batch, with variant `variant` (any id of the table). See above. */
 gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const void *b, void *c, void *workspace,
                      size_t *workspace_bytes, cudaStream_t stream);
+
+/* ---- GK_GEMM_AUTO: the variant for the description ---------------------------
+ * Any entry point (gk_gemm, gk_gemm_bf16, gk_gemm_ex) takes GK_GEMM_AUTO for
+ * its variant id: the call then runs the variant that the table below picks
+ * for its description, from the type, compute, shape, layout and leading
+ * dimensions alone (never the pointers or the GPU's state: the same
+ * description always picks the same variant, and the workspace query
+ * answers for it). No timing at call time, no state. The rules, from the
+ * bench (gemm/bench-h200.json: H200, CUDA 13.0, cold L2, medians;
+ * gemm/README.md, "GK_GEMM_AUTO", gives the figures):
+ *   type        compute   description                                    variant
+ *   F32         DEFAULT   as stored, one product, no epilogue, m n k <= 2^30    9
+ *   F32         DEFAULT   anything else                                         10
+ *   F32         TF32      lda, ldb and the batch strides multiples of 4         12
+ *                         (rows of 16 bytes: its TMA path), else                11
+ *   BF16, F16   DEFAULT                                                         17
+ * These are the rungs that exist; the shapes where none of them is near
+ * cuBLAS (small, skinny and long-k products, rows the TMA cannot address)
+ * are listed on the page with their measured ratios. */
+#define GK_GEMM_AUTO 0
+
+/* The variant GK_GEMM_AUTO runs for *desc (checked as gk_gemm_ex checks
+ * it, then stored in *variant); nothing is launched. */
+gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant);
 
 const char *gk_gemm_type_name(gk_gemm_type t);         /* "f32", "bf16", "f16" */
 const char *gk_gemm_epilogue_name(gk_gemm_epilogue e); /* "none", "bias", "bias_relu", "bias_gelu" */
