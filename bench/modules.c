@@ -7,7 +7,9 @@
     X(reduce)                   \
     X(gemm)                     \
     X(histogram)                \
-    X(conv)
+    X(conv)                     \
+    X(conv2d)                   \
+    X(conv_depthwise)
 
 #define GK_DECLARE(name) extern const gk_bench_module gk_##name##_bench_module;
 GK_BENCH_MODULE_LIST(GK_DECLARE)

@@ -235,3 +235,177 @@ size_t gk_conv_check_fft_sampled(const float *got, const float *in, size_t n, co
     }
     return bad;
 }
+
+/* ---- 2D ------------------------------------------------------------------ */
+
+double gk_conv2d_ref_at(const float *in, size_t rows, size_t cols, size_t in_stride, const float *mask,
+                        size_t mask_rows, size_t mask_cols, size_t y, size_t x, double *mag)
+{
+    size_t alo, ahi, blo, bhi;
+    tap_range(rows, mask_rows, y, &alo, &ahi); /* the 1D tap range, per axis */
+    tap_range(cols, mask_cols, x, &blo, &bhi);
+    const size_t ry = mask_rows / 2, rx = mask_cols / 2;
+    double s = 0.0, m = 0.0;
+    for (size_t a = alo; a < ahi; ++a) {
+        const float *row = in + (y + a - ry) * in_stride + (x + blo - rx);
+        const float *mk = mask + a * mask_cols;
+        for (size_t b = blo; b < bhi; ++b) {
+            double p = (double)row[b - blo] * (double)mk[b];
+            s += p;
+            m += fabs(p);
+        }
+    }
+    if (mag != NULL) *mag = m;
+    return s;
+}
+
+static size_t report2(size_t bad, const char *label, FILE *log, size_t r, size_t c, double got, double want,
+                      double tol)
+{
+    if (log != NULL && bad < GK_VERIFY_SHOW)
+        fprintf(log, "  %s mismatch at [%zu][%zu]: got %.9g expected %.9g (|diff| %.3g, tol %.3g)\n",
+                label ? label : "", r, c, got, want, fabs(got - want), tol);
+    return bad + 1;
+}
+
+static size_t check2d_at(size_t bad, const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                         size_t in_stride, const float *mask, size_t mr, size_t mc, int exact, size_t y, size_t x,
+                         const char *label, FILE *log)
+{
+    double mag, want = gk_conv2d_ref_at(in, rows, cols, in_stride, mask, mr, mc, y, x, &mag);
+    double tol = exact ? 0.0 : gk_conv_tolerance(mr * mc, mag), g = (double)got[y * got_stride + x];
+    if (!(isfinite(g) && fabs(g - want) <= tol)) bad = report2(bad, label, log, y, x, g, want, tol);
+    return bad;
+}
+
+size_t gk_conv2d_check(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                       size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols, int exact,
+                       const char *label, FILE *log)
+{
+    size_t bad = 0;
+    for (size_t y = 0; y < rows; ++y)
+        for (size_t x = 0; x < cols; ++x)
+            bad = check2d_at(bad, got, got_stride, in, rows, cols, in_stride, mask, mask_rows, mask_cols, exact, y, x,
+                             label, log);
+    if (bad > GK_VERIFY_SHOW && log != NULL)
+        fprintf(log, "  %s: %zu of %zu outputs mismatch\n", label ? label : "", bad, rows * cols);
+    return bad;
+}
+
+size_t gk_conv2d_check_sampled(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                               size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols,
+                               size_t samples, uint64_t seed, const char *label, FILE *log)
+{
+    size_t bad = 0;
+    for (size_t y = 0; y < rows; ++y)
+        for (size_t x = 0; x < cols; ++x)
+            if (!isfinite(got[y * got_stride + x])) {
+                if (log != NULL && bad < GK_VERIFY_SHOW)
+                    fprintf(log, "  %s: out[%zu][%zu] is not finite\n", label ? label : "", y, x);
+                ++bad;
+            }
+    gk_rng r;
+    gk_rng_seed(&r, seed);
+    for (size_t k = 0; k < samples + samples; ++k) {
+        size_t y = gk_rng_next(&r) % rows, x = gk_rng_next(&r) % cols;
+        if (k < samples) { /* the borders: first / last row, first / last column, in turn */
+            switch (k % 4) {
+            case 0: y = 0; break;
+            case 1: y = rows - 1; break;
+            case 2: x = 0; break;
+            default: x = cols - 1; break;
+            }
+        }
+        bad = check2d_at(bad, got, got_stride, in, rows, cols, in_stride, mask, mask_rows, mask_cols, 0, y, x, label,
+                         log);
+    }
+    return bad;
+}
+
+/* ---- Depthwise ------------------------------------------------------------ */
+
+double gk_conv_dw_tolerance(size_t width, gk_conv_activation act, double mag, double y_ref)
+{
+    const double u = GK_F32_UNIT_ROUNDOFF;
+    double tz = gk_conv_tolerance(width + 1, mag); /* gamma_(width + 3) mag */
+    if (act != GK_CONV_ACT_SILU) return tz;
+    return 1.1 * (1.0 + 7.0 * u) * tz + 8.0 * u * fabs(y_ref) + ldexp(1.0, -120);
+}
+
+double gk_conv_dw_ref_at(const float *in_row, size_t length, const float *mask_row, size_t width, int causal,
+                         double bias, gk_conv_activation act, size_t t, double *tol)
+{
+    const size_t off = causal ? width - 1 : width / 2;
+    double z = bias, mag = fabs(bias);
+    for (size_t j = 0; j < width; ++j) {
+        /* Position t - off + j, inside [0, length) only: unsigned wrap as the kernels do. */
+        size_t p = t + j - off;
+        if (t + j < off || p >= length) continue;
+        double pr = (double)in_row[p] * (double)mask_row[j];
+        z += pr;
+        mag += fabs(pr);
+    }
+    double y = z;
+    if (act == GK_CONV_ACT_RELU) y = z < 0.0 ? 0.0 : z;
+    else if (act == GK_CONV_ACT_SILU) y = z / (1.0 + exp(-z));
+    if (tol != NULL) *tol = gk_conv_dw_tolerance(width, act, mag, y);
+    return y;
+}
+
+static size_t check_dw_at(size_t bad, const float *got, size_t out_stride, const float *in, size_t channels,
+                          size_t length, size_t in_stride, const float *mask, size_t width, const float *bias,
+                          int causal, gk_conv_activation act, int exact, size_t row, size_t t, const char *label,
+                          FILE *log)
+{
+    const size_t c = row % channels;
+    double tol, want = gk_conv_dw_ref_at(in + row * in_stride, length, mask + c * width, width, causal,
+                                         bias ? (double)bias[c] : 0.0, act, t, &tol);
+    if (exact) tol = 0.0;
+    double g = (double)got[row * out_stride + t];
+    if (!(isfinite(g) && fabs(g - want) <= tol)) bad = report2(bad, label, log, row, t, g, want, tol);
+    return bad;
+}
+
+size_t gk_conv_dw_check(const float *got, size_t out_stride, const float *in, size_t rows, size_t channels,
+                        size_t length, size_t in_stride, const float *mask, size_t width, const float *bias,
+                        int causal, gk_conv_activation act, int exact, const char *label, FILE *log)
+{
+    size_t bad = 0;
+    for (size_t row = 0; row < rows; ++row)
+        for (size_t t = 0; t < length; ++t)
+            bad = check_dw_at(bad, got, out_stride, in, channels, length, in_stride, mask, width, bias, causal, act,
+                              exact, row, t, label, log);
+    if (bad > GK_VERIFY_SHOW && log != NULL)
+        fprintf(log, "  %s: %zu of %zu outputs mismatch\n", label ? label : "", bad, rows * length);
+    return bad;
+}
+
+size_t gk_conv_dw_check_sampled(const float *got, size_t out_stride, const float *in, size_t rows, size_t channels,
+                                size_t length, size_t in_stride, const float *mask, size_t width, const float *bias,
+                                int causal, gk_conv_activation act, size_t samples, uint64_t seed,
+                                const char *label, FILE *log)
+{
+    size_t bad = 0;
+    for (size_t row = 0; row < rows; ++row)
+        for (size_t t = 0; t < length; ++t)
+            if (!isfinite(got[row * out_stride + t])) {
+                if (log != NULL && bad < GK_VERIFY_SHOW)
+                    fprintf(log, "  %s: out[%zu][%zu] is not finite\n", label ? label : "", row, t);
+                ++bad;
+            }
+    gk_rng r;
+    gk_rng_seed(&r, seed);
+    const size_t edge = width + 8, nrows = samples / 64 + 1;
+    for (size_t k = 0; k < nrows; ++k) { /* both ends of some rows, where the ghost cells are */
+        size_t row = gk_rng_next(&r) % rows;
+        for (size_t t = 0; t < length; ++t) {
+            if (t == edge && length > 2 * edge) t = length - edge;
+            bad = check_dw_at(bad, got, out_stride, in, channels, length, in_stride, mask, width, bias, causal, act, 0,
+                              row, t, label, log);
+        }
+    }
+    for (size_t k = 0; k < samples; ++k)
+        bad = check_dw_at(bad, got, out_stride, in, channels, length, in_stride, mask, width, bias, causal, act, 0,
+                          gk_rng_next(&r) % rows, gk_rng_next(&r) % length, label, log);
+    return bad;
+}

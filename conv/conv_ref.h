@@ -137,6 +137,89 @@ size_t gk_conv_check_fft(const float *got, const double *ref, size_t n, double t
 size_t gk_conv_check_fft_sampled(const float *got, const float *in, size_t n, const float *mask, size_t width,
                                  double tol, size_t samples, uint64_t seed, const char *label, FILE *log);
 
+
+/* ---- 2D (gk_conv2d) ---------------------------------------------------------
+ *
+ * The reference is the definition of gk/conv.h in double over the taps that
+ * land inside the image, with mag = sum |products| beside it. A variant
+ * computes out[y][x] as a dot product of k = mask_rows x mask_cols fp32
+ * terms (the ghost taps are exact zeros) in an order of its own, so the 1D
+ * derivation above holds with width = k: |out - ref| <= gamma_(k + 2) mag,
+ * gk_conv_tolerance(k, mag). INTEGER data is exact while 64 k <= 2^24. */
+
+/* out[y][x]'s reference; *mag (may be NULL) its magnitude. */
+double gk_conv2d_ref_at(const float *in, size_t rows, size_t cols, size_t in_stride, const float *mask,
+                        size_t mask_rows, size_t mask_cols, size_t y, size_t x, double *mag);
+
+/* Every output of got (rows x cols, stride got_stride) against the
+ * reference, within gk_conv_tolerance(k, mag), or exactly when `exact`
+ * (INTEGER data). NaN and Inf fail. Prints the first mismatches with their
+ * (row, column); returns how many. */
+size_t gk_conv2d_check(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                       size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols, int exact,
+                       const char *label, FILE *log);
+
+/* For the bench: every output finite; the outputs of the first and last
+ * row and column at up to `samples` / 4 places each, and `samples` others
+ * drawn from `seed`, within the tolerance. Returns the failures. */
+size_t gk_conv2d_check_sampled(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                               size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols,
+                               size_t samples, uint64_t seed, const char *label, FILE *log);
+
+/* ---- Depthwise (gk_conv1d_depthwise) -----------------------------------------
+ *
+ * The reference: z = bias + sum_j in[t - off + j] mask[j] over the taps
+ * inside the row, in double, then act(z) in double (SiLU: z / (1 + exp(-z))),
+ * with mag = sum_j |products| + |bias|.
+ *
+ * The tolerance (elementwise), derived:
+ *   - The fp32 sum z^ of the GPU is a dot product of width terms plus the
+ *     bias, one more term: width + 1 terms, so |z^ - z| <= gamma_(width+1)
+ *     mag; with the double reference's own error (as in 1D) the bound used
+ *     is tz = gamma_(width + 3) mag.
+ *   - none: tz. ReLU is 1-Lipschitz and exact in fp32: tz.
+ *   - SiLU: the GPU computes z^ / (1 + expf(-z^)) with CUDA's expf
+ *     (documented maximum error 2 ulp, so a relative error of at most 4u,
+ *     u = 2^-24), one rounded add and one IEEE division (u each). Writing
+ *     e = exp(-z^)(1 + d1), |d1| <= 4u: 1 + e = (1 + exp(-z^))(1 + d1 e /
+ *     (1 + e)) and e / (1 + e) < 1, so the computed value is silu(z^)(1 +
+ *     theta) with |theta| <= (1 + 4u)(1 + u)^2 - 1 + O(u^2) < 7u. SiLU's
+ *     derivative, sigma(z)(1 + z(1 - sigma(z))), lies in [-0.1, 1.1], so
+ *     |silu(z^) - silu(z)| <= 1.1 tz. Together
+ *       |y^ - silu(z)| <= 1.1 tz + 7u (|silu(z)| + 1.1 tz)
+ *     and, with u more for the double reference's silu,
+ *       tol = 1.1 (1 + 7u) tz + 8u |silu(z_ref)| + 2^-120.
+ *     The last term covers z^ < -88.7, where expf(-z^) overflows to Inf and
+ *     the GPU returns -0 for a true value of magnitude below 89 e^-88.7 <
+ *     2^-121. It holds for any z; the tests' data keep |z| small anyway.
+ * INTEGER data (and an integer bias) make none and ReLU exact while
+ * 64 width + 8 <= 2^24; SiLU is never exact. */
+
+/* The depthwise reference of out[t] of one row (in_row: the row's length
+ * inputs; mask_row: its channel's width taps; bias: its channel's bias, 0
+ * without one): the value, and in *tol (may be NULL) the tolerance above. */
+double gk_conv_dw_ref_at(const float *in_row, size_t length, const float *mask_row, size_t width, int causal,
+                         double bias, gk_conv_activation act, size_t t, double *tol);
+
+/* The tolerance above from mag (sum |products| + |bias|) and the reference
+ * z_ref (before act) and y_ref (after). */
+double gk_conv_dw_tolerance(size_t width, gk_conv_activation act, double mag, double y_ref);
+
+/* Every output of got ((batch x channels) rows of length, stride
+ * out_stride) against the reference; `exact`: INTEGER data, none or ReLU.
+ * Prints the first mismatches with (row, t); returns how many. */
+size_t gk_conv_dw_check(const float *got, size_t out_stride, const float *in, size_t rows, size_t channels,
+                        size_t length, size_t in_stride, const float *mask, size_t width, const float *bias,
+                        int causal, gk_conv_activation act, int exact, const char *label, FILE *log);
+
+/* For the bench: every output finite, the first and last width + 8 outputs
+ * of `samples` / 64 rows and `samples` outputs drawn from `seed` within the
+ * tolerance. Returns the failures. */
+size_t gk_conv_dw_check_sampled(const float *got, size_t out_stride, const float *in, size_t rows, size_t channels,
+                                size_t length, size_t in_stride, const float *mask, size_t width, const float *bias,
+                                int causal, gk_conv_activation act, size_t samples, uint64_t seed,
+                                const char *label, FILE *log);
+
 #ifdef __cplusplus
 }
 #endif

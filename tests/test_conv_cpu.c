@@ -25,6 +25,20 @@ static const char *row_name(int id)
     return v ? v->name : NULL;
 }
 
+/* The same for the 2D and depthwise tables, whose files are numbered in
+ * their own ladder: conv2d_NN is id 7 + NN, depthwise_NN id 13 + NN. */
+static const char *row_name_2d(int nn)
+{
+    const gk_conv_variant *v = gk_conv2d_find_variant(7 + nn);
+    return v ? v->name : NULL;
+}
+
+static const char *row_name_dw(int nn)
+{
+    const gk_conv_variant *v = gk_conv_depthwise_find_variant(13 + nn);
+    return v ? v->name : NULL;
+}
+
 static const double U32 = GK_F32_UNIT_ROUNDOFF;
 
 /* The definition read literally: a signed tap position, ghost cells tested
@@ -317,8 +331,44 @@ static void test_table(void)
               strcmp(gk_conv_find_variant(7)->name, "register_blocked") == 0,
           "the two best rungs are where best_variant points");
 
-    gk_test_table t = {"", row_name, count};
-    gk_test_kernel_files(GK_CONV_KERNEL_DIR, &t, 1);
+    /* The three tables share one numbering: 1-7, 8-13, 14-16, no id twice. */
+    CHECK(gk_conv2d_variant_count() == 6 && gk_conv_depthwise_variant_count() == 3, "2D: %zu rows, depthwise: %zu",
+          gk_conv2d_variant_count(), gk_conv_depthwise_variant_count());
+    for (size_t i = 0; i < gk_conv2d_variant_count(); ++i) {
+        const gk_conv_variant *v = gk_conv2d_variant_at(i);
+        CHECK(v->id == 8 + (int)i && gk_conv2d_find_variant(v->id) == v && gk_conv_find_variant(v->id) == NULL &&
+                  gk_conv_depthwise_find_variant(v->id) == NULL,
+              "2D row %zu: id %d, in its table only", i, v->id);
+        const gk_conv2d_row *row = gk_conv2d_row_find(v->id);
+        CHECK(row && row->workspace && row->run && v->name[0] && v->idea[0], "2D row %d complete", v->id);
+        int constant = v->id >= 9 && v->id <= 11;
+        CHECK((v->mask_in == GK_CONV_MASK_CONSTANT) == constant && v->host_wait == constant &&
+                  (!constant || v->max_width == GK_CONV2D_PARAM_SIDE_MAX),
+              "2D variant %d: constant bank and host wait for 9-11 only", v->id);
+        CHECK((v->max_width == 0) == (v->id == 8 || v->id == 13), "2D variant %d: any mask for 8 and 13 only", v->id);
+    }
+    CHECK(gk_conv2d_variant_at(6) == NULL && gk_conv2d_find_variant(7) == NULL && gk_conv2d_find_variant(14) == NULL,
+          "2D out of range");
+    for (size_t i = 0; i < gk_conv_depthwise_variant_count(); ++i) {
+        const gk_conv_variant *v = gk_conv_depthwise_variant_at(i);
+        CHECK(v->id == 14 + (int)i && gk_conv_depthwise_find_variant(v->id) == v && gk_conv_find_variant(v->id) == NULL &&
+                  gk_conv2d_find_variant(v->id) == NULL && v->host_wait == 0,
+              "depthwise row %zu: id %d, in its table only, no host wait", i, v->id);
+        const gk_conv_dw_row *row = gk_conv_depthwise_row_find(v->id);
+        CHECK(row && row->workspace && row->run && v->name[0] && v->idea[0], "depthwise row %d complete", v->id);
+    }
+    CHECK(gk_conv_depthwise_variant_at(3) == NULL && gk_conv_depthwise_find_variant(13) == NULL &&
+              gk_conv_depthwise_find_variant(17) == NULL,
+          "depthwise out of range");
+    CHECK(strcmp(gk_conv_padding_name(GK_CONV_PAD_CAUSAL), "causal") == 0 &&
+              strcmp(gk_conv_activation_name(GK_CONV_ACT_SILU), "silu") == 0 &&
+              strcmp(gk_conv_activation_name((gk_conv_activation)7), "?") == 0,
+          "padding and activation names");
+
+    gk_test_table t[3] = {{"", row_name, count},
+                          {"conv2d_", row_name_2d, gk_conv2d_variant_count()},
+                          {"depthwise_", row_name_dw, gk_conv_depthwise_variant_count()}};
+    gk_test_kernel_files(GK_CONV_KERNEL_DIR, t, 3);
 }
 
 static void test_arguments(void)
@@ -411,6 +461,229 @@ static void test_arguments(void)
     CHECK(untouched, "no rejected call wrote to in, mask or out");
 }
 
+
+/* ---- 2D and depthwise ---------------------------------------------------- */
+
+/* The 2D definition read literally: signed positions, each ghost tested. */
+static double literal2d(const float *in, size_t rows, size_t cols, size_t stride, const float *mask, size_t mr,
+                        size_t mc, size_t y, size_t x)
+{
+    double s = 0.0;
+    for (size_t a = 0; a < mr; ++a)
+        for (size_t b = 0; b < mc; ++b) {
+            long long p = (long long)y - (long long)(mr / 2) + (long long)a;
+            long long q = (long long)x - (long long)(mc / 2) + (long long)b;
+            if (p >= 0 && p < (long long)rows && q >= 0 && q < (long long)cols)
+                s += (double)in[p * stride + q] * (double)mask[a * mc + b];
+        }
+    return s;
+}
+
+static void test_reference_forms(void)
+{
+    /* 2D against the literal reading, masks odd, even and larger than the
+     * image, with a row stride above cols. */
+    enum { R = 7, C = 9, S = 12 };
+    static float img[R * S], mk[10 * 12];
+    gk_conv_fill(img, R * S, GK_CONV_DATA_REAL, 1);
+    gk_conv_fill(mk, 10 * 12, GK_CONV_DATA_REAL, 2);
+    const size_t shapes[][2] = {{1, 1}, {3, 3}, {2, 4}, {5, 1}, {1, 6}, {10, 12}};
+    int ok = 1;
+    for (size_t k = 0; k < 6; ++k)
+        for (size_t y = 0; y < R; ++y)
+            for (size_t x = 0; x < C; ++x) {
+                double mag, got = gk_conv2d_ref_at(img, R, C, S, mk, shapes[k][0], shapes[k][1], y, x, &mag);
+                double want = literal2d(img, R, C, S, mk, shapes[k][0], shapes[k][1], y, x);
+                ok &= fabs(got - want) <= 1e-12 && mag >= fabs(got);
+            }
+    CHECK(ok, "2D reference = the literal definition (any mask, stride > cols)");
+    /* A 1 x n image with a 1 x w mask is the 1D convolution. */
+    double r1 = gk_conv_ref_at(img, C, mk, 5, 3, NULL);
+    CHECK(fabs(gk_conv2d_ref_at(img, 1, C, S, mk, 1, 5, 0, 3, NULL) - r1) <= 1e-12, "1 x n is 1D");
+    /* Centre: mask 3 x 4 has ry = 1, rx = 2: a delta at mask[1][2] copies. */
+    float delta[12] = {0};
+    delta[1 * 4 + 2] = 1.0f;
+    CHECK(gk_conv2d_ref_at(img, R, C, S, delta, 3, 4, 4, 5, NULL) == (double)img[4 * S + 5], "the centre");
+
+    /* Depthwise: "same" is gk_conv1d's centring; "causal" sees t - w + 1 .. t. */
+    const float row[8] = {1, 2, 3, 4, 5, 6, 7, 8}, m3[3] = {1, 10, 100};
+    CHECK(gk_conv_dw_ref_at(row, 8, m3, 3, 0, 0.0, GK_CONV_ACT_NONE, 2, NULL) == 2 + 30 + 400, "same: t - 1 .. t + 1");
+    CHECK(gk_conv_dw_ref_at(row, 8, m3, 3, 1, 0.0, GK_CONV_ACT_NONE, 2, NULL) == 1 + 20 + 300, "causal: t - 2 .. t");
+    CHECK(gk_conv_dw_ref_at(row, 8, m3, 3, 1, 0.0, GK_CONV_ACT_NONE, 0, NULL) == 100, "causal: ghosts before 0");
+    CHECK(gk_conv_dw_ref_at(row, 8, m3, 3, 1, 0.5, GK_CONV_ACT_NONE, 1, NULL) == 0.5 + 10 + 200, "bias");
+    CHECK(gk_conv_dw_ref_at(row, 8, m3, 3, 1, -1000.0, GK_CONV_ACT_RELU, 7, NULL) == 0.0, "relu");
+    double z = 6 + 70 + 800 - 900.0;
+    CHECK(fabs(gk_conv_dw_ref_at(row, 8, m3, 3, 1, -900.0, GK_CONV_ACT_SILU, 7, NULL) - z / (1 + exp(-z))) < 1e-12,
+          "silu");
+
+    /* The SiLU bound against fp32 arithmetic done here: a sum in fp32 in
+     * either order, then z / (1 + expf(-z)) in fp32 (the C library's expf,
+     * within 1 ulp, inside the 2 ulp the bound allows), must pass; a
+     * dropped tap must fail. */
+    enum { W = 31, L = 2000 };
+    static float x[L], m[W];
+    gk_conv_fill(x, L, GK_CONV_DATA_REAL, 5);
+    gk_conv_fill(m, W, GK_CONV_DATA_REAL, 6);
+    int pass = 1, caught = 0, checked = 0;
+    for (size_t t = 0; t < L; ++t) {
+        double tol, want = gk_conv_dw_ref_at(x, L, m, W, 1, 0.25, GK_CONV_ACT_SILU, t, &tol);
+        for (int order = 0; order < 2; ++order) {
+            float acc = 0.0f, dropped = 0.0f;
+            for (size_t jj = 0; jj < W; ++jj) {
+                size_t j = order ? W - 1 - jj : jj;
+                if (t + j < W - 1) continue;
+                float pr = x[t + j - (W - 1)] * m[j];
+                acc += pr;
+                if (j != W - 1) dropped += pr;
+            }
+            float zz = acc + 0.25f, zd = dropped + 0.25f;
+            float y = zz / (1.0f + expf(-zz)), yd = zd / (1.0f + expf(-zd));
+            pass &= fabs((double)y - want) <= tol;
+            if (t >= W) ++checked, caught += !(fabs((double)yd - want) <= tol);
+        }
+    }
+    CHECK(pass, "fp32 causal + bias + SiLU passes its derived bound");
+    /* Not every one: SiLU is flat near z = -1.28 (its derivative is 0
+     * there), where dropping a tap moves the output less than the bound.
+     * Over 3938 outputs all but a few percent must be caught. */
+    CHECK(caught >= checked - checked / 50, "a dropped tap fails it (%d of %d)", caught, checked);
+}
+
+static void test_arguments_forms(void)
+{
+    static _Alignas(16) float buf[4096];
+    static _Alignas(16) unsigned char ws[1 << 12];
+    float *in = buf, *mask = buf + 1024, *out = buf + 2048, *bias = buf + 3072;
+    for (int i = 0; i < 4096; ++i) buf[i] = (float)i + 0.5f;
+    const size_t MAXN = GK_CONV_MAX_N;
+    size_t bytes;
+#define REAL(call, code)                                                                           \
+    do {                                                                                           \
+        bytes = sizeof ws;                                                                         \
+        EXPECT(call, code);                                                                        \
+        CHECK(bytes == sizeof ws, "*workspace_bytes untouched by real calls");                     \
+    } while (0)
+    for (size_t i = 0; i < gk_conv2d_variant_count(); ++i) {
+        const gk_conv_variant *info = gk_conv2d_variant_at(i);
+        int v = info->id;
+        /* 16 x 20 image, stride 24 (out 32), mask 3 x 5. */
+        REJECT(gk_conv2d(v, in, 16, 20, 24, mask, 0, 5, out, 32, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_conv2d(v, in, 16, 20, 24, mask, 3, 0, out, 32, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        EXPECT(gk_conv2d(v, in, 16, 20, 24, mask, 3, 5, out, 32, NULL, NULL, 0), GK_ERROR_NULL_POINTER);
+        REJECT(gk_conv2d(v, in, 16, 20, 19, mask, 3, 5, out, 32, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_conv2d(v, in, 16, 20, 24, mask, 3, 5, out, 19, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_conv2d(v, in, MAXN + 1, 1, 1, mask, 3, 5, out, 1, NULL, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_conv2d(v, in, (size_t)1 << 31, 1 << 30, 1 << 30, mask, 1, 1, out, 1 << 30, NULL, &bytes, 0),
+               GK_ERROR_INVALID_ARGUMENT); /* rows x stride = 2^61 */
+        if (info->max_width != 0) {
+            REJECT(gk_conv2d(v, in, 16, 20, 24, mask, info->max_width + 1, 1, out, 32, NULL, &bytes, 0),
+                   GK_ERROR_UNSUPPORTED);
+            REJECT(gk_conv2d(v, in, 16, 20, 24, mask, 1, info->max_width + 1, out, 32, NULL, &bytes, 0),
+                   GK_ERROR_UNSUPPORTED);
+            EXPECT(gk_conv2d(v, NULL, 16, 20, 24, NULL, info->max_width, info->max_width, NULL, 32, NULL, &bytes, 0),
+                   GK_SUCCESS);
+        } else {
+            REJECT(gk_conv2d(v, in, 16, 20, 24, mask, (size_t)1 << 31, (size_t)1 << 30, out, 32, NULL, &bytes, 0),
+                   GK_ERROR_INVALID_ARGUMENT); /* 2^61 taps */
+            EXPECT(gk_conv2d(v, NULL, 16, 20, 24, NULL, 100000, 3, NULL, 32, NULL, &bytes, 0), GK_SUCCESS);
+        }
+        bytes = 0;
+        EXPECT(gk_conv2d(v, NULL, (size_t)1 << 20, (size_t)1 << 20, (size_t)1 << 20, NULL, 3, 3, NULL,
+                         (size_t)1 << 20, NULL, &bytes, 0),
+               GK_SUCCESS);
+        CHECK(bytes > 0 && bytes % 256 == 0, "2D variant %d: query %zu bytes", v, bytes);
+        size_t need = 0;
+        EXPECT(gk_conv2d(v, in, 16, 20, 24, mask, 3, 5, out, 32, NULL, &need, 0), GK_SUCCESS);
+        CHECK(need <= sizeof ws, "2D variant %d: %zu bytes of workspace", v, need);
+        REAL(gk_conv2d(v, NULL, 16, 20, 24, mask, 3, 5, out, 32, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+        REAL(gk_conv2d(v, in, 16, 20, 24, NULL, 3, 5, out, 32, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+        REAL(gk_conv2d(v, in, 16, 20, 24, mask, 3, 5, NULL, 32, ws, &bytes, 0), GK_ERROR_NULL_POINTER);
+        REAL(gk_conv2d(v, (const float *)((const char *)in + 2), 16, 20, 24, mask, 3, 5, out, 32, ws, &bytes, 0),
+             GK_ERROR_INVALID_ARGUMENT);
+        REAL(gk_conv2d(v, in, 16, 20, 24, (const float *)((const char *)mask + 1), 3, 5, out, 32, ws, &bytes, 0),
+             GK_ERROR_INVALID_ARGUMENT);
+        REAL(gk_conv2d(v, in, 16, 20, 24, mask, 3, 5, (float *)((char *)out + 2), 32, ws, &bytes, 0),
+             GK_ERROR_INVALID_ARGUMENT);
+        /* in's span is 15 x 24 + 20 = 380 floats: out at in + 379 overlaps,
+         * at in + 380 does not; the mask (15 floats) against out's span. */
+        REAL(gk_conv2d(v, in, 16, 20, 24, mask, 3, 5, in + 379, 32, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        REAL(gk_conv2d(v, in + 20, 16, 20, 24, mask, 3, 5, in, 24, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        REAL(gk_conv2d(v, in, 16, 20, 24, out + 490, 3, 5, out, 32, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        bytes = need - 1; /* out's span is 15 x 32 + 20 = 500 floats: a mask right after it is not an overlap */
+        EXPECT(gk_conv2d(v, in, 16, 20, 24, out + 500, 3, 5, out, 32, ws, &bytes, 0), GK_ERROR_WORKSPACE_TOO_SMALL);
+        bytes = need - 1;
+        EXPECT(gk_conv2d(v, in, 16, 20, 24, mask, 3, 5, in + 380, 32, ws, &bytes, 0), GK_ERROR_WORKSPACE_TOO_SMALL);
+        EXPECT(gk_conv2d(v, in, 16, 20, 24, in + 3, 3, 5, out, 32, ws, &bytes, 0), GK_ERROR_WORKSPACE_TOO_SMALL);
+        REAL(gk_conv2d(v, in, 16, 20, 24, mask, 3, 5, out, 32, ws + 8, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+        /* Empty images do nothing and succeed, without pointers; a bad mask is still bad. */
+        REAL(gk_conv2d(v, NULL, 0, 20, 24, NULL, 3, 5, NULL, 32, ws, &bytes, 0), GK_SUCCESS);
+        REAL(gk_conv2d(v, NULL, 16, 0, 0, NULL, 3, 5, NULL, 0, ws, &bytes, 0), GK_SUCCESS);
+        REAL(gk_conv2d(v, in, 0, 20, 24, mask, 0, 5, out, 32, ws, &bytes, 0), GK_ERROR_INVALID_ARGUMENT);
+    }
+    REJECT(gk_conv2d(1, in, 16, 20, 24, mask, 3, 5, out, 32, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_conv2d(14, in, 16, 20, 24, mask, 3, 5, out, 32, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+
+    for (size_t i = 0; i < gk_conv_depthwise_variant_count(); ++i) {
+        const gk_conv_variant *info = gk_conv_depthwise_variant_at(i);
+        int v = info->id;
+        const gk_conv_padding C = GK_CONV_PAD_CAUSAL;
+        const gk_conv_activation S = GK_CONV_ACT_SILU;
+        /* batch 2, channels 3, length 50, in stride 60, out stride 64, width 4. */
+        REJECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 0, bias, C, S, out, 64, NULL, &bytes, 0),
+               GK_ERROR_INVALID_ARGUMENT);
+        EXPECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, bias, C, S, out, 64, NULL, NULL, 0),
+               GK_ERROR_NULL_POINTER);
+        REJECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, bias, (gk_conv_padding)2, S, out, 64, NULL, &bytes, 0),
+               GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, bias, C, (gk_conv_activation)3, out, 64, NULL, &bytes,
+                                   0),
+               GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 49, mask, 4, bias, C, S, out, 64, NULL, &bytes, 0),
+               GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, bias, C, S, out, 49, NULL, &bytes, 0),
+               GK_ERROR_INVALID_ARGUMENT);
+        REJECT(gk_conv1d_depthwise(v, in, (size_t)1 << 31, (size_t)1 << 31, 1, 1, mask, 4, bias, C, S, out, 1, NULL,
+                                   &bytes, 0),
+               GK_ERROR_INVALID_ARGUMENT); /* 2^62 rows */
+        if (info->max_width != 0)
+            REJECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, info->max_width + 1, bias, C, S, out, 64, NULL,
+                                       &bytes, 0),
+                   GK_ERROR_UNSUPPORTED);
+        size_t need = 0;
+        EXPECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, bias, C, S, out, 64, NULL, &need, 0), GK_SUCCESS);
+        CHECK(need > 0 && need % 256 == 0 && need <= sizeof ws, "depthwise %d: %zu bytes", v, need);
+        REAL(gk_conv1d_depthwise(v, NULL, 2, 3, 50, 60, mask, 4, bias, C, S, out, 64, ws, &bytes, 0),
+             GK_ERROR_NULL_POINTER);
+        REAL(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, NULL, 4, bias, C, S, out, 64, ws, &bytes, 0),
+             GK_ERROR_NULL_POINTER);
+        REAL(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, bias, C, S, NULL, 64, ws, &bytes, 0),
+             GK_ERROR_NULL_POINTER);
+        REAL(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, (const float *)((const char *)bias + 2), C, S, out, 64,
+                                 ws, &bytes, 0),
+             GK_ERROR_INVALID_ARGUMENT);
+        /* in's span: 5 x 60 + 50 = 350 floats; out at in + 349 overlaps. */
+        REAL(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, bias, C, S, in + 349, 64, ws, &bytes, 0),
+             GK_ERROR_INVALID_ARGUMENT);
+        REAL(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, out + 100, 4, bias, C, S, out, 64, ws, &bytes, 0),
+             GK_ERROR_INVALID_ARGUMENT);
+        REAL(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, out + 300, C, S, out, 64, ws, &bytes, 0),
+             GK_ERROR_INVALID_ARGUMENT);
+        bytes = need - 1;
+        EXPECT(gk_conv1d_depthwise(v, in, 2, 3, 50, 60, mask, 4, NULL, C, S, in + 350, 64, ws, &bytes, 0),
+               GK_ERROR_WORKSPACE_TOO_SMALL);
+        REAL(gk_conv1d_depthwise(v, NULL, 0, 3, 50, 60, NULL, 4, NULL, C, S, NULL, 64, ws, &bytes, 0), GK_SUCCESS);
+        REAL(gk_conv1d_depthwise(v, NULL, 2, 0, 50, 60, NULL, 4, NULL, C, S, NULL, 64, ws, &bytes, 0), GK_SUCCESS);
+        REAL(gk_conv1d_depthwise(v, NULL, 2, 3, 0, 0, NULL, 4, NULL, C, S, NULL, 0, ws, &bytes, 0), GK_SUCCESS);
+    }
+    REJECT(gk_conv1d_depthwise(13, in, 2, 3, 50, 60, mask, 4, bias, GK_CONV_PAD_SAME, GK_CONV_ACT_NONE, out, 64, NULL,
+                               &bytes, 0),
+           GK_ERROR_UNKNOWN_VARIANT);
+#undef REAL
+    int untouched = 1;
+    for (int i = 0; i < 4096; ++i) untouched &= buf[i] == (float)i + 0.5f;
+    CHECK(untouched, "no rejected 2D or depthwise call wrote to its buffers");
+}
+
 int main(void)
 {
     test_reference();
@@ -418,5 +691,7 @@ int main(void)
     test_fft_helpers();
     test_table();
     test_arguments();
+    test_reference_forms();
+    test_arguments_forms();
     return check_summary("test_conv_cpu");
 }

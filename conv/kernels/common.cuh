@@ -21,8 +21,14 @@
  *     opt-in above 48 KB of dynamic shared memory, always to the device's
  *     maximum (so that calls from several host threads cannot race), and
  *     resident_grid, the blocks the GPU holds at once.
- * There is no device code here: the kernels, and every device helper a step
- * teaches with, stay in their own files.
+ *   - launch_blocks: the launches of the 2D and depthwise kernels, `count`
+ *     blocks of work (tiles, rows) cut into launches of at most 2^30
+ *     blocks, each told the index of its first block;
+ *   - epilogue: the bias and activation of the depthwise kernels, the one
+ *     piece of device code here, because the three depthwise variants
+ *     must apply exactly the same fp32 operations (conv/conv_ref.h derives
+ *     the bound of this code, not of a rewrite of it per file).
+ * Every other device helper a step teaches with stays in its own file.
  *
  * Everything is in an anonymous namespace, so that all the kernel files of
  * one library can include it without clashing at link time (each gets its
@@ -145,6 +151,42 @@ cudaError_t resident_grid(K kernel, unsigned threads, size_t smem, size_t tiles,
     const size_t resident = e == cudaSuccess && sms > 0 && per_sm > 0 ? (size_t)sms * (size_t)per_sm : 1;
     *blocks = (unsigned)(resident < tiles ? resident : tiles);
     return e;
+}
+
+
+/* ---- Launches of `count` blocks (the 2D and depthwise kernels). ------- */
+
+constexpr size_t kMaxBlocks = (size_t)1 << 30; /* blocks per launch, under gridDim.x's 2^31 - 1 */
+
+/* Queues kernel as launches of at most kMaxBlocks blocks covering blocks
+ * [0, count), in order on stream; the launch that starts at block `first`
+ * gets the arguments args..., first. Each launch's error is checked. */
+template <typename K, typename... A>
+cudaError_t launch_blocks(K kernel, size_t count, dim3 threads, size_t smem, cudaStream_t stream, const A &...args)
+{
+    for (size_t first = 0; first < count; first += kMaxBlocks) {
+        const size_t len = count - first < kMaxBlocks ? count - first : kMaxBlocks;
+        kernel<<<(unsigned)len, threads, smem, stream>>>(args..., first);
+        const cudaError_t e = cudaGetLastError();
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+/* ---- The depthwise epilogue. ------------------------------------------ */
+
+constexpr int kActNone = 0, kActRelu = 1, kActSilu = 2; /* GK_CONV_ACT_NONE, _RELU, _SILU */
+
+/* act(acc + bias), in fp32: one rounded add (skipped without a bias), then
+ * ReLU as z < 0 ? 0 : z (so a NaN stays NaN, where fmaxf would drop it), or
+ * SiLU as z / (1 + expf(-z)) with the accurate expf (2 ulp) and an IEEE
+ * division; never the __expf intrinsic. */
+__device__ __forceinline__ float epilogue(float acc, float bias, int act)
+{
+    const float z = acc + bias; /* bias 0.0f when there is none: exact */
+    if (act == kActRelu) return z < 0.0f ? 0.0f : z;
+    if (act == kActSilu) return z / (1.0f + expf(-z));
+    return z;
 }
 
 } // namespace

@@ -145,6 +145,124 @@ const char *gk_conv_mask_in_name(gk_conv_mask_in m); /* "global", "constant", "s
 gk_status gk_conv1d(int variant, const float *in, size_t n, const float *mask, size_t width, float *out,
                     void *workspace, size_t *workspace_bytes, cudaStream_t stream);
 
+
+/* ======================================================================
+ * Beyond one signal: 2D images (gk_conv2d) and batched depthwise 1D
+ * convolution (gk_conv1d_depthwise).
+ *
+ * Numbering. The module numbers its kernels once, so that one id names one
+ * kernel in the API, the bench and conv/README.md: the 1D ladder is 1-7
+ * (conv/kernels/NN_name.cu), the 2D ladder 8-13 (conv/kernels/
+ * conv2d_NN_name.cu, id 7 + NN), the depthwise ladder 14-16 (conv/kernels/
+ * depthwise_NN_name.cu, id 13 + NN). Each ladder is its own table with its
+ * own lookups, whose rows are gk_conv_variant (above): for the 2D table
+ * max_width is the largest mask side (mask_rows and mask_cols each) a
+ * variant takes and tile the outputs of one tile; for the depthwise table
+ * max_width is the widest mask. gk_conv1d takes ids 1-7, gk_conv2d 8-13,
+ * gk_conv1d_depthwise 14-16; any other id is GK_ERROR_UNKNOWN_VARIANT.
+ *
+ * Both follow gk_conv1d's calling convention (above): device pointers with
+ * a float's 4-byte alignment and no more, the two-phase workspace (the query
+ * looks at nothing but the variant and the sizes), work queued on `stream`,
+ * no global state, thread safety, every check before anything is launched
+ * or written, the output overlapping no input (checked on the byte spans
+ * below) and the constant-bank variants (host_wait = 1) copying the mask to
+ * the host and waiting for `stream`. Sizes and strides are size_t counts of
+ * elements, each at most GK_CONV_MAX_N, and so are the spans they make.
+ * Accumulation in fp32, in an order of the variant's own.
+ * ====================================================================== */
+
+/* ---- gk_conv2d -------------------------------------------------------------
+ *
+ *   out[y][x] = sum_{a=0}^{mask_rows-1} sum_{b=0}^{mask_cols-1}
+ *                   in[y - ry + a][x - rx + b] * mask[a][b],
+ *   ry = mask_rows / 2, rx = mask_cols / 2,
+ *
+ * for y in [0, rows), x in [0, cols), with in[p][q] = 0 outside the image
+ * (ghost cells). Cross-correlation, the mask not flipped; mask[ry][rx]
+ * multiplies in[y][x], and each side centres as gk_conv1d's width does
+ * (mask 3 x 4: one row above and one below, two columns left and one right).
+ *   - in[p][q] is in[p * in_stride + q], out[y][x] out[y * out_stride + x]:
+ *     row strides in elements, each >= cols (the elements between cols and
+ *     the stride are not read in `in` and never written in `out`). The mask
+ *     is mask_rows x mask_cols floats, row-major, contiguous.
+ *   - rows, cols: any size_t (rows * stride <= GK_CONV_MAX_N); 0 does
+ *     nothing (after the checks) and succeeds. mask_rows, mask_cols >= 1,
+ *     any size up to the variant's max_width per side (0: any), also larger
+ *     than the image.
+ *   - Overlap: out's span [out, out + (rows - 1) out_stride + cols) may not
+ *     share a byte with in's span (the same with in_stride) nor with the
+ *     mask (the spans, so an out interleaved with in's padding is refused
+ *     too). in and mask may overlap.
+ *   - Each out[y][x] is within gamma_(mask_rows mask_cols) sum |products| of
+ *     the exact result (as gk_conv1d with width = mask_rows x mask_cols).
+ */
+size_t gk_conv2d_variant_count(void);
+const gk_conv_variant *gk_conv2d_variant_at(size_t index); /* NULL when out of range */
+const gk_conv_variant *gk_conv2d_find_variant(int id);     /* NULL when unknown (ids 8-13) */
+
+/* The largest side of a mask that the constant-bank 2D variants (9-11) take:
+ * 64 x 64 = 4096 floats, the 16 KiB kernel parameter of GK_CONV_PARAM_MASK_MAX,
+ * and a halo tile of variant 10 that fits in 48 KB of shared memory. */
+#define GK_CONV2D_PARAM_SIDE_MAX 64
+
+gk_status gk_conv2d(int variant, const float *in, size_t rows, size_t cols, size_t in_stride, const float *mask,
+                    size_t mask_rows, size_t mask_cols, float *out, size_t out_stride, void *workspace,
+                    size_t *workspace_bytes, cudaStream_t stream);
+
+/* ---- gk_conv1d_depthwise ---------------------------------------------------
+ *
+ * A (batch, channels, length) tensor, one mask of `width` taps per channel
+ * (the same for every batch), each row convolved with its channel's mask:
+ *
+ *   z[b][c][t] = bias[c] + sum_{j=0}^{width-1} in[b][c][t - off + j] * mask[c][j]
+ *   out[b][c][t] = act(z[b][c][t])
+ *
+ * for t in [0, length), ghost cells zero, with off = width / 2
+ * (GK_CONV_PAD_SAME: gk_conv1d's centring) or off = width - 1
+ * (GK_CONV_PAD_CAUSAL: out[t] sees in[t - width + 1 .. t], nothing later).
+ * bias may be NULL (no bias). act: GK_CONV_ACT_NONE, GK_CONV_ACT_RELU
+ * (z < 0 ? 0 : z; a NaN stays NaN) or GK_CONV_ACT_SILU (z / (1 + e^-z),
+ * computed in fp32 as z / (1.0f + expf(-z)) with CUDA's expf, whose
+ * documented error is 2 ulp; the whole bound is in conv/conv_ref.h), both
+ * applied in fp32 to the fp32 sum before the one store.
+ *   - Layout: row (b, c) is row b * channels + c of a matrix of batch x
+ *     channels rows of `length` elements; in[b][c][t] is
+ *     in[(b * channels + c) * in_stride + t], out the same with out_stride.
+ *     in_stride = length is the contiguous (batch, channels, length) tensor;
+ *     a larger stride (>= length) reads rows out of a wider one. mask is
+ *     channels x width floats, contiguous; bias channels floats.
+ *   - batch, channels, length: any size_t (batch * channels * stride <=
+ *     GK_CONV_MAX_N), 0 does nothing and succeeds; width from 1 to the
+ *     variant's max_width (0: any), also longer than the rows.
+ *   - Overlap: out's span may share no byte with in's span, the mask or
+ *     the bias.
+ *   - Each out is within the bound of conv/conv_ref.h (gamma_(width + 1) of
+ *     the products' and the bias's magnitudes, carried through act).
+ */
+typedef enum gk_conv_padding {
+    GK_CONV_PAD_SAME = 0, /* off = width / 2: centred as gk_conv1d      */
+    GK_CONV_PAD_CAUSAL    /* off = width - 1: out[t] uses in[..t] only */
+} gk_conv_padding;
+
+typedef enum gk_conv_activation {
+    GK_CONV_ACT_NONE = 0,
+    GK_CONV_ACT_RELU, /* z < 0 ? 0 : z           */
+    GK_CONV_ACT_SILU  /* z / (1 + exp(-z)), fp32 */
+} gk_conv_activation;
+
+const char *gk_conv_padding_name(gk_conv_padding p);       /* "same", "causal", "?" */
+const char *gk_conv_activation_name(gk_conv_activation a); /* "none", "relu", "silu", "?" */
+
+size_t gk_conv_depthwise_variant_count(void);
+const gk_conv_variant *gk_conv_depthwise_variant_at(size_t index); /* NULL when out of range */
+const gk_conv_variant *gk_conv_depthwise_find_variant(int id);     /* NULL when unknown (ids 14-16) */
+
+gk_status gk_conv1d_depthwise(int variant, const float *in, size_t batch, size_t channels, size_t length,
+                              size_t in_stride, const float *mask, size_t width, const float *bias,
+                              gk_conv_padding padding, gk_conv_activation act, float *out, size_t out_stride,
+                              void *workspace, size_t *workspace_bytes, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif
