@@ -540,7 +540,7 @@ static void in_run(void *p, gk_bench_case *c)
         /* The auto row computes in its pick's precision. */
         const gk_gemm_desc d = make_desc(s, s->m, s->n, s->k, s->batch);
         int id = 0;
-        if (gk_ok(gk_gemm_auto_variant(&d, &id))) v = gk_gemm_find_variant(id);
+        if (gk_ok(gk_gemm_auto_variant(&d, &id, NULL))) v = gk_gemm_find_variant(id);
         if (v != NULL)
             c->peak = v->precision == GK_GEMM_TF32 ? GK_PEAK_TF32 : is_16bit(v) ? GK_PEAK_BF16 : GK_PEAK_FP32;
     }
@@ -586,7 +586,7 @@ static gk_status prepare_variant(state *s)
     int id = s->cur.id;
     if (id == GK_GEMM_AUTO) {
         const gk_gemm_desc d = make_desc(s, s->m, s->n, s->k, s->batch);
-        GK_TRY(gk_gemm_auto_variant(&d, &id));
+        GK_TRY(gk_gemm_auto_variant(&d, &id, NULL));
     }
     const gk_gemm_variant *v = gk_gemm_find_variant(id);
     if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no such gemm variant");

@@ -162,8 +162,42 @@ static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int den
 }
 
 /* After the workspace: the pointers, then the launch. */
-static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const problem *p, const void *a,
-                             const void *b, void *c, void *workspace, cudaStream_t stream)
+/* GK_GEMM_AUTO's split-K (gk/gemm.h): `splits` slices of kc (the last
+ * one shorter when kc does not divide k). splits = 1: no split. */
+typedef struct split_plan {
+    size_t splits, kc;
+} split_plan;
+static size_t granule_up(size_t x) { return (x + 255) / 256 * 256; }
+
+/* The split product: the slices as one strided batch of the variant
+ * itself (alpha 1, beta 0, no epilogue) into dense fp32 partials at the
+ * workspace's start (a shorter last slice as a second call), the
+ * variant's own scratch after them, then gemm/split_k.cu's fixed-order sum
+ * with alpha, beta and the epilogue. */
+static cudaError_t run_split(const gk_gemm_row *v, const gk_gemm_desc *d, const problem *p, const split_plan *sp,
+                             const void *a, const void *b, void *c, void *workspace, cudaStream_t stream)
+{
+    const size_t m = d->m, n = d->n, k = d->k, kc = sp->kc, splits = sp->splits, mn = m * n;
+    const size_t whole = k % kc == 0 ? splits : splits - 1, last = k - whole * kc;
+    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
+    /* Slice z: A's columns z kc .. (rows, stored k x m), B's rows (columns, stored n x k). */
+    const size_t sa = ta ? kc * p->lda : kc, sb = tb ? kc : kc * p->ldb;
+    float *const partials = (float *)workspace;
+    void *const inner = (unsigned char *)workspace + granule_up(splits * mn * sizeof(float));
+    const float *fa = (const float *)a, *fb = (const float *)b;
+    cudaError_t err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, kc, 1.0f, fa, p->lda, sa, fb, p->ldb, sb, 0.0f,
+                                partials, n, mn, whole, 0, NULL, inner, stream);
+    if (err == cudaSuccess && last > 0)
+        err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, last, 1.0f, fa + whole * sa, p->lda, 0, fb + whole * sb,
+                        p->ldb, 0, 0.0f, partials + whole * mn, n, 0, 1, 0, NULL, inner, stream);
+    if (err == cudaSuccess)
+        err = gk_gemm_split_k_sum(partials, splits, m, n, d->alpha, d->beta, (float *)c, p->ldc, (int)d->epilogue,
+                                  (const float *)d->bias, stream);
+    return err;
+}
+
+static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const problem *p, const split_plan *sp,
+                             const void *a, const void *b, void *c, void *workspace, cudaStream_t stream)
 {
     if (d->m == 0 || d->n == 0) return gk_success(); /* nothing to compute */
     const size_t elem = k_elem_bytes[d->type];
@@ -177,7 +211,9 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
                                                       ? "a, b, c or bias is not aligned to 4 bytes (a float)"
                                                       : "a, b, c or bias is not aligned to 2 bytes (a 16-bit element)");
     cudaError_t err;
-    if (p->plain && d->type == GK_GEMM_TYPE_F32 && v->run != NULL)
+    if (sp != NULL && sp->splits > 1 && d->k > 0)
+        err = run_split(v, d, p, sp, a, b, c, workspace, stream);
+    else if (p->plain && d->type == GK_GEMM_TYPE_F32 && v->run != NULL)
         err = v->run(d->m, d->n, d->k, d->alpha, (const float *)a, p->lda, (const float *)b, p->ldb, d->beta,
                      (float *)c, p->ldc, stream);
     else if (p->plain && d->type == GK_GEMM_TYPE_BF16 && v->run16 != NULL)
@@ -218,7 +254,30 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld)
     return plain && small ? 9 : 10;
 }
 
-gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant)
+/* GK_GEMM_AUTO's split of k (gk/gemm.h): only fp32 storage on variant 10
+ * or 12, one product. Their tiles (12: 256 rows x 128 columns of C; 10:
+ * 128 x 256): with fewer than 64, k is cut into about 128 / tiles slices
+ * of at least 512, each a multiple of the 32-deep k-tile. */
+static split_plan auto_split(const gk_gemm_desc *d, int id)
+{
+    split_plan sp = {1, d->k};
+    if (d->type != GK_GEMM_TYPE_F32 || (id != 10 && id != 12) || d->batch != 1 || d->m == 0 || d->n == 0 ||
+        d->k < 1024 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
+        return sp;
+    const size_t tm = id == 12 ? 256 : 128, tn = id == 12 ? 128 : 256;
+    const size_t tiles = ((d->m + tm - 1) / tm) * ((d->n + tn - 1) / tn);
+    if (tiles >= 64) return sp;
+    size_t s = (128 + tiles - 1) / tiles;
+    if (s > d->k / 512) s = d->k / 512;
+    if (s < 2) return sp;
+    const size_t kc = ((d->k + s - 1) / s + 31) / 32 * 32;
+    sp.splits = (d->k + kc - 1) / kc;
+    sp.kc = kc;
+    if (sp.splits < 2) sp.splits = 1, sp.kc = d->k;
+    return sp;
+}
+
+gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant, size_t *splits)
 {
     if (desc == NULL || variant == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "desc or variant is NULL");
     const int id = auto_pick(desc, 1);
@@ -226,13 +285,15 @@ gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant)
     const gk_status st = check_desc(gk_gemm_row_find(id), desc, 1, &p);
     if (!gk_ok(st)) return st;
     *variant = id;
+    if (splits != NULL) *splits = auto_split(desc, id).splits;
     return gk_success();
 }
 
 gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const void *b, void *c, void *workspace,
                      size_t *workspace_bytes, cudaStream_t stream)
 {
-    if (variant == GK_GEMM_AUTO) {
+    const int is_auto = variant == GK_GEMM_AUTO;
+    if (is_auto) {
         if (desc == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "desc is NULL");
         variant = auto_pick(desc, 1);
     }
@@ -243,21 +304,40 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
     problem p;
     gk_status st = check_desc(v, desc, 1, &p);
     if (!gk_ok(st)) return st;
+    const split_plan sp = is_auto ? auto_split(desc, variant) : (split_plan){1, desc->k};
     /* The scratch of the variant for this description (the TF32 rungs'
      * transposed copies of an operand; none elsewhere), in whole granules
-     * and never 0. */
-    const size_t scratch = p.plain || v->scratch == NULL
-                               ? 0
-                               : v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, desc->k,
-                                            desc->batch, desc->batch > 1 ? desc->stride_a : 0,
-                                            desc->batch > 1 ? desc->stride_b : 0);
-    if (scratch == (size_t)-1)
+     * and never 0; a split product's partials first. */
+    size_t scratch = 0;
+    const size_t overflow = (size_t)-1;
+    if (sp.splits > 1) {
+        const size_t m = desc->m, n = desc->n, k = desc->k, kc = sp.kc;
+        const size_t whole = k % kc == 0 ? sp.splits : sp.splits - 1, last = k - whole * kc;
+        const int ta = desc->op_a == GK_GEMM_OP_T, tb = desc->op_b == GK_GEMM_OP_T;
+        const size_t sa = ta ? kc * p.lda : kc, sb = tb ? kc : kc * p.ldb;
+        size_t inner = 0, inner_last = 0;
+        if (v->scratch != NULL) {
+            inner = v->scratch((int)desc->op_a, (int)desc->op_b, m, n, kc, whole, whole > 1 ? sa : 0,
+                               whole > 1 ? sb : 0);
+            if (last > 0) inner_last = v->scratch((int)desc->op_a, (int)desc->op_b, m, n, last, 1, 0, 0);
+        }
+        /* No overflow: fewer than 64 tiles of 256 x 128 or 128 x 256 keep m
+         * and n below 2^14, and splits <= k / 512 < 2^22. */
+        const size_t partials = granule_up(sp.splits * m * n * sizeof(float));
+        scratch = inner == overflow || inner_last == overflow
+                      ? overflow
+                      : partials + (inner > inner_last ? inner : inner_last);
+    } else if (!p.plain && v->scratch != NULL) {
+        scratch = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, desc->k, desc->batch,
+                             desc->batch > 1 ? desc->stride_a : 0, desc->batch > 1 ? desc->stride_b : 0);
+    }
+    if (scratch == overflow)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT,
                        "the transposed copy this variant makes of an operand would reach 2^62 bytes");
     const size_t need = gk_workspace_round(scratch);
     GK_WORKSPACE_QUERY(need, workspace, workspace_bytes);
     GK_WORKSPACE_CHECK(need, workspace, workspace_bytes);
-    return run_checked(v, desc, &p, a, b, c, workspace, stream);
+    return run_checked(v, desc, &p, &sp, a, b, c, workspace, stream);
 }
 
 /* The two calls that came first: gk_gemm_ex with the default description
@@ -278,7 +358,7 @@ static gk_status plain_call(int variant, gk_gemm_type type, size_t m, size_t n, 
     problem p;
     gk_status st = check_desc(v, &d, 0, &p);
     if (!gk_ok(st)) return st;
-    return run_checked(v, &d, &p, a, b, c, NULL, stream);
+    return run_checked(v, &d, &p, NULL, a, b, c, NULL, stream);
 }
 
 gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,

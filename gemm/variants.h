@@ -88,6 +88,13 @@ typedef struct gk_gemm_row {
     gk_gemm_scratch_fn *scratch;
 } gk_gemm_row;
 
+/* gemm/split_k.cu: C = epilogue(alpha (P_0 + ... + P_{splits-1}) + beta C +
+ * bias) over `splits` dense m x n fp32 partials at `partials`, added in
+ * that order (GK_GEMM_AUTO's split-K of variants 10 and 12; m, n >= 1;
+ * epilogue as gk_gemm_ex_run_fn's). */
+cudaError_t gk_gemm_split_k_sum(const float *partials, size_t splits, size_t m, size_t n, float alpha, float beta,
+                                float *c, size_t ldc, int epilogue, const float *bias, cudaStream_t stream);
+
 /* The row of variant `id`, NULL when there is none. */
 const gk_gemm_row *gk_gemm_row_find(int id);
 

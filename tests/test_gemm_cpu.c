@@ -830,7 +830,7 @@ static void test_ex_arguments(void)
 static int auto_of(const gk_gemm_desc *d)
 {
     int id = -1;
-    const gk_status st = gk_gemm_auto_variant(d, &id);
+    const gk_status st = gk_gemm_auto_variant(d, &id, NULL);
     return gk_ok(st) ? id : -1;
 }
 static void test_auto(void)
@@ -882,15 +882,15 @@ static void test_auto(void)
     /* The checks stay: a bad compute, TF32 with a 16-bit type, NULL pointers. */
     int id = 42;
     d.compute = GK_GEMM_COMPUTE_TF32;
-    EXPECT(gk_gemm_auto_variant(&d, &id), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_gemm_auto_variant(&d, &id, NULL), GK_ERROR_INVALID_ARGUMENT);
     d.compute = (gk_gemm_compute)2, d.type = GK_GEMM_TYPE_F32;
-    EXPECT(gk_gemm_auto_variant(&d, &id), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_gemm_auto_variant(&d, &id, NULL), GK_ERROR_INVALID_ARGUMENT);
     CHECK(id == 42, "nothing stored on a failure (%d)", id);
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4, 4, 4);
-    EXPECT(gk_gemm_auto_variant(NULL, &id), GK_ERROR_NULL_POINTER);
-    EXPECT(gk_gemm_auto_variant(&d, NULL), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_gemm_auto_variant(NULL, &id, NULL), GK_ERROR_NULL_POINTER);
+    EXPECT(gk_gemm_auto_variant(&d, NULL, NULL), GK_ERROR_NULL_POINTER);
     d.ldc = 3;
-    EXPECT(gk_gemm_auto_variant(&d, &id), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_gemm_auto_variant(&d, &id, NULL), GK_ERROR_INVALID_ARGUMENT);
     /* A call with GK_GEMM_AUTO is the call with its pick: the same workspace
      * (A copied for a TF32 tn product: variant 12's copy, 48,128 bytes as
      * in test_ex_arguments), the same statuses. */
@@ -909,6 +909,62 @@ static void test_auto(void)
            GK_ERROR_NULL_POINTER);
     EXPECT(gk_gemm_bf16(GK_GEMM_AUTO, 4, 4, 4, 1, mem, 3, mem, 4, 0, mem, 4, 0), GK_ERROR_INVALID_ARGUMENT);
     EXPECT(gk_gemm(GK_GEMM_AUTO, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4, 0), GK_SUCCESS);
+
+    /* Split-K, worked by hand from gk/gemm.h's rule. */
+    typedef struct split_case {
+        gk_gemm_compute compute;
+        gk_gemm_op op_b;
+        size_t m, n, k, batch;
+        int id;
+        size_t splits, bytes; /* the workspace: splits m n floats in granules (+ 256 when nothing else) */
+    } split_case;
+    static const split_case sc[] = {
+        /* 2 tiles of 12: S = min(64, 65536 / 512 = 128) = 64, kc = 1024: 64 x 256 x 256 floats = 16 MiB. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 65536, 1, 12, 64, 16777216},
+        /* 10 (fp32, 2^32 > 2^30): 2 x 1 tiles of 128 x 256: the same split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 10, 64, 16777216},
+        /* 1 tile: S = min(128, 4100 / 512 = 8) = 8, kc = 513 -> 544, S = ceil(4100 / 544) = 8 (the
+         * last slice 292 deep): 8 x 33 x 44 x 4 = 46,464 bytes -> 46,592. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4100, 1, 12, 8, 46592},
+        /* Odd rows (lda = 4099): variant 11, which is never split. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4099, 1, 11, 1, 256},
+        /* 10 nt (not plain): 1 x 2 tiles, S = min(64, 3000 / 512 = 5) = 5, kc = 600 -> 608, S = 5:
+         * 5 x 70 x 300 x 4 = 420,000 -> 420,096. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 10, 5, 420096},
+        /* 1024^3 TF32: 4 x 8 = 32 tiles, S = min(4, 2) = 2, kc = 512: 8 MiB. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 12, 2, 8388608},
+        /* k = 1020 < 1024: no split. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 1020, 1, 12, 1, 256},
+        /* 64 tiles of 12 (2048 x 1024): no split. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 2048, 1024, 65536, 1, 12, 1, 256},
+        /* 63 tiles (2048 x 1000 -> 8 x 8 = 64; 1792 x 1024 -> 7 x 8 = 56): S = ceil(128 / 56) = 3. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1792, 1024, 65536, 1, 12, 3, 3 * 1792 * 1024 * 4},
+        /* A batch: no split. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 65536, 2, 12, 1, 256},
+        /* bf16 (17): no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 17, 1, 256},
+    };
+    for (size_t i = 0; i < sizeof sc / sizeof sc[0]; ++i) {
+        gk_gemm_desc e = gk_gemm_desc_init(sc[i].id == 17 ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n,
+                                           sc[i].k);
+        e.compute = sc[i].compute, e.op_b = sc[i].op_b, e.batch = sc[i].batch, e.stride_c = sc[i].m * sc[i].n;
+        int pid = -1;
+        size_t splits = 0, bytes = 0;
+        EXPECT(gk_gemm_auto_variant(&e, &pid, &splits), GK_SUCCESS);
+        EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &e, NULL, NULL, NULL, NULL, &bytes, 0), GK_SUCCESS);
+        CHECK(pid == sc[i].id && splits == sc[i].splits && bytes == sc[i].bytes,
+              "split case %zu: variant %d, %zu slices, %zu bytes (want %d, %zu, %zu)", i, pid, splits, bytes,
+              sc[i].id, sc[i].splits, sc[i].bytes);
+        /* An explicit variant never splits: its own workspace. */
+        EXPECT(gk_gemm_ex(sc[i].id, &e, NULL, NULL, NULL, NULL, &bytes, 0), GK_SUCCESS);
+        CHECK(bytes == 256, "split case %zu, variant %d named: %zu bytes", i, sc[i].id, bytes);
+    }
+    /* A split tn product: the partials, then variant 12's copies of A's slices (64 copies of 256 x 1024). */
+    gk_gemm_desc e = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 65536);
+    e.compute = GK_GEMM_COMPUTE_TF32, e.op_a = GK_GEMM_OP_T;
+    size_t bytes = 0;
+    EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &e, NULL, NULL, NULL, NULL, &bytes, 0), GK_SUCCESS);
+    CHECK(bytes == 16777216 + (size_t)64 * 256 * 1024 * 4, "split tn: %zu bytes", bytes);
 }
 
 int main(void)

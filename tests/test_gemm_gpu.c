@@ -50,12 +50,13 @@
  * matrices must keep its bits. One case of the largest shape runs twice
  * and must give the same bits.
  *
- *   test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--ex] [--small] [--seed S]
+ *   test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--ex] [--auto] [--small] [--seed S]
  *
  * --variant ID: variant ID only (any id of the table); --bf16 ID: the same,
  * for an id of the 16-bit rows (13-17) only; --table: every variant of the
  * fp32 rows (1-12) or of the 16-bit rows; none of them: every variant.
- * --ex: only the gk_gemm_ex tests. --small: only the small odd shapes, and
+ * --ex: only the gk_gemm_ex tests. --auto: only GK_GEMM_AUTO's (its picks
+ * and split-K; the default run includes them). --small: only the small odd shapes, and
  * a small but covering set of gk_gemm_ex cases (what scripts/sanitize.sh
  * runs under compute-sanitizer). Exit 77 (a CTest skip) when no GPU is
  * visible.
@@ -909,7 +910,7 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         const size_t na = x->m * (x->lda ? x->lda : x->k), nb = x->k * x->n, nc = x->m * x->n;
         d.stride_a = na, d.stride_b = 0, d.stride_c = nc; /* B shared by the batch */
         int pick = -1;
-        gk_status st = gk_gemm_auto_variant(&d, &pick);
+        gk_status st = gk_gemm_auto_variant(&d, &pick, NULL);
         CHECK(gk_ok(st) && pick == x->want, "auto case %zu: picks %d, the table says %d", ci, pick, x->want);
         const gk_gemm_variant *v = gk_gemm_find_variant(pick);
         if (v == NULL) continue;
@@ -946,11 +947,72 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         cudaFree(da);
         free(h), free(c1), free(c2);
     }
+
+    /* Split-K (gk/gemm.h): products that AUTO cuts along k, against the
+     * float64 reference within the tolerance of the pick's precision, twice
+     * (the same bits: the partials are added in a fixed order). */
+    typedef struct split_case {
+        gk_gemm_compute compute;
+        gk_gemm_op op_a, op_b;
+        size_t m, n, k;
+        float alpha, beta;
+        gk_gemm_epilogue epi;
+        size_t splits; /* what the rule gives */
+    } split_case;
+    static const split_case sc[] = {
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 44, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 8},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 64, 128, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
+    };
+    for (size_t ci = 0; ci < sizeof sc / sizeof sc[0]; ++ci) {
+        const split_case *x = &sc[ci];
+        gk_gemm_desc d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, x->m, x->n, x->k);
+        d.compute = x->compute, d.op_a = x->op_a, d.op_b = x->op_b, d.alpha = x->alpha, d.beta = x->beta;
+        d.epilogue = x->epi;
+        int pick = -1;
+        size_t splits = 0;
+        gk_status st = gk_gemm_auto_variant(&d, &pick, &splits);
+        CHECK(gk_ok(st) && splits == x->splits, "split case %zu: variant %d, %zu slices (want %zu)", ci, pick, splits,
+              x->splits);
+        const gk_gemm_variant *v = gk_gemm_find_variant(pick);
+        gk_device_info dev;
+        if (v == NULL || !gk_ok(gk_device_query(0, &dev)) || !runs_here(v, &dev)) continue;
+        const size_t m = x->m, n = x->n, k = x->k, na = m * k, nb = k * n, nc = m * n;
+        const size_t lda = x->op_a == GK_GEMM_OP_T ? m : k, ldb = x->op_b == GK_GEMM_OP_T ? k : n;
+        float *h = malloc((na + nb + n + nc) * sizeof(float)), *got = malloc(2 * nc * sizeof(float));
+        double *ref = malloc(3 * nc * sizeof(double));
+        gk_fill_f32(h, na + nb + n + nc, seed ^ (0x5b11 + ci), -1.0f, 1.0f);
+        const float *ha = h, *hb = h + na, *hbias = h + na + nb, *hc = h + na + nb + n;
+        gk_gemm_ref_ex((int)x->op_a, (int)x->op_b, m, n, k, x->alpha, ha, lda, hb, ldb, x->beta, hc, n, (int)x->epi,
+                       hbias, ref, ref + nc, ref + 2 * nc);
+        float *dmem = NULL;
+        TRY_CUDA(cudaMalloc((void **)&dmem, (na + nb + n + nc) * sizeof(float)));
+        d.bias = dmem + na + nb;
+        size_t bytes = 0;
+        void *w = ex_workspace(GK_GEMM_AUTO, &d, ws, ws_cap, &bytes, "split");
+        for (int pass = 0; pass < 2; ++pass) {
+            TRY_CUDA(cudaMemcpy(dmem, h, (na + nb + n + nc) * sizeof(float), cudaMemcpyHostToDevice));
+            size_t b2 = bytes;
+            st = gk_gemm_ex(GK_GEMM_AUTO, &d, dmem, dmem + na, dmem + na + nb + n, w, &b2, 0);
+            CHECK(gk_ok(st), "split case %zu pass %d: %s", ci, pass, gk_status_string(st.code));
+            TRY_CUDA(cudaDeviceSynchronize());
+            TRY_CUDA(cudaMemcpy(got + pass * nc, dmem + na + nb + n, nc * sizeof(float), cudaMemcpyDeviceToHost));
+        }
+        char label[96];
+        snprintf(label, sizeof label, "split case %zu (variant %d, %zu slices)", ci, pick, splits);
+        const size_t bad = gk_gemm_check_ex(got, n, ref, ref + nc, ref + 2 * nc, m, n, k, v->precision, (int)x->epi,
+                                            0, label, stdout);
+        CHECK(bad == 0, "%s: %zu elements outside the tolerance", label, bad);
+        CHECK(memcmp(got, got + nc, nc * sizeof(float)) == 0, "%s: the same bits twice", label);
+        cudaFree(dmem);
+        free(h), free(got), free(ref);
+    }
 }
 
 int main(int argc, char **argv)
 {
-    int variant = 0, bf16_variant = 0, small_only = 0, ex_only = 0, tables = 3; /* bit 0: fp32, bit 1: bf16 */
+    int variant = 0, bf16_variant = 0, small_only = 0, ex_only = 0, auto_only = 0;
+    int tables = 3; /* bit 0: fp32, bit 1: bf16 */
     uint64_t seed = gk_test_new_seed();
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant = atoi(argv[++i]), tables = 1;
@@ -961,9 +1023,10 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--small") == 0) small_only = 1;
         else if (strcmp(argv[i], "--ex") == 0) ex_only = 1;
+        else if (strcmp(argv[i], "--auto") == 0) auto_only = 1;
         else tables = 0;
         if (tables == 0 || (variant && bf16_variant)) {
-            printf("usage: test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--ex] [--small] "
+            printf("usage: test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--ex] [--auto] [--small] "
                    "[--seed S]\n");
             return 2;
         }
@@ -985,6 +1048,14 @@ int main(int argc, char **argv)
     if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
         printf("FATAL cublasCreate failed\n");
         return 1;
+    }
+    if (auto_only) { /* GK_GEMM_AUTO's tests alone: its picks and split-K */
+        void *ws = NULL;
+        size_t ws_cap = 0;
+        test_auto(seed, &ws, &ws_cap);
+        if (ws) cudaFree(ws);
+        cublasDestroy(h);
+        return check_summary("test_gemm_gpu");
     }
     size_t nsmall = sizeof small_shapes / sizeof small_shapes[0];
     size_t nmed = small_only ? 0 : sizeof medium_shapes / sizeof medium_shapes[0];

@@ -341,14 +341,25 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
  *   F32         TF32      lda, ldb and the batch strides multiples of 4         12
  *                         (rows of 16 bytes: its TMA path), else                11
  *   BF16, F16   DEFAULT                                                         17
- * These are the rungs that exist; the shapes where none of them is near
- * cuBLAS (small, skinny and long-k products, rows the TMA cannot address)
- * are listed on the page with their measured ratios. */
+ * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
+ * for one product with k >= 1024 and fewer than 64 output tiles (12's are
+ * 256 x 128 of C, 10's 128 x 256), k is cut into S = min(ceil(128 /
+ * tiles), floor(k / 512)) slices (when S >= 2) of kc = ceil(k / S) rounded
+ * up to a multiple of 32 (then S = ceil(k / kc)): the slices run as one
+ * strided batch of the variant into fp32 partials, which gemm/split_k.cu
+ * adds in a fixed order (z = 0 first) before alpha, beta and the epilogue:
+ * the same bits on every run. The workspace then holds S m n floats (in
+ * whole granules) before the variant's own scratch. A small product with a
+ * long k (256 x 256 x 65536: 2 tiles, 64 slices) fills the GPU that way.
+ * The rungs that exist set the limits: the shapes where none of them is
+ * near cuBLAS (small, skinny and odd-row products) are listed on the page
+ * with their measured ratios. */
 #define GK_GEMM_AUTO 0
 
 /* The variant GK_GEMM_AUTO runs for *desc (checked as gk_gemm_ex checks
- * it, then stored in *variant); nothing is launched. */
-gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant);
+ * it, then stored in *variant) and, when splits is not NULL, into how many
+ * slices gk_gemm_ex cuts k (1: none); nothing is launched. */
+gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant, size_t *splits);
 
 const char *gk_gemm_type_name(gk_gemm_type t);         /* "f32", "bf16", "f16" */
 const char *gk_gemm_epilogue_name(gk_gemm_epilogue e); /* "none", "bias", "bias_relu", "bias_gelu" */

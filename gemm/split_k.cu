@@ -1,0 +1,87 @@
+/* Split-K for the fp32 storage rungs (GK_GEMM_AUTO's configuration of
+ * variants 10 and 12): the sum of the slices, in a fixed order.
+ *
+ * The region it serves: products with few output tiles and a long k. At
+ * 256 x 256 x 65536 variant 12's tiles of 256 x 128 are 2 for 132 SMs, and
+ * each walks 2048 k-tiles alone: 130 SMs idle. Splitting k into S slices
+ * of kc (a multiple of the 32-deep k-tile) makes S times as many units of
+ * work, and the slices are an ordinary strided batch of the rung itself:
+ * product z reads A's columns (op_a = N; rows for T) and B's rows (op_b =
+ * N; columns for T) z kc .. z kc + kc - 1, so A_z = A + z kc (or + z kc
+ * lda) and B_z = B + z kc ldb (or + z kc), and writes its partial product,
+ * alpha = 1, beta = 0, no epilogue, into P_z, a dense m x n slab of fp32 in
+ * the workspace. gemm.c makes that batched call (and one more for a
+ * shorter last slice), then this file's kernel finishes C:
+ *
+ *     C = epilogue(alpha (P_0 + P_1 + ... + P_{S-1}) + beta C + bias)
+ *
+ * with the S partials added in that order, from z = 0 up, for every
+ * element: the same bits on every run (no atomics, no order that depends on
+ * timing), as the rung itself gives. The price is the partials' traffic:
+ * S m n floats written by the products and read here (8 S m n bytes), and
+ * one more launch. At 256 x 256 x 65536 with S = 64 that is 32 MB, about
+ * 10 us at the H100's 3.35 TB/s, against the 2048 k-tiles a tile would
+ * walk alone. The rule for S is gk/gemm.h's (GK_GEMM_AUTO).
+ *
+ * Precision: each partial is the rung's fp32 (or TF32-product) sum of kc
+ * terms, and the S partials are added in fp32: the sums of the k terms in
+ * another order, with the same bound (gemm_ref.h's u32 sqrt(k + 2) term
+ * counts additions in any order); alpha scales the total once, as in the
+ * rung.
+ *
+ * The kernel: a grid-stride loop over the m x n elements (size_t indices),
+ * consecutive threads on consecutive columns, so every partial's read and
+ * C's read and write are coalesced; beta = 0 never reads C; the epilogue is
+ * common.cuh's epilogue_apply, its kind switched once per launch into one
+ * instance per kind.
+ *
+ * Sources: split-K ("slice-K") as in NVIDIA CUTLASS's documentation
+ * ("Efficient GEMM in CUDA": parallelized reductions), and Osama et al.,
+ * "Stream-K" (PPoPP 2023), for why few tiles and a long k starve a GPU.
+ *
+ * It lives beside gemm.c, not in kernels/: it is not a rung but the
+ * library's last step of a split product (kernels/common.cuh gives it the
+ * epilogue).
+ */
+#include "kernels/common.cuh"
+
+namespace {
+
+template <int kEpi>
+__global__ void __launch_bounds__(256) split_k_sum(const float *__restrict__ partials, size_t splits, size_t m,
+                                                  size_t n, float alpha, float beta, float *__restrict__ c,
+                                                  size_t ldc, const float *__restrict__ bias)
+{
+    const size_t mn = m * n, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < mn; i += stride) {
+        float s = 0.0f;
+        for (size_t z = 0; z < splits; ++z) s += __ldg(partials + z * mn + i); /* z = 0 first, always */
+        const size_t row = i / n, col = i - row * n;
+        float *const p = c + row * ldc + col;
+        const float v = beta == 0.0f ? alpha * s : alpha * s + beta * *p;
+        *p = epilogue_apply<kEpi>(v, kEpi != 0 ? __ldg(bias + col) : 0.0f);
+    }
+}
+
+} // namespace
+
+/* Queue C = epilogue(alpha sum_z P_z + beta C + bias) over the `splits`
+ * dense m x n partials at `partials` (gemm.c's split-K; m, n >= 1). */
+extern "C" cudaError_t gk_gemm_split_k_sum(const float *partials, size_t splits, size_t m, size_t n, float alpha,
+                                           float beta, float *c, size_t ldc, int epilogue, const float *bias,
+                                           cudaStream_t stream)
+{
+    int dev = 0, sms = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err != cudaSuccess) return err;
+    const size_t want = (m * n + 255) / 256, cap = (size_t)sms * 8;
+    const unsigned blocks = (unsigned)(want < cap ? want : cap);
+    switch (epilogue) {
+    case 0: split_k_sum<0><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc, bias); break;
+    case 1: split_k_sum<1><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc, bias); break;
+    case 2: split_k_sum<2><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc, bias); break;
+    default: split_k_sum<3><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc, bias); break;
+    }
+    return cudaGetLastError();
+}
