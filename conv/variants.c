@@ -77,7 +77,7 @@ static const gk_conv2d_row table2d[] = {
     {{12, "register_tiled", "small masks: 16-byte loads of the tile, 4 x 4 outputs per thread from registers",
       GK_CONV_MASK_SHARED, 16, 4096, 0},
      gk_conv2d_05_register_tiled_workspace, gk_conv2d_05_register_tiled_run},
-    {{13, "register_blocked", "large masks: 4 x 8 outputs per thread, the mask in chunks, near the fp32 peak",
+    {{13, "register_blocked", "large masks: 4 x 8 outputs per thread, the mask in chunks: arithmetic bound",
       GK_CONV_MASK_SHARED, ANY, 8192, 0},
      gk_conv2d_06_register_blocked_workspace, gk_conv2d_06_register_blocked_run},
 };

@@ -67,11 +67,25 @@
  * KB but fits in a block, fewer blocks per SM; beyond that, keys in global
  * memory, then 64-bit global atomics, as variant 9.
  *
- * Expected to be bound by: DRAM for u8 and for f32 even bins at 256 bins
- * (a few instructions per 4-byte sample against 16 bytes per load), and at
- * 4096 bins as at 256 (the estimate is rarely wrong: variant 8's header
- * bounds how rarely); for levels, the search: floor(log2 bins) + 1 shared
- * loads per sample, issued by every lane.
+ * Bound by: not DRAM, though the loads are as wide as variant 7's. Measured
+ * on an H100 (histogram/README.md, "How the forms compare"; uniform data):
+ * f32 even bins at n = 2^28 take 0.4956 ms at 256 bins and 0.5098 ms at
+ * 4096, 72.0% and 70.1% of the read-only stream (CUB's HistogramEven: 0.3704
+ * ms at 256 bins), while u32 samples of the integer form, the same bytes
+ * through variant 7's kernels, take 0.3567 ms, the stream's time. The time
+ * hardly moves from 256 to 4096 bins (the estimate is rarely wrong: variant
+ * 8's header bounds how rarely), so it is the per-sample work above, the
+ * key, the range test, the estimate and its check, that sets the pace, not
+ * the search or the counters (a reading of the measurements, not a profile);
+ * 2-byte samples, twice as many per load, reach less of the stream (f16
+ * 42.2%, u16 52.7% at 2^26). u8 by table: RGBA with 3 channels counted, 2^26
+ * pixels, 0.2002 ms, 49.4% of the stream (CUB's MultiHistogramEven: 0.1260
+ * ms), one channel at 2^26 55.2%, where variant 7's kernels reach 97.1% on
+ * u8 samples of the integer form (2^28): here a table load comes before
+ * every atomic. Levels: the search, floor(log2 bins) + 1 shared loads per
+ * sample, issued by every lane, 1.3733 ms at 256 bins and 4.7891 ms at 4096
+ * (26.0% and 7.5% of the stream), each step slower with more keys (variant
+ * 9's header reads it as bank conflicts).
  *
  * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
  * CUDA 13.0, sm_90: 44 to 62, no spills), so 4 blocks (32 warps) per SM by
