@@ -15,7 +15,8 @@ const char gk_bench_usage[] =
     "  --variant LIST      only these variant ids, e.g. 1,8,11 (default: all)\n"
     "  --sizes LIST        problem sizes, each written as its module writes them (--list\n"
     "                      shows how), e.g. 2^20,2^24+7 or 4096,4097x3001x2049\n"
-    "                      (default: the module's own sizes)\n"
+    "                      (default: the module's own sizes); @FILE: the sizes in FILE,\n"
+    "                      one per line or separated by spaces or commas, # comments\n"
     "  --param KEY=V1,V2   a module parameter, each value swept (see --list), e.g. dtype=f32,i32\n"
     "  --dtype T           the same as --param dtype=T\n"
     "  --op OP             the same as --param op=OP\n"
@@ -145,6 +146,49 @@ int gk_split_list(const char *s, char (*items)[GK_CLI_ITEM], int max)
     }
 }
 
+/* --sizes @FILE: the sizes of a text file, separated by spaces, tabs,
+ * newlines or commas, '#' starting a comment to the end of its line, joined
+ * into buf as one comma-separated list (the list --sizes takes). */
+static int read_sizes_file(const char *path, char *buf, size_t size, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        snprintf(err, err_size, "--sizes @%s: cannot open the file", path);
+        return 1;
+    }
+    size_t len = 0, item = 0;
+    int c, comment = 0, too_long = 0;
+    buf[0] = '\0';
+    while ((c = fgetc(f)) != EOF) {
+        if (c == '\n') comment = 0;
+        if (c == '#') comment = 1;
+        const int sep = comment || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',';
+        if (sep) {
+            item = 0;
+            continue;
+        }
+        if (item == 0 && len > 0) {
+            if (len + 1 >= size) too_long = 1;
+            else buf[len++] = ',';
+        }
+        if (len + 1 >= size) too_long = 1;
+        else buf[len++] = (char)c, ++item;
+        if (too_long) break;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    if (too_long) {
+        snprintf(err, err_size, "--sizes @%s: more sizes than --sizes takes (%d of at most %d characters)", path,
+                 GK_CLI_MAX_LIST, GK_CLI_ITEM - 1);
+        return 1;
+    }
+    if (len == 0) {
+        snprintf(err, err_size, "--sizes @%s: the file holds no size", path);
+        return 1;
+    }
+    return 0;
+}
+
 static int add_param(gk_bench_cli *cli, const char *kv, char *err, size_t err_size)
 {
     const char *eq = strchr(kv, '=');
@@ -223,6 +267,10 @@ int gk_bench_parse(int argc, char **argv, gk_bench_cli *cli, char *err, size_t e
                 return 1;
         } else if (strcmp(a, "--sizes") == 0) {
             NEED_VALUE();
+            if (val[0] == '@') { /* a file of sizes */
+                if (read_sizes_file(val + 1, cli->sizes_file, sizeof cli->sizes_file, err, err_size)) return 1;
+                val = cli->sizes_file;
+            }
             char items[GK_CLI_MAX_LIST][GK_CLI_ITEM];
             if (gk_split_list(val, items, GK_CLI_MAX_LIST) < 0) {
                 snprintf(err, err_size, "--sizes: '%s' is not a comma-separated list of at most %d sizes", val,

@@ -8,6 +8,7 @@
 
 #define GK_CLI_MAX_LIST 64
 #define GK_CLI_MAX_PARAMS 16
+#define GK_CLI_ITEM 64 /* the longest item of a list, with its terminating zero */
 
 typedef struct gk_bench_cli {
     const char *module;          /* NULL: every module */
@@ -15,6 +16,7 @@ typedef struct gk_bench_cli {
     int num_variants;            /* 0: every variant */
     const char *sizes;           /* NULL: the module's defaults; else a comma-separated
                                     list of size strings that each module parses itself */
+    char sizes_file[GK_CLI_MAX_LIST * GK_CLI_ITEM]; /* --sizes @FILE: the file's sizes, joined by commas */
     const char *params[GK_CLI_MAX_PARAMS]; /* "key=v1,v2" from --param (--dtype X is
                                     dtype=X, --op X is op=X) */
     int num_params;
@@ -47,7 +49,6 @@ void gk_format_size(size_t n, char *buf, size_t size);
 /* Splits "a,b,c" into at most max items of at most GK_CLI_ITEM - 1
  * characters. Returns the count, or -1 when an item is empty or too long,
  * or there are more than max. */
-#define GK_CLI_ITEM 64
 int gk_split_list(const char *s, char (*items)[GK_CLI_ITEM], int max);
 
 extern const char gk_bench_usage[];

@@ -1,4 +1,5 @@
 /* CPU tests of gk_bench's command line (bench/cli.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -79,6 +80,27 @@ int main(void)
     CHECK(parse(&c, "--help") == 0 && c.help, "help");
     CHECK(parse(&c, "--bogus") != 0, "unknown option");
     CHECK(parse(&c, "--sizes") != 0, "missing value");
+    /* --sizes @FILE: a file of sizes (a shape sweep), comments and any separator. */
+    FILE *f = fopen("bench_cli_sizes.txt", "w");
+    CHECK(f != NULL, "a scratch file in the working folder");
+    if (f) {
+        fputs("# m x n x k\n256\n1x8192x8192, 16x8192x8192\t256x256x65536  # long k\n\n4097x3001x2049\n", f);
+        fclose(f);
+        CHECK(parse(&c, "--sizes @bench_cli_sizes.txt") == 0 &&
+                  strcmp(c.sizes, "256,1x8192x8192,16x8192x8192,256x256x65536,4097x3001x2049") == 0,
+              "a file of sizes: %s", c.sizes ? c.sizes : "(null)");
+        f = fopen("bench_cli_sizes.txt", "w");
+        if (f) fputs("# nothing but a comment\n\n", f), fclose(f);
+        CHECK(parse(&c, "--sizes @bench_cli_sizes.txt") != 0, "a file without a size is refused");
+        f = fopen("bench_cli_sizes.txt", "w");
+        if (f) {
+            for (int i = 0; i < GK_CLI_MAX_LIST + 1; ++i) fprintf(f, "%d\n", 100 + i);
+            fclose(f);
+        }
+        CHECK(parse(&c, "--sizes @bench_cli_sizes.txt") != 0, "more sizes than a list holds are refused");
+        remove("bench_cli_sizes.txt");
+    }
+    CHECK(parse(&c, "--sizes @no_such_file_here.txt") != 0, "a missing file is refused");
     CHECK(parse(&c, "--sizes 2^x") == 0, "the runner does not judge a size string: its module does");
     CHECK(parse(&c, "--variant 1,x") != 0, "bad variant");
     CHECK(parse(&c, "--max-iters 5000") != 0, "max-iters bound");
