@@ -965,6 +965,16 @@ static void test_auto(void)
     size_t bytes = 0;
     EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &e, NULL, NULL, NULL, NULL, &bytes, 0), GK_SUCCESS);
     CHECK(bytes == 16777216 + (size_t)64 * 256 * 1024 * 4, "split tn: %zu bytes", bytes);
+    /* A split call checks its workspace like any other: one granule short is
+     * too small (before any pointer is looked at), and nothing is written. */
+    static _Alignas(256) unsigned char wsmall[256];
+    size_t short_by_one = bytes - 256;
+    EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &e, NULL, NULL, NULL, wsmall, &short_by_one, 0), GK_ERROR_WORKSPACE_TOO_SMALL);
+    CHECK(short_by_one == bytes - 256, "too small: *workspace_bytes untouched");
+    size_t enough = bytes;
+    EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &e, NULL, NULL, NULL, wsmall + 8, &enough, 0), GK_ERROR_INVALID_ARGUMENT);
+    e.m = 0; /* nothing to compute: success, whatever the pointers */
+    EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &e, NULL, NULL, NULL, wsmall, &enough, 0), GK_SUCCESS);
 }
 
 int main(void)
