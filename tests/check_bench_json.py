@@ -2,9 +2,11 @@
 """Checks the module descriptions gk_bench --list --json writes: each module
 has axes, a metric, a second peak that is null or a known peak, default
 sizes, parameters whose defaults are among their values (an open parameter,
-which takes values no list holds, at least has a default), variants with ids
-1..N in order, every variant's reference naming a reference case of the same
-module, and unique keys."""
+which takes values no list holds, at least has a default), variants with
+distinct positive ids in increasing order (a module's forms may share one
+numbering, as conv2d's 8-13 follow conv's 1-7) and at most one auto row (id
+0, key "auto": gemm's GK_GEMM_AUTO), every variant's reference naming a
+reference case of the same module, and unique keys."""
 import json
 import sys
 
@@ -37,8 +39,12 @@ for m in d["modules"]:
     variants = [c for c in m["cases"] if c["role"] == "variant"]
     refs = {c["key"] for c in m["cases"] if c["role"] == "reference"}
     keys = [c["key"] for c in m["cases"] if c["role"] != "variant"]
-    if [c["id"] for c in variants] != list(range(1, len(variants) + 1)):
-        errors.append(f"{name}: variant ids are not 1..N in order")
+    autos = [c for c in variants if c["id"] == 0]
+    ids = [c["id"] for c in variants if c["id"] != 0]
+    if ids != sorted(set(ids)) or not ids or ids[0] < 1:
+        errors.append(f"{name}: variant ids are not distinct, positive and increasing: {ids}")
+    if len(autos) > 1 or any(c.get("key") != "auto" for c in autos):
+        errors.append(f"{name}: a variant of id 0 must be the one auto row (key 'auto')")
     if len(keys) != len(set(keys)) or None in keys:
         errors.append(f"{name}: comparison keys missing or repeated: {keys}")
     for c in variants:
