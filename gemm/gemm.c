@@ -163,11 +163,29 @@ static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int den
 
 /* After the workspace: the pointers, then the launch. */
 /* GK_GEMM_AUTO's split-K (gk/gemm.h): `splits` slices of kc (the last
- * one shorter when kc does not divide k). splits = 1: no split. */
+ * one shorter when kc does not divide k). splits = 1: no split. The rest,
+ * set by split_slices once the leading dimensions are known: `whole`
+ * slices of kc run as one batch, `last` (0 when kc divides k) is the depth
+ * of the shorter one after them, slice z starts sa elements into A and sb
+ * into B, and the partials take partial_bytes at the workspace's start. */
 typedef struct split_plan {
     size_t splits, kc;
+    size_t whole, last, sa, sb, partial_bytes;
 } split_plan;
-static size_t granule_up(size_t x) { return (x + 255) / 256 * 256; }
+
+static void split_slices(split_plan *sp, const gk_gemm_desc *d, const problem *p)
+{
+    const size_t k = d->k, kc = sp->kc;
+    sp->whole = k % kc == 0 ? sp->splits : sp->splits - 1;
+    sp->last = k - sp->whole * kc;
+    /* Slice z: A's columns z kc .. (rows, stored k x m), B's rows (columns, stored n x k). */
+    sp->sa = d->op_a == GK_GEMM_OP_T ? kc * p->lda : kc;
+    sp->sb = d->op_b == GK_GEMM_OP_T ? kc : kc * p->ldb;
+    /* No overflow: fewer than 64 tiles of 256 x 128 or 128 x 256 keep m and
+     * n below 2^14, and splits <= k / 512 < 2^22. Whole granules, so that
+     * the variant's scratch after them stays 256-byte aligned. */
+    sp->partial_bytes = (sp->splits * d->m * d->n * sizeof(float) + 255) / 256 * 256;
+}
 
 /* The split product: the slices as one strided batch of the variant
  * itself (alpha 1, beta 0, no epilogue) into dense fp32 partials at the
@@ -177,21 +195,17 @@ static size_t granule_up(size_t x) { return (x + 255) / 256 * 256; }
 static cudaError_t run_split(const gk_gemm_row *v, const gk_gemm_desc *d, const problem *p, const split_plan *sp,
                              const void *a, const void *b, void *c, void *workspace, cudaStream_t stream)
 {
-    const size_t m = d->m, n = d->n, k = d->k, kc = sp->kc, splits = sp->splits, mn = m * n;
-    const size_t whole = k % kc == 0 ? splits : splits - 1, last = k - whole * kc;
-    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
-    /* Slice z: A's columns z kc .. (rows, stored k x m), B's rows (columns, stored n x k). */
-    const size_t sa = ta ? kc * p->lda : kc, sb = tb ? kc : kc * p->ldb;
+    const size_t m = d->m, n = d->n, mn = m * n, whole = sp->whole, sa = sp->sa, sb = sp->sb;
     float *const partials = (float *)workspace;
-    void *const inner = (unsigned char *)workspace + granule_up(splits * mn * sizeof(float));
+    void *const inner = (unsigned char *)workspace + sp->partial_bytes;
     const float *fa = (const float *)a, *fb = (const float *)b;
-    cudaError_t err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, kc, 1.0f, fa, p->lda, sa, fb, p->ldb, sb, 0.0f,
-                                partials, n, mn, whole, 0, NULL, inner, stream);
-    if (err == cudaSuccess && last > 0)
-        err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, last, 1.0f, fa + whole * sa, p->lda, 0, fb + whole * sb,
-                        p->ldb, 0, 0.0f, partials + whole * mn, n, 0, 1, 0, NULL, inner, stream);
+    cudaError_t err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, sp->kc, 1.0f, fa, p->lda, sa, fb, p->ldb, sb,
+                                0.0f, partials, n, mn, whole, 0, NULL, inner, stream);
+    if (err == cudaSuccess && sp->last > 0)
+        err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, sp->last, 1.0f, fa + whole * sa, p->lda, 0,
+                        fb + whole * sb, p->ldb, 0, 0.0f, partials + whole * mn, n, 0, 1, 0, NULL, inner, stream);
     if (err == cudaSuccess)
-        err = gk_gemm_split_k_sum(partials, splits, m, n, d->alpha, d->beta, (float *)c, p->ldc, (int)d->epilogue,
+        err = gk_gemm_split_k_sum(partials, sp->splits, m, n, d->alpha, d->beta, (float *)c, p->ldc, (int)d->epilogue,
                                   (const float *)d->bias, stream);
     return err;
 }
@@ -260,7 +274,7 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld)
  * of at least 512, each a multiple of the 32-deep k-tile. */
 static split_plan auto_split(const gk_gemm_desc *d, int id)
 {
-    split_plan sp = {1, d->k};
+    split_plan sp = {.splits = 1, .kc = d->k};
     if (d->type != GK_GEMM_TYPE_F32 || (id != 10 && id != 12) || d->batch != 1 || d->m == 0 || d->n == 0 ||
         d->k < 1024 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
         return sp;
@@ -304,29 +318,25 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
     problem p;
     gk_status st = check_desc(v, desc, 1, &p);
     if (!gk_ok(st)) return st;
-    const split_plan sp = is_auto ? auto_split(desc, variant) : (split_plan){1, desc->k};
+    split_plan sp = is_auto ? auto_split(desc, variant) : (split_plan){.splits = 1, .kc = desc->k};
+    if (sp.splits > 1) split_slices(&sp, desc, &p);
     /* The scratch of the variant for this description (the TF32 rungs'
      * transposed copies of an operand; none elsewhere), in whole granules
      * and never 0; a split product's partials first. */
     size_t scratch = 0;
     const size_t overflow = (size_t)-1;
     if (sp.splits > 1) {
-        const size_t m = desc->m, n = desc->n, k = desc->k, kc = sp.kc;
-        const size_t whole = k % kc == 0 ? sp.splits : sp.splits - 1, last = k - whole * kc;
-        const int ta = desc->op_a == GK_GEMM_OP_T, tb = desc->op_b == GK_GEMM_OP_T;
-        const size_t sa = ta ? kc * p.lda : kc, sb = tb ? kc : kc * p.ldb;
+        /* The partials, then the variant's scratch for either call of run_split. */
         size_t inner = 0, inner_last = 0;
         if (v->scratch != NULL) {
-            inner = v->scratch((int)desc->op_a, (int)desc->op_b, m, n, kc, whole, whole > 1 ? sa : 0,
-                               whole > 1 ? sb : 0);
-            if (last > 0) inner_last = v->scratch((int)desc->op_a, (int)desc->op_b, m, n, last, 1, 0, 0);
+            inner = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, sp.kc, sp.whole,
+                               sp.whole > 1 ? sp.sa : 0, sp.whole > 1 ? sp.sb : 0);
+            if (sp.last > 0)
+                inner_last = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, sp.last, 1, 0, 0);
         }
-        /* No overflow: fewer than 64 tiles of 256 x 128 or 128 x 256 keep m
-         * and n below 2^14, and splits <= k / 512 < 2^22. */
-        const size_t partials = granule_up(sp.splits * m * n * sizeof(float));
         scratch = inner == overflow || inner_last == overflow
                       ? overflow
-                      : partials + (inner > inner_last ? inner : inner_last);
+                      : sp.partial_bytes + (inner > inner_last ? inner : inner_last);
     } else if (!p.plain && v->scratch != NULL) {
         scratch = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, desc->k, desc->batch,
                              desc->batch > 1 ? desc->stride_a : 0, desc->batch > 1 ? desc->stride_b : 0);

@@ -892,8 +892,9 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, siz
  * A lane's e = 0, 1 are two consecutive floats of one row of C, one 8-byte
  * store where c_vec (c 8-byte aligned, ldc and the batch stride even): for
  * fixed (j, h) a warp writes 8 rows of C x 32 contiguous bytes, 8 full
- * sectors. The bias is C's column's: bm + 8j + 2t + e, read per element
- * (through L1; 64 per thread and tile). */
+ * sectors. The bias is C's column's: bm + 8j + 2t + e, read beside each
+ * store (through L1): 128 loads per thread and tile, of its 64 columns
+ * (each read once for h = 0 and once for h = 1). */
 template <int kEpi>
 __device__ __forceinline__ void store_tile_t(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
                                              unsigned bm, unsigned col0, int w, int lane, float alpha, float beta,
