@@ -7,6 +7,10 @@
  *     cluster-multicast form), the async-proxy fence, and the instructions
  *     that exist only for sm_90a (wgmma.fence / commit_group / wait_group,
  *     setmaxnreg);
+ *   - clusters of CTAs (variants 17 and 18): a CTA's rank, the
+ *     cluster-wide barrier, an arrival on the peer CTA's mbarrier;
+ *   - the instructions of a TMA store epilogue (variants 17 and 18):
+ *     stmatrix, the TMA store and its bulk groups, a pair of 16-bit values;
  *   - the ring of stages a TMA kernel keeps in shared memory (ring_layout,
  *     init_ring) and the stub that stands for a kernel in a build without
  *     sm_90a (sm90a_stub);
@@ -132,6 +136,112 @@ __device__ __forceinline__ void fence_proxy_async()
 #if GK_SM90
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
+}
+
+/* ---- Clusters (sm_90a): variants 17 and 18's pairs of CTAs ------------------- */
+/* This CTA's rank in its cluster (0 .. kCluster - 1; blockIdx.x % kCluster
+ * for clusters laid along x). */
+__device__ __forceinline__ unsigned cluster_ctarank()
+{
+    unsigned r = 0;
+#if GK_SM90A
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+#endif
+    return r;
+}
+/* Every thread of every CTA of the cluster arrives, then waits for all the
+ * others: the release/acquire pair makes each thread's earlier writes
+ * (mbarrier inits, remote arrivals) visible cluster-wide before anyone
+ * passes. .aligned: all threads of a warp execute it together. */
+__device__ __forceinline__ void cluster_sync()
+{
+#if GK_SM90A
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;\n" ::
+                     : "memory");
+#endif
+}
+/* One arrival on the mbarrier at this CTA's shared-memory offset bar, in the
+ * shared memory of cluster CTA `cta`: mapa turns the local offset into that
+ * CTA's shared::cluster address. The arrive has the default semantics
+ * (release at CTA scope), and the producer's wait is mbar_wait's (acquire at
+ * CTA scope): the warp's only accesses to the stage were its
+ * wgmma's reads, through the async proxy, retired by wgmma.wait_group
+ * before this arrival; the peer's producer overwrites the stage only with
+ * the TMA, after its wait on the empty barrier that this arrival
+ * completes. With .release.cluster here (and .acquire.cluster in the
+ * producer's wait), ptxas puts a MEMBAR.ALL.GPU before every such arrive,
+ * which waits for the warp's outstanding global stores (the previous
+ * tile's epilogue) too: on the H200 (CUDA 13.0, 2026-11-23, register
+ * epilogue, gemm/tuning/tensor-core-h200.txt) variant 17 then took 0.2601 ms
+ * at 4096^3 against 0.1935 with the default semantics, 1.34 times as long
+ * (cuBLAS BF16 in the same processes 0.1744 and 0.1724: 0.67x against
+ * 0.89x). A remote arrive returns no state ("_"). */
+__device__ __forceinline__ void mbar_arrive_remote(uint32_t bar, unsigned cta)
+{
+#if GK_SM90A
+    asm volatile("{\n"
+                 ".reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+                 "}\n" ::"r"(bar),
+                 "r"(cta)
+                 : "memory");
+#endif
+}
+
+/* ---- Storing C through shared memory and the TMA (variants 17 and 18) ---------- */
+/* Four 8 x 8 matrices of b16 from registers to shared memory: lane l gives
+ * the address of row l % 8 of matrix l / 8, and register i of each lane
+ * holds 2 consecutive elements of matrix i (row lane / 4, columns
+ * 2 (lane % 4), + 1): the layout of an accumulator fragment. */
+__device__ __forceinline__ void stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3)
+{
+#if GK_SM90A
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0), "r"(r1),
+                 "r"(r2), "r"(r3)
+                 : "memory");
+#endif
+}
+__device__ __forceinline__ void bulk_commit()
+{
+#if GK_SM90A
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+/* Wait until none of this thread's bulk groups still reads shared memory
+ * (the buffer may be overwritten), or, for bulk_wait_all, until they are
+ * complete (their global writes done). */
+__device__ __forceinline__ void bulk_wait_read()
+{
+#if GK_SM90A
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void bulk_wait_all()
+{
+#if GK_SM90A
+    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+#endif
+}
+/* The TMA stores the box of the tensor map at (x, y, z) (z: the product of
+ * a 3D map) from shared memory at src (swizzled as the map says); elements
+ * outside the matrix are not written. Completion is tracked by the issuing
+ * thread's bulk groups. */
+__device__ __forceinline__ void tma_store_3d(const CUtensorMap *map, uint32_t src, int x, int y, int z)
+{
+#if GK_SM90A
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
+                     reinterpret_cast<uint64_t>(map)),
+                 "r"(x), "r"(y), "r"(z), "r"(src)
+                 : "memory");
+#endif
+}
+/* Two fp32 values rounded to a 16-bit type T (common.cuh's Half16), as one 32-bit register. */
+template <typename T> __device__ __forceinline__ uint32_t pack2(float lo, float hi)
+{
+    const typename Half16<T>::Pair v = Half16<T>::from_float2(lo, hi);
+    return *reinterpret_cast<const uint32_t *>(&v);
 }
 
 /* Where a ring of kStages stages lies in dynamic shared memory: from the
