@@ -9,7 +9,11 @@
 #include "variants.h"
 
 
-static const size_t k_elem_bytes[3] = {4, 2, 2}; /* f32, bf16, f16 */
+static const size_t k_elem_bytes[5] = {4, 2, 2, 1, 1}; /* f32, bf16, f16, e4m3, e5m2 */
+
+static int is_fp8(gk_gemm_type t) { return t == GK_GEMM_TYPE_E4M3 || t == GK_GEMM_TYPE_E5M2; }
+/* FP8 inputs: type_a and type_b are read (gk/gemm.h, "FP8"). */
+static int fp8_inputs(const gk_gemm_desc *d) { return is_fp8(d->type_a) || is_fp8(d->type_b); }
 
 gk_gemm_desc gk_gemm_desc_init(gk_gemm_type type, size_t m, size_t n, size_t k)
 {
@@ -32,6 +36,14 @@ gk_gemm_desc gk_gemm_desc_init(gk_gemm_type type, size_t m, size_t n, size_t k)
     d.epilogue = GK_GEMM_EPILOGUE_NONE;
     d.bias = NULL;
     d.compute = GK_GEMM_COMPUTE_DEFAULT;
+    d.type_a = type;
+    d.type_b = type;
+    d.scale_a = NULL;
+    d.scale_b = NULL;
+    d.scale_a_rows = NULL;
+    d.scale_b_cols = NULL;
+    d.amax = NULL;
+    d.fast_accum = 0;
     return d;
 }
 
@@ -41,6 +53,8 @@ const char *gk_gemm_type_name(gk_gemm_type t)
     case GK_GEMM_TYPE_F32: return "f32";
     case GK_GEMM_TYPE_BF16: return "bf16";
     case GK_GEMM_TYPE_F16: return "f16";
+    case GK_GEMM_TYPE_E4M3: return "e4m3";
+    case GK_GEMM_TYPE_E5M2: return "e5m2";
     default: return "?";
     }
 }
@@ -102,6 +116,7 @@ static int outputs_overlap(size_t batch, size_t s, size_t m, size_t n, size_t ld
 typedef struct problem {
     size_t lda, ldb, ldc;
     int plain; /* as stored, one product, no epilogue */
+    int fp8;   /* FP8 inputs: variant 18's run_fp8 */
 } problem;
 
 /* The checks of a description shared by gk_gemm_ex and the two wrappers, in
@@ -110,8 +125,29 @@ typedef struct problem {
  * the wrappers pass theirs as given. */
 static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int dense_ld, problem *p)
 {
-    if ((unsigned)d->type > (unsigned)GK_GEMM_TYPE_F16)
+    if ((unsigned)d->type > (unsigned)GK_GEMM_TYPE_E5M2)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->type is not a gk_gemm_type");
+    const int fp8 = fp8_inputs(d);
+    if (fp8) {
+        if ((unsigned)d->type_a > (unsigned)GK_GEMM_TYPE_E5M2 || (unsigned)d->type_b > (unsigned)GK_GEMM_TYPE_E5M2)
+            return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->type_a or desc->type_b is not a gk_gemm_type");
+        if (!is_fp8(d->type_a) || !is_fp8(d->type_b))
+            return GK_FAIL(GK_ERROR_UNSUPPORTED,
+                           "one FP8 operand beside a wider one: type_a and type_b are both E4M3/E5M2, or neither");
+        if (d->type_a == GK_GEMM_TYPE_E5M2 && d->type_b == GK_GEMM_TYPE_E5M2)
+            return GK_FAIL(GK_ERROR_UNSUPPORTED, "e5m2 x e5m2 is not offered (as in cuBLASLt): one operand is e4m3");
+        if (is_fp8(d->type))
+            return GK_FAIL(GK_ERROR_UNSUPPORTED, "C in FP8 is not offered: with FP8 inputs type is F32, BF16 or F16");
+    } else {
+        if (is_fp8(d->type))
+            return GK_FAIL(GK_ERROR_INVALID_ARGUMENT,
+                           "desc->type is E4M3 or E5M2, an input type: set type_a and type_b to it, type to C's");
+        if (d->scale_a != NULL || d->scale_b != NULL || d->scale_a_rows != NULL || d->scale_b_cols != NULL ||
+            d->amax != NULL)
+            return GK_FAIL(GK_ERROR_UNSUPPORTED, "scales and amax are for FP8 inputs (type_a, type_b E4M3/E5M2)");
+    }
+    if (d->fast_accum != 0 && d->fast_accum != 1)
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->fast_accum is neither 0 nor 1");
     if ((unsigned)d->op_a > (unsigned)GK_GEMM_OP_T || (unsigned)d->op_b > (unsigned)GK_GEMM_OP_T)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->op_a or desc->op_b is not a gk_gemm_op");
     if ((unsigned)d->epilogue > (unsigned)GK_GEMM_EPILOGUE_BIAS_GELU)
@@ -120,6 +156,8 @@ static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int den
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->compute is not a gk_gemm_compute");
     if (d->compute == GK_GEMM_COMPUTE_TF32 && d->type != GK_GEMM_TYPE_F32)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->compute is TF32 and the type is not F32");
+    if (d->compute == GK_GEMM_COMPUTE_TF32 && fp8)
+        return GK_FAIL(GK_ERROR_UNSUPPORTED, "desc->compute is TF32 and the inputs are FP8 (TF32 is for fp32 inputs)");
     if (d->batch == 0) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "desc->batch is 0 (one product or more)");
     if (d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "m, n or k is above GK_GEMM_MAX_DIM (2^31 - 1)");
@@ -141,10 +179,11 @@ static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int den
                           : "ldb is smaller than n (B is row-major k x n)");
     if (p->ldc < d->n) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "ldc is smaller than n (C is row-major m x n)");
     const size_t elem = k_elem_bytes[d->type], limit = EXTENT_LIMIT / elem;
+    const size_t limit_ab = fp8 ? EXTENT_LIMIT : limit; /* FP8 elements are bytes */
     const size_t batch = d->batch;
     if (d->m != 0 && d->n != 0) {
-        if (span(a_rows, a_cols, p->lda, batch, d->stride_a, limit) == 0 ||
-            span(b_rows, b_cols, p->ldb, batch, d->stride_b, limit) == 0 ||
+        if (span(a_rows, a_cols, p->lda, batch, d->stride_a, limit_ab) == 0 ||
+            span(b_rows, b_cols, p->ldb, batch, d->stride_b, limit_ab) == 0 ||
             span(d->m, d->n, p->ldc, batch, d->stride_c, limit) == 0)
             return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "a matrix or batch spans 2^62 bytes or more: its offsets would overflow");
         if (batch > 1 && outputs_overlap(batch, d->stride_c, d->m, d->n, p->ldc))
@@ -153,6 +192,15 @@ static gk_status check_desc(const gk_gemm_row *v, const gk_gemm_desc *d, int den
     }
     if ((v->info.types & GK_GEMM_TYPE_BIT(d->type)) == 0)
         return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant does not store this type (see variant->types)");
+    if (fp8 && v->run_fp8 == NULL)
+        return GK_FAIL(GK_ERROR_UNSUPPORTED, "FP8 inputs take the FP8 variant (18, precision GK_GEMM_FP8)");
+    if (!fp8 && v->run_fp8 != NULL)
+        return GK_FAIL(GK_ERROR_UNSUPPORTED, "this variant multiplies FP8 inputs: set type_a and type_b (E4M3, E5M2)");
+    p->fp8 = fp8;
+    if (fp8) {
+        p->plain = 0;
+        return gk_success();
+    }
     p->plain = !ta && !tb && batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
     if (!p->plain && v->run_ex == NULL)
         return GK_FAIL(GK_ERROR_UNSUPPORTED,
@@ -210,6 +258,24 @@ static cudaError_t run_split(const gk_gemm_row *v, const gk_gemm_desc *d, const 
     return err;
 }
 
+/* The FP8 rung's view of a checked description. */
+static gk_gemm_fp8_problem fp8_problem(const gk_gemm_desc *d, const problem *p, const void *a, const void *b,
+                                       void *c)
+{
+    const int batched = d->batch > 1;
+    gk_gemm_fp8_problem f = {
+        .type_a = (int)d->type_a, .type_b = (int)d->type_b, .type_c = (int)d->type,
+        .op_a = (int)d->op_a, .op_b = (int)d->op_b,
+        .m = d->m, .n = d->n, .k = d->k, .batch = d->batch,
+        .a = a, .b = b, .lda = p->lda, .ldb = p->ldb,
+        .stride_a = batched ? d->stride_a : 0, .stride_b = batched ? d->stride_b : 0,
+        .c = c, .ldc = p->ldc, .stride_c = batched ? d->stride_c : 0,
+        .alpha = d->alpha, .beta = d->beta, .epilogue = (int)d->epilogue, .bias = d->bias,
+        .scale_a = d->scale_a, .scale_b = d->scale_b, .scale_a_rows = d->scale_a_rows,
+        .scale_b_cols = d->scale_b_cols, .amax = d->amax, .fast_accum = d->fast_accum};
+    return f;
+}
+
 static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const problem *p, const split_plan *sp,
                              const void *a, const void *b, void *c, void *workspace, cudaStream_t stream)
 {
@@ -219,13 +285,27 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
     if (d->k > 0 && (a == NULL || b == NULL)) return GK_FAIL(GK_ERROR_NULL_POINTER, "a or b is NULL and k > 0");
     if (d->epilogue != GK_GEMM_EPILOGUE_NONE && d->bias == NULL)
         return GK_FAIL(GK_ERROR_NULL_POINTER, "desc->bias is NULL and the epilogue adds a bias");
-    if (gk_misaligned(c, elem) || (d->k > 0 && (gk_misaligned(a, elem) || gk_misaligned(b, elem))) ||
-        (d->epilogue != GK_GEMM_EPILOGUE_NONE && gk_misaligned(d->bias, elem)))
+    if (p->fp8) {
+        /* FP8 elements are bytes: a and b need no alignment. */
+        if (gk_misaligned(c, elem) || (d->epilogue != GK_GEMM_EPILOGUE_NONE && gk_misaligned(d->bias, elem)))
+            return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "c or bias is not aligned to C's element");
+        if (gk_misaligned(d->scale_a, 4) || gk_misaligned(d->scale_b, 4) || gk_misaligned(d->scale_a_rows, 4) ||
+            gk_misaligned(d->scale_b_cols, 4) || gk_misaligned(d->amax, 4))
+            return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "a scale pointer or amax is not aligned to 4 bytes (a float)");
+    } else if (gk_misaligned(c, elem) || (d->k > 0 && (gk_misaligned(a, elem) || gk_misaligned(b, elem))) ||
+               (d->epilogue != GK_GEMM_EPILOGUE_NONE && gk_misaligned(d->bias, elem))) {
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, elem == sizeof(float)
                                                       ? "a, b, c or bias is not aligned to 4 bytes (a float)"
                                                       : "a, b, c or bias is not aligned to 2 bytes (a 16-bit element)");
+    }
     cudaError_t err;
-    if (sp != NULL && sp->splits > 1 && d->k > 0)
+    if (p->fp8) {
+        const gk_gemm_fp8_problem f = fp8_problem(d, p, a, b, c);
+        err = v->run_fp8(f.type_a, f.type_b, f.type_c, f.op_a, f.op_b, f.m, f.n, f.k, f.batch, f.a, f.lda,
+                         f.stride_a, f.b, f.ldb, f.stride_b, f.c, f.ldc, f.stride_c, f.alpha, f.beta, f.epilogue,
+                         f.bias, f.scale_a, f.scale_b, f.scale_a_rows, f.scale_b_cols, f.amax, f.fast_accum,
+                         workspace, stream);
+    } else if (sp != NULL && sp->splits > 1 && d->k > 0)
         err = run_split(v, d, p, sp, a, b, c, workspace, stream);
     else if (p->plain && d->type == GK_GEMM_TYPE_F32 && v->run != NULL)
         err = v->run(d->m, d->n, d->k, d->alpha, (const float *)a, p->lda, (const float *)b, p->ldb, d->beta,
@@ -251,6 +331,7 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
  * description check_desc rejects may pick anything. */
 static int auto_pick(const gk_gemm_desc *d, int dense_ld)
 {
+    if (fp8_inputs(d)) return 18;
     if (d->type != GK_GEMM_TYPE_F32) return 17;
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
     const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
@@ -337,13 +418,19 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
         scratch = inner == overflow || inner_last == overflow
                       ? overflow
                       : sp.partial_bytes + (inner > inner_last ? inner : inner_last);
+    } else if (p.fp8) {
+        const gk_gemm_fp8_problem f = fp8_problem(desc, &p, a, b, c);
+        scratch = desc->m == 0 || desc->n == 0
+                      ? 0
+                      : v->scratch_fp8(f.op_a, f.op_b, f.m, f.n, f.k, f.batch, f.a, f.lda, f.stride_a, f.b, f.ldb,
+                                       f.stride_b);
     } else if (!p.plain && v->scratch != NULL) {
         scratch = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, desc->k, desc->batch,
                              desc->batch > 1 ? desc->stride_a : 0, desc->batch > 1 ? desc->stride_b : 0);
     }
     if (scratch == overflow)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT,
-                       "the transposed copy this variant makes of an operand would reach 2^62 bytes");
+                       "the copy this variant makes of an operand (transposed or padded) would reach 2^62 bytes");
     const size_t need = gk_workspace_round(scratch);
     GK_WORKSPACE_QUERY(need, workspace, workspace_bytes);
     GK_WORKSPACE_CHECK(need, workspace, workspace_bytes);
@@ -381,4 +468,17 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
                        const void *b, size_t ldb, float beta, void *c, size_t ldc, cudaStream_t stream)
 {
     return plain_call(variant, GK_GEMM_TYPE_BF16, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
+}
+
+gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, float scale, void *out,
+                               float *amax, cudaStream_t stream)
+{
+    if (!is_fp8(type)) return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "type is not GK_GEMM_TYPE_E4M3 or GK_GEMM_TYPE_E5M2");
+    if (count == 0) return gk_success();
+    if (x == NULL || out == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "x or out is NULL and count > 0");
+    if (gk_misaligned(x, sizeof(float)) || gk_misaligned(amax, sizeof(float)))
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "x or amax is not aligned to 4 bytes (a float)");
+    if (count >= EXTENT_LIMIT / sizeof(float))
+        return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "count spans 2^62 bytes or more: its offsets would overflow");
+    return GK_CUDA_STATUS(gk_gemm_fp8_quantize_launch((int)type, x, count, scale, out, amax, stream));
 }

@@ -7,9 +7,10 @@
  * compute capability it runs on, the element types it stores, whether it
  * takes every option of gk_gemm_ex), then the kernel file's functions (run
  * for fp32 storage, run16 for 16-bit storage, run_ex where extended, scratch
- * where run_ex needs a workspace). Ids
- * 1-12 store fp32 (kernels/NN_name.cu), ids 13-17 16-bit types
- * (kernels/bf16_NN_name.cu: id 12 + NN). */
+ * where run_ex needs a workspace; run_fp8 and scratch_fp8 for FP8 inputs).
+ * Ids 1-12 store fp32 (kernels/NN_name.cu), ids 13-17 16-bit types
+ * (kernels/bf16_NN_name.cu: id 12 + NN), id 18 multiplies FP8 inputs
+ * (kernels/fp8_NN_name.cu: id 17 + NN). */
 #include <stddef.h>
 
 #include "../common/module.h"
@@ -17,57 +18,64 @@
 
 static const gk_gemm_row table[] = {
     {{1, "naive", "one thread per element of C, threads walk down the rows: loads not coalesced", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_01_naive_run, NULL, NULL, NULL},
+     gk_gemm_01_naive_run, NULL, NULL, NULL, NULL, NULL},
     {{2, "coalesced", "threads walk along the rows of C: B loads and C stores coalesced", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_02_coalesced_run, NULL, NULL, NULL},
+     gk_gemm_02_coalesced_run, NULL, NULL, NULL, NULL, NULL},
     {{3, "smem_tiled", "32x32 tiles of A and B in shared memory: each global load used 32 times", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_03_smem_tiled_run, NULL, NULL, NULL},
+     gk_gemm_03_smem_tiled_run, NULL, NULL, NULL, NULL, NULL},
     {{4, "1d_blocktiling", "each thread computes a column of results: one B value from shared memory feeds several",
       GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_04_1d_blocktiling_run, NULL, NULL, NULL},
+     gk_gemm_04_1d_blocktiling_run, NULL, NULL, NULL, NULL, NULL},
     {{5, "2d_blocktiling", "each thread computes an 8x8 tile: outer products of register fragments", GK_GEMM_FP32,
       75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_05_2d_blocktiling_run, NULL, NULL, NULL},
+     gk_gemm_05_2d_blocktiling_run, NULL, NULL, NULL, NULL, NULL},
     {{6, "vectorized", "16-byte loads, A tile stored transposed for vector reads from shared memory", GK_GEMM_FP32,
       75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_06_vectorized_run, NULL, NULL, NULL},
+     gk_gemm_06_vectorized_run, NULL, NULL, NULL, NULL, NULL},
     {{7, "bank_conflict_free", "shared-memory layout free of bank conflicts", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_07_bank_conflict_free_run, NULL, NULL, NULL},
+     gk_gemm_07_bank_conflict_free_run, NULL, NULL, NULL, NULL, NULL},
     {{8, "warp_tiling", "a warp-level tile between block and thread: fewer shared-memory wavefronts", GK_GEMM_FP32,
       75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_08_warp_tiling_run, NULL, NULL, NULL},
+     gk_gemm_08_warp_tiling_run, NULL, NULL, NULL, NULL, NULL},
     {{9, "double_buffered_cp_async", "cp.async into two shared-memory stages: loads overlap the FMAs",
       GK_GEMM_FP32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_09_double_buffered_cp_async_run, NULL, NULL, NULL},
+     gk_gemm_09_double_buffered_cp_async_run, NULL, NULL, NULL, NULL, NULL},
     {{10, "tuned_fp32", "multistage cp.async, large register tiles, tuned on an H100/H200", GK_GEMM_FP32, 80,
       GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
-     gk_gemm_10_tuned_fp32_run, NULL, gk_gemm_10_tuned_fp32_run_ex, NULL},
+     gk_gemm_10_tuned_fp32_run, NULL, gk_gemm_10_tuned_fp32_run_ex, NULL, NULL, NULL},
     {{11, "tf32_mma", "TF32 tensor cores (mma.sync m16n8k8), fp32 accumulation", GK_GEMM_TF32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
-     gk_gemm_11_tf32_mma_run, NULL, gk_gemm_11_tf32_mma_run_ex, gk_gemm_11_tf32_mma_scratch},
+     gk_gemm_11_tf32_mma_run, NULL, gk_gemm_11_tf32_mma_run_ex, gk_gemm_11_tf32_mma_scratch, NULL, NULL},
     {{12, "tf32_wgmma",
       "TF32 on Hopper's wgmma: TMA, a producer and two consumer warpgroups, persistent tiles; B^T from registers; "
       "sm_90a",
       GK_GEMM_TF32, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
-     gk_gemm_12_tf32_wgmma_run, NULL, gk_gemm_12_tf32_wgmma_run_ex, gk_gemm_12_tf32_wgmma_scratch},
+     gk_gemm_12_tf32_wgmma_run, NULL, gk_gemm_12_tf32_wgmma_run_ex, gk_gemm_12_tf32_wgmma_scratch, NULL, NULL},
     /* The 16-bit rungs: kernels/bf16_01_mma_sync.cu .. bf16_05_persistent.cu. */
     {{13, "mma_sync", "mma.sync m16n8k16 fed by ldmatrix from swizzled tiles, multistage cp.async (the Ampere way)",
       GK_GEMM_BF16, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
-     NULL, gk_gemm_bf16_01_mma_sync_run, NULL, NULL},
+     NULL, gk_gemm_bf16_01_mma_sync_run, NULL, NULL, NULL, NULL},
     {{14, "wgmma", "Hopper wgmma reads both tiles from shared memory (descriptors, 128-byte swizzle); sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
-     NULL, gk_gemm_bf16_02_wgmma_run, NULL, NULL},
+     NULL, gk_gemm_bf16_02_wgmma_run, NULL, NULL, NULL, NULL},
     {{15, "tma", "the TMA loads both tiles (host-made tensor maps, 128-byte swizzle) into an mbarrier pipeline; sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
-     NULL, gk_gemm_bf16_03_tma_run, NULL, NULL},
+     NULL, gk_gemm_bf16_03_tma_run, NULL, NULL, NULL, NULL},
     {{16, "warp_specialized",
       "a producer warpgroup issues the TMA, two consumer warpgroups the wgmma (mbarriers, setmaxnreg); sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
-     NULL, gk_gemm_bf16_04_warp_specialized_run, NULL, NULL},
+     NULL, gk_gemm_bf16_04_warp_specialized_run, NULL, NULL, NULL, NULL},
     {{17, "persistent",
       "persistent CTAs walk grouped tiles; the TMA ring runs on across tiles, so the next tile loads during the "
       "epilogue; 2-CTA clusters multicast B; with beta = 0, C leaves through shared memory and TMA stores; sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
-     NULL, gk_gemm_bf16_05_persistent_run, gk_gemm_bf16_05_persistent_run_ex, NULL},
+     NULL, gk_gemm_bf16_05_persistent_run, gk_gemm_bf16_05_persistent_run_ex, NULL, NULL, NULL},
+    /* The FP8 rung: kernels/fp8_01_scaled_wgmma.cu (id 17 + NN). */
+    {{18, "scaled_wgmma",
+      "FP8 inputs (e4m3, e5m2) on wgmma k32, K-major operands through the TMA, per-tensor, row and column "
+      "scales, fp32 promotion of partial sums, amax; variant 17's persistent producer/consumer ring; sm_90a",
+      GK_GEMM_FP8, 90,
+      GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
+     NULL, NULL, NULL, NULL, gk_gemm_fp8_01_scaled_wgmma_run, gk_gemm_fp8_01_scaled_wgmma_scratch},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,
@@ -83,7 +91,11 @@ static int last_of(int (*keep)(const gk_gemm_variant *))
     return best;
 }
 static int is_fp32(const gk_gemm_variant *v) { return v->precision == GK_GEMM_FP32; }
-static int stores_f32(const gk_gemm_variant *v) { return (v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32)) != 0; }
+/* gk_gemm_best_variant's candidates: fp32 storage from fp32 inputs (not the FP8 rung). */
+static int stores_f32(const gk_gemm_variant *v)
+{
+    return (v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32)) != 0 && v->precision != GK_GEMM_FP8;
+}
 static int is_16bit(const gk_gemm_variant *v) { return v->precision == GK_GEMM_BF16; }
 
 int gk_gemm_best_fp32_variant(void) { return last_of(is_fp32); }
@@ -97,6 +109,7 @@ const char *gk_gemm_precision_name(gk_gemm_precision p)
     case GK_GEMM_TF32: return "tf32";
     case GK_GEMM_BF16: return "bf16";
     case GK_GEMM_FP16: return "fp16";
+    case GK_GEMM_FP8: return "fp8";
     default: return "?";
     }
 }
@@ -108,7 +121,12 @@ static size_t first_16bit(void)
     while (i < gk_gemm_variant_count() && !is_16bit(&table[i].info)) ++i;
     return i;
 }
-size_t gk_gemm_bf16_variant_count(void) { return gk_gemm_variant_count() - first_16bit(); }
+size_t gk_gemm_bf16_variant_count(void)
+{
+    size_t i = first_16bit();
+    while (i < gk_gemm_variant_count() && is_16bit(&table[i].info)) ++i;
+    return i - first_16bit();
+}
 const gk_gemm_variant *gk_gemm_bf16_variant_at(size_t index)
 {
     return index < gk_gemm_bf16_variant_count() ? &table[first_16bit() + index].info : NULL;

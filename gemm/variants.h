@@ -76,17 +76,60 @@ typedef cudaError_t gk_gemm_ex_run_fn(int type, int op_a, int op_b, size_t m, si
 typedef size_t gk_gemm_scratch_fn(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch, size_t stride_a,
                                   size_t stride_b);
 
+/* An FP8 product (gk_gemm_ex with FP8 inputs, gk/gemm.h "FP8"), checked by
+ * gemm.c: types as gk_gemm_type's values (type_a, type_b 3 e4m3 or 4 e5m2,
+ * not both 4; type_c 0 f32, 1 bf16, 2 f16), the rest as gk_gemm_ex_run_fn's
+ * (leading dimensions resolved, strides 0 when batch = 1), the scale and
+ * amax pointers as the description's (NULL: none). 1 <= m, n; 0 <= k. */
+typedef struct gk_gemm_fp8_problem {
+    int type_a, type_b, type_c, op_a, op_b;
+    size_t m, n, k, batch;
+    const void *a, *b;
+    size_t lda, ldb, stride_a, stride_b;
+    void *c;
+    size_t ldc, stride_c;
+    float alpha, beta;
+    int epilogue;
+    const void *bias;
+    const float *scale_a, *scale_b, *scale_a_rows, *scale_b_cols;
+    float *amax;
+    int fast_accum;
+} gk_gemm_fp8_problem;
+/* The FP8 rung's functions, on the problem's fields as scalars (so that its
+ * kernel file needs no header of the library): the scratch it needs (bytes,
+ * from the description and the alignment of a and b; (size_t)-1 at 2^62
+ * bytes or more), and the launch, with a workspace of at least that many
+ * bytes, 16-byte aligned. The same return values as gk_gemm_ex_run_fn.
+ * gemm.c's fp8_run and fp8_scratch unpack a gk_gemm_fp8_problem into them. */
+typedef size_t gk_gemm_fp8_scratch_fn(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch, const void *a,
+                                      size_t lda, size_t stride_a, const void *b, size_t ldb, size_t stride_b);
+typedef cudaError_t gk_gemm_fp8_run_fn(int type_a, int type_b, int type_c, int op_a, int op_b, size_t m, size_t n,
+                                       size_t k, size_t batch, const void *a, size_t lda, size_t stride_a,
+                                       const void *b, size_t ldb, size_t stride_b, void *c, size_t ldc,
+                                       size_t stride_c, float alpha, float beta, int epilogue, const void *bias,
+                                       const float *scale_a, const float *scale_b, const float *scale_a_rows,
+                                       const float *scale_b_cols, float *amax, int fast_accum, void *workspace,
+                                       cudaStream_t stream);
+
 /* One row of the module's table: the public description, then the kernel
  * file's functions: `run` for the fp32 rungs (1-12), `run16` for the 16-bit
  * ones (13-17), and `run_ex` where the variant is extended (NULL
- * otherwise), and `scratch` where run_ex needs a workspace (NULL otherwise). */
+ * otherwise), and `scratch` where run_ex needs a workspace (NULL
+ * otherwise); `run_fp8` and `scratch_fp8` for the FP8 rung (18). */
 typedef struct gk_gemm_row {
     gk_gemm_variant info; /* what gk_gemm_variant_at() shows */
     gk_gemm_run_fn *run;
     gk_gemm_bf16_run_fn *run16;
     gk_gemm_ex_run_fn *run_ex;
     gk_gemm_scratch_fn *scratch;
+    gk_gemm_fp8_run_fn *run_fp8;
+    gk_gemm_fp8_scratch_fn *scratch_fp8;
 } gk_gemm_row;
+
+/* gemm/fp8_quantize.cu: gk_gemm_fp8_quantize's launch (arguments checked:
+ * type 3 or 4, count >= 1, x and out non-NULL). */
+cudaError_t gk_gemm_fp8_quantize_launch(int type, const float *x, size_t count, float scale, void *out,
+                                        float *amax, cudaStream_t stream);
 
 /* gemm/split_k.cu: C = epilogue(alpha (P_0 + ... + P_{splits-1}) + beta C +
  * bias) over `splits` dense m x n fp32 partials at `partials`, added in
@@ -109,6 +152,8 @@ gk_gemm_ex_run_fn gk_gemm_11_tf32_mma_run_ex;
 gk_gemm_scratch_fn gk_gemm_11_tf32_mma_scratch;
 gk_gemm_ex_run_fn gk_gemm_12_tf32_wgmma_run_ex;
 gk_gemm_scratch_fn gk_gemm_12_tf32_wgmma_scratch;
+gk_gemm_fp8_run_fn gk_gemm_fp8_01_scaled_wgmma_run;
+gk_gemm_fp8_scratch_fn gk_gemm_fp8_01_scaled_wgmma_scratch;
 
 #ifdef __cplusplus
 }

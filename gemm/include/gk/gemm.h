@@ -7,9 +7,10 @@
  * Ampere's mma.sync, 12 with Hopper's wgmma fed by the TMA) and in
  * bfloat16 on the tensor cores (gk_gemm_bf16, variants 13-17: see "BF16"
  * below), and, through gk_gemm_ex (below), with transposed operands,
- * batches, FP16 and fused bias and activation. Every variant is one file in
+ * batches, FP16 and fused bias and activation, and FP8 inputs (variant 18,
+ * "FP8" below). Every variant is one file in
  * gemm/kernels/ and one row of the module's one table (gemm/variants.c),
- * ids 1-17, whose read-only description gk_gemm_variant_at() shows; the
+ * ids 1-18, whose read-only description gk_gemm_variant_at() shows; the
  * API, the tests, the bench and the docs all read it and use its ids.
  * gemm/README.md walks up the ladder with measured numbers.
  *
@@ -87,8 +88,9 @@ typedef enum gk_gemm_precision {
     GK_GEMM_FP32 = 0, /* fp32 products and sums (FFMA) */
     GK_GEMM_TF32 = 1, /* TF32 products on the tensor cores, fp32 sums */
     GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17): exact products, fp32 sums, C in bf16 */
-    GK_GEMM_FP16 = 3  /* the same kernels storing IEEE half (gk_gemm_ex, GK_GEMM_TYPE_F16): the
+    GK_GEMM_FP16 = 3, /* the same kernels storing IEEE half (gk_gemm_ex, GK_GEMM_TYPE_F16): the
                          precision of a call, never of a table row */
+    GK_GEMM_FP8 = 4   /* FP8 inputs (e4m3, e5m2: variant 18), exact products, fp32 sums */
 } gk_gemm_precision;
 
 /* Largest m, n or k: 2^31 - 1, so that a row or column index fits in an int. */
@@ -96,7 +98,7 @@ typedef enum gk_gemm_precision {
 
 /* A read-only description of one variant (one row of the table). */
 typedef struct gk_gemm_variant {
-    int id;                      /* 1 .. 17 in teaching order: gk_gemm_ex's, gk_bench's
+    int id;                      /* 1 .. 18 in teaching order: gk_gemm_ex's, gk_bench's
                                     and gemm/README.md's id                          */
     const char *name;            /* the kernel file's name without its number        */
     const char *idea;            /* one line: what this step changes                 */
@@ -204,13 +206,15 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *   1 .. 12   fp32 storage (GK_GEMM_TYPE_F32): 1-10 fp32 products, 11-12 TF32;
  *   13 .. 17  16-bit storage (GK_GEMM_TYPE_BF16 or GK_GEMM_TYPE_F16), the
  *             tensor-core rungs bf16_01 .. bf16_05 (gemm/kernels/bf16_NN_*.cu);
- *             gk_gemm_bf16 takes these ids too.
+ *             gk_gemm_bf16 takes these ids too;
+ *   18        FP8 inputs (type_a, type_b E4M3 or E5M2) stored to F32, BF16 or
+ *             F16: gk/gemm.h "FP8", gemm/kernels/fp8_01_scaled_wgmma.cu.
  * variant->types says which element types a variant stores, and
  * variant->extended whether it takes every option below (transposed
  * operands, batches, epilogues); the others take the default layout, one
  * product and no epilogue, and return GK_ERROR_UNSUPPORTED, with a message,
- * for anything else. Variants 10 (fp32), 11 and 12 (TF32) and 17 (BF16
- * and FP16) are extended.
+ * for anything else. Variants 10 (fp32), 11 and 12 (TF32), 17 (BF16
+ * and FP16) and 18 (FP8 inputs) are extended.
  *
  * The options:
  *   - op_a, op_b: an operand as stored (GK_GEMM_OP_N) or transposed
@@ -279,7 +283,9 @@ typedef enum gk_gemm_op { GK_GEMM_OP_N = 0, GK_GEMM_OP_T = 1 } gk_gemm_op;
 typedef enum gk_gemm_type {
     GK_GEMM_TYPE_F32 = 0,  /* float                         */
     GK_GEMM_TYPE_BF16 = 1, /* __nv_bfloat16 (<cuda_bf16.h>) */
-    GK_GEMM_TYPE_F16 = 2   /* __half (<cuda_fp16.h>)        */
+    GK_GEMM_TYPE_F16 = 2,  /* __half (<cuda_fp16.h>)        */
+    GK_GEMM_TYPE_E4M3 = 3, /* __nv_fp8_e4m3 (<cuda_fp8.h>): inputs only (type_a, type_b; see "FP8") */
+    GK_GEMM_TYPE_E5M2 = 4  /* __nv_fp8_e5m2 (<cuda_fp8.h>): inputs only */
 } gk_gemm_type;
 
 /* What GK_GEMM_AUTO may compute fp32 storage in (cuBLAS's compute types):
@@ -314,6 +320,19 @@ typedef struct gk_gemm_desc {
     gk_gemm_epilogue epilogue;  /*                                     default NONE */
     const void *bias;           /* n elements of `type` (device)          default NULL */
     gk_gemm_compute compute;    /* what GK_GEMM_AUTO may use          default DEFAULT */
+    /* FP8 (see "FP8" below); read only when type_a or type_b is E4M3 or E5M2. */
+    gk_gemm_type type_a, type_b; /* A's and B's element types            default type */
+    const float *scale_a, *scale_b; /* device, one float each: per-tensor
+                                   scales; NULL means 1                   default NULL */
+    const float *scale_a_rows;  /* device, m floats: a scale per row of
+                                   op(A); NULL: none                      default NULL */
+    const float *scale_b_cols;  /* device, n floats: a scale per column of
+                                   op(B); NULL: none                      default NULL */
+    float *amax;                /* device, one float: receives max |D|;
+                                   NULL: not computed                     default NULL */
+    int fast_accum;             /* 1: the tensor cores' own accumulator for
+                                   the whole sum; 0: partial sums promoted
+                                   to fp32 registers every 256 k          default 0 */
 } gk_gemm_desc;
 
 /* The default description of an m x n x k product of `type`: as stored,
@@ -325,6 +344,90 @@ gk_gemm_desc gk_gemm_desc_init(gk_gemm_type type, size_t m, size_t n, size_t k);
  * batch, with variant `variant` (any id of the table). See above. */
 gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const void *b, void *c, void *workspace,
                      size_t *workspace_bytes, cudaStream_t stream);
+
+/* ---- FP8: gk_gemm_ex with e4m3 and e5m2 inputs (variant 18) ------------------
+ *
+ *     D_z = epilogue(alpha * sa * sb * ra[i] * cb[j] * sum_k A_z(i, k) B_z(k, j)
+ *                    + beta * C_z(i, j) + bias[j])
+ *
+ * Hopper's tensor cores multiply 8-bit floats at twice the BF16 rate
+ * (wgmma ...k32.e4m3/e5m2, PTX ISA 8.0). Variant 18 (gemm/kernels/
+ * fp8_01_scaled_wgmma.cu, the top of the tensor-core ladder) takes:
+ *   - type_a, type_b: GK_GEMM_TYPE_E4M3 (1 sign, 4 exponent, 3 mantissa
+ *     bits, largest finite 448, no infinity) or GK_GEMM_TYPE_E5M2 (5 and 2
+ *     bits, largest finite 57344, with infinities): the pairs e4m3 x e4m3,
+ *     e4m3 x e5m2 and e5m2 x e4m3 (not e5m2 x e5m2, as cuBLASLt). Both or
+ *     neither are FP8: an FP8 operand beside a 16-bit one is
+ *     GK_ERROR_UNSUPPORTED. The bytes are taken as stored: every byte is a
+ *     value (e4m3's 0x7f and 0xff are NaN, and propagate), nothing is
+ *     converted or saturated on the way in.
+ *   - type: C's (and the bias's) type, GK_GEMM_TYPE_BF16, F16 or F32.
+ *   - scales, all fp32 device pointers (as cuBLASLt's
+ *     CUBLASLT_MATMUL_DESC_A_SCALE_POINTER: they usually come from the
+ *     previous step's amax on the GPU): sa = *scale_a and sb = *scale_b per
+ *     tensor (NULL: 1), ra = scale_a_rows[i] per row of op(A) (m floats)
+ *     and cb = scale_b_cols[j] per column of op(B) (n floats), NULL: 1.
+ *     The row and column scales are shared by every product of a batch,
+ *     as the bias. alpha sa sb is one fp32 product per call, applied with
+ *     ra[i] cb[j] to the fp32 sum before beta C and the bias.
+ *   - amax: when not NULL, *amax receives the largest |D| of the call (every
+ *     element of every product, after the epilogue, before D's rounding to
+ *     its type; NaN if any element is NaN), for the next step's scale (as
+ *     CUBLASLT_MATMUL_DESC_AMAX_D_POINTER). It is written by the call (set to
+ *     0, then raised by atomic maxima: the result does not depend on their
+ *     order). m = 0 or n = 0 launches nothing and leaves it alone.
+ *   - Saturation: D is rounded to its type with round to nearest even, so
+ *     a scaled value beyond F16's largest finite (65504) becomes +-inf, as
+ *     __float2half_rn does; BF16 and F32 reach +-inf only beyond fp32's
+ *     range. Values beyond e4m3's range arise only where a caller quantizes:
+ *     gk_gemm_fp8_quantize (below) saturates them to +-448 (e5m2: 57344).
+ *   - Layouts: the FP8 wgmma reads both operands K-major from shared memory
+ *     only (no transpose bit for 8-bit types), which in row-major terms is
+ *     op_a = N and op_b = T (y = x W^T, W stored out x in): that layout is
+ *     read in place by the TMA. Any other layout, and rows the TMA cannot
+ *     address (a, b not on 16-byte boundaries, lda, ldb or a batched
+ *     operand's stride not multiples of 16 bytes), first copies the operand
+ *     into the workspace as a dense K-major matrix, rows padded to 16
+ *     bytes: one read and one write of that operand (m k or n k bytes per
+ *     product that has its own), which the bench's layouts measure. For
+ *     this variant the workspace size therefore also depends on where a
+ *     and b start: query with the pointers of the call (NULL counts as
+ *     aligned).
+ *   - Accumulation: a product of two FP8 numbers (at most 4 x 4 significant
+ *     bits) is exact in fp32. Hopper's FP8 wgmma adds the products of each
+ *     k32 step into its accumulator with a narrower adder than fp32's (the
+ *     DeepSeek-V3 report, arXiv:2412.19437, section 3.3.2, measures about
+ *     14 bits kept), so long sums lose precision. With fast_accum = 0 (the
+ *     default, as cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM = 0) the
+ *     kernel restarts the tensor cores' sum every 256 k (8 wgmma k-steps)
+ *     and adds it into fp32 registers (DeepGEMM's promotion); with
+ *     fast_accum = 1 the whole sum stays in the tensor cores' accumulator:
+ *     faster, less precise. gemm/README.md ("FP8") gives both errors,
+ *     measured against a float64 reference at k = 4096 and 16384, and the
+ *     cost of the promotion.
+ *   - The rest is gk_gemm_ex's: batches and strides (in elements), alpha,
+ *     beta (beta = 0 never reads C), the epilogues, any m, n, k (k = 0
+ *     gives epilogue(beta C + bias)), a, b any device pointers (FP8
+ *     elements are single bytes), c and bias aligned to C's type, the
+ *     scale pointers and amax to 4 bytes, the same bits run to run (the
+ *     amax included), safe from several host threads (calls at once must
+ *     not share a workspace, C or amax).
+ *   - Bad arguments: a scale or amax given without FP8 inputs, FP8 inputs
+ *     to another variant, e5m2 x e5m2, an FP8 C, compute TF32 with FP8
+ *     inputs: GK_ERROR_UNSUPPORTED (or GK_ERROR_INVALID_ARGUMENT for values
+ *     that are not a gk_gemm_type or a fast_accum other than 0 and 1), with
+ *     a message; nothing is launched and nothing is written.
+ */
+
+/* out[i] = saturate(scale * x[i]) rounded to `type` (GK_GEMM_TYPE_E4M3 or
+ * E5M2), i < count: round to nearest even, values beyond the largest
+ * finite (448 for e4m3, 57344 for e5m2) saturated to it with their sign
+ * (__NV_SATFINITE), NaN kept NaN. When amax is not NULL, *amax receives
+ * max |x[i]| (before the scale: the statistic a caller turns into the next
+ * scale, 448 / amax for e4m3). x: device floats aligned to 4 bytes; out:
+ * count bytes. count = 0 writes nothing (not even amax). Queued on stream. */
+gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, float scale, void *out,
+                               float *amax, cudaStream_t stream);
 
 /* ---- GK_GEMM_AUTO: the variant for the description ---------------------------
  * Any entry point (gk_gemm, gk_gemm_bf16, gk_gemm_ex) takes GK_GEMM_AUTO for
@@ -341,6 +444,7 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
  *   F32         TF32      lda, ldb and the batch strides multiples of 4         12
  *                         (rows of 16 bytes: its TMA path), else                11
  *   BF16, F16   DEFAULT                                                         17
+ *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
  * for one product with k >= 1024 and fewer than 64 output tiles (12's are
  * 256 x 128 of C, 10's 128 x 256), k is cut into S = min(ceil(128 /
@@ -361,7 +465,7 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
  * slices gk_gemm_ex cuts k (1: none); nothing is launched. */
 gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant, size_t *splits);
 
-const char *gk_gemm_type_name(gk_gemm_type t);         /* "f32", "bf16", "f16" */
+const char *gk_gemm_type_name(gk_gemm_type t);         /* "f32", "bf16", "f16", "e4m3", "e5m2" */
 const char *gk_gemm_epilogue_name(gk_gemm_epilogue e); /* "none", "bias", "bias_relu", "bias_gelu" */
 
 #ifdef __cplusplus
