@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gk/verify.h"
@@ -266,4 +267,171 @@ cublasStatus_t gk_cublas_gemm_bf16(cublasHandle_t h, size_t m, size_t n, size_t 
     return cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &alpha, b, CUDA_R_16BF, (int)ldb, a,
                         CUDA_R_16BF, (int)lda, &beta, c, CUDA_R_16BF, (int)ldc, CUBLAS_COMPUTE_32F,
                         CUBLAS_GEMM_DEFAULT);
+}
+
+/* ---- FP8 ------------------------------------------------------------------ */
+
+/* The shape of an FP8 type: mantissa bits, exponent bias, largest finite
+ * value and its byte. */
+typedef struct fp8_format {
+    int mbits, bias;
+    double max;
+    unsigned char max_bits;
+} fp8_format;
+
+static const fp8_format k_e4m3 = {3, 7, GK_E4M3_MAX, 0x7e};
+static const fp8_format k_e5m2 = {2, 15, GK_E5M2_MAX, 0x7b};
+
+double gk_fp8_value(gk_gemm_type type, unsigned char bits)
+{
+    if (type != GK_GEMM_TYPE_E4M3 && type != GK_GEMM_TYPE_E5M2) return NAN;
+    const fp8_format *f = type == GK_GEMM_TYPE_E4M3 ? &k_e4m3 : &k_e5m2;
+    const int emask = type == GK_GEMM_TYPE_E4M3 ? 15 : 31, mmask = (1 << f->mbits) - 1;
+    const int e = (bits >> f->mbits) & emask, m = bits & mmask;
+    const double sign = (bits & 0x80) ? -1.0 : 1.0;
+    if (type == GK_GEMM_TYPE_E4M3 && e == 15 && m == 7) return NAN; /* e4m3: only S.1111.111 is special */
+    if (type == GK_GEMM_TYPE_E5M2 && e == 31) return m == 0 ? sign * INFINITY : NAN;
+    /* Subnormal: m 2^(1 - bias - mbits); normal: (2^mbits + m) 2^(e - bias - mbits). */
+    if (e == 0) return sign * ldexp((double)m, 1 - f->bias - f->mbits);
+    return sign * ldexp((double)((1 << f->mbits) + m), e - f->bias - f->mbits);
+}
+
+unsigned char gk_fp8_bits(gk_gemm_type type, float x)
+{
+    if (type != GK_GEMM_TYPE_E4M3 && type != GK_GEMM_TYPE_E5M2) return 0;
+    const fp8_format *f = type == GK_GEMM_TYPE_E4M3 ? &k_e4m3 : &k_e5m2;
+    if (isnan(x)) return 0x7f; /* e4m3's NaN, and an e5m2 NaN (exponent 31, mantissa 3) */
+    const unsigned char sign = signbit(x) ? 0x80 : 0x00;
+    const double v = fabs((double)x);
+    /* Beyond the largest finite (infinity included): saturate. Round to
+     * nearest would give the largest finite or a value past it (e4m3 has
+     * none, e5m2's is infinity); __NV_SATFINITE stores the largest finite
+     * for both. */
+    if (v > f->max) return (unsigned char)(sign | f->max_bits);
+    /* The spacing of the FP8 numbers around v: 2^(E - mbits) for v in
+     * [2^E, 2^(E+1)), E no smaller than the smallest normal exponent 1 -
+     * bias (below it the subnormals share that spacing). v / q is exact
+     * (a float over a power of two, far from the double range's ends), and
+     * rint rounds it to the nearest integer, ties to even, in the default
+     * rounding mode. */
+    int e2 = 0;
+    (void)frexp(v, &e2); /* v = f 2^e2, f in [0.5, 1): E = e2 - 1 (v = 0: e2 = 0) */
+    int E = e2 - 1;
+    if (E < 1 - f->bias) E = 1 - f->bias;
+    const double q = ldexp(1.0, E - f->mbits);
+    unsigned n = (unsigned)rint(v / q);
+    const unsigned one = 1u << f->mbits; /* the implicit bit */
+    if (n < one) return (unsigned char)(sign | n); /* a subnormal or zero (only when E = 1 - bias) */
+    if (n == 2 * one) n = one, ++E;            /* rounded up to the next power of two */
+    /* v <= max, so the rounded value is at most max: E + bias <= the largest exponent field. */
+    return (unsigned char)(sign | (unsigned)(E + f->bias) << f->mbits | (n - one));
+}
+
+int gk_gemm_fp8_ref(const gk_gemm_desc *d, const unsigned char *a, const unsigned char *b, const float *c,
+                    const float *bias, double scale_a, double scale_b, const float *scale_a_rows,
+                    const float *scale_b_cols, double *ref, double *sab, double *mag)
+{
+    const size_t m = d->m, n = d->n, k = d->k, batch = d->batch;
+    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
+    const size_t lda = d->lda ? d->lda : (ta ? m : k), ldb = d->ldb ? d->ldb : (tb ? k : n);
+    const size_t ldc = d->ldc ? d->ldc : n;
+    const size_t sa = batch > 1 ? d->stride_a : 0, sb = batch > 1 ? d->stride_b : 0;
+    const size_t sc = batch > 1 ? d->stride_c : 0;
+    /* op(A_z) as m rows of k doubles and op(B_z) as n rows of k (column j
+     * of op(B) contiguous), so that every dot product below runs along
+     * contiguous memory whatever the layout; decoded through a table. */
+    double *ad = (double *)malloc((m * k + 1) * sizeof(double));
+    double *bd = (double *)malloc((n * k + 1) * sizeof(double));
+    if (ad == NULL || bd == NULL) {
+        free(ad), free(bd);
+        return -1;
+    }
+    double va[256], vb[256];
+    for (int i = 0; i < 256; ++i) {
+        va[i] = gk_fp8_value(d->type_a, (unsigned char)i);
+        vb[i] = gk_fp8_value(d->type_b, (unsigned char)i);
+    }
+    const double s0 = (double)d->alpha * scale_a * scale_b;
+    const int epi = (int)d->epilogue;
+    for (size_t z = 0; z < batch; ++z) {
+        /* A broadcast operand (stride 0) is decoded once. */
+        if (z == 0 || sa != 0) {
+            const unsigned char *az = a + z * sa;
+            for (size_t i = 0; i < m; ++i)
+                for (size_t p = 0; p < k; ++p) ad[i * k + p] = va[ta ? az[p * lda + i] : az[i * lda + p]];
+        }
+        if (z == 0 || sb != 0) {
+            const unsigned char *bz = b + z * sb;
+            for (size_t j = 0; j < n; ++j)
+                for (size_t p = 0; p < k; ++p) bd[j * k + p] = vb[tb ? bz[j * ldb + p] : bz[p * ldb + j]];
+        }
+        for (size_t i = 0; i < m; ++i) {
+            const double *ar = ad + i * k;
+            const double si = s0 * (scale_a_rows ? (double)scale_a_rows[i] : 1.0);
+            for (size_t j = 0; j < n; ++j) {
+                const double *br = bd + j * k;
+                double s = 0.0, g = 0.0;
+                for (size_t p = 0; p < k; ++p) {
+                    const double t = ar[p] * br[p]; /* exact */
+                    s += t;
+                    g += fabs(t);
+                }
+                const double sij = si * (scale_b_cols ? (double)scale_b_cols[j] : 1.0);
+                double x = sij * s, gs = fabs(sij) * g, mg = gs;
+                if (d->beta != 0.0f) {
+                    const double cb = (double)d->beta * (double)c[z * sc + i * ldc + j];
+                    x += cb;
+                    mg += fabs(cb);
+                }
+                if (epi != GK_GEMM_EPILOGUE_NONE) {
+                    x += (double)bias[j];
+                    mg += fabs((double)bias[j]);
+                }
+                const size_t at = (z * m + i) * n + j;
+                ref[at] = gk_gemm_epilogue_ref(epi, x);
+                sab[at] = gs;
+                mag[at] = mg;
+            }
+        }
+    }
+    free(ad), free(bd);
+    return 0;
+}
+
+double gk_gemm_fp8_accum_bound(int fast_accum, size_t k)
+{
+    if (k == 0) return 0.0;
+    const double u = GK_FP8_ACCUM_UNIT;
+    if (fast_accum) return expm1((double)k * log1p(u)); /* (1 + u)^k - 1 */
+    const double in_tc = (double)(k < GK_FP8_PROMOTE_K ? k : GK_FP8_PROMOTE_K); /* products per chunk */
+    const double tc = expm1(in_tc * log1p(u));
+    const double chunks = (double)((k + GK_FP8_PROMOTE_K - 1) / GK_FP8_PROMOTE_K);
+    return tc + expm1(chunks * log1p(GK_F32_UNIT_ROUNDOFF)) * (1.0 + tc);
+}
+
+double gk_gemm_fp8_tolerance_pre(int epilogue, int fast_accum, size_t k, double sab, double mag, double ref)
+{
+    const double u32 = GK_F32_UNIT_ROUNDOFF;
+    const double t1 = gk_gemm_fp8_accum_bound(fast_accum, k) * sab;
+    const double t2 = expm1(5.0 * log1p(u32)) * (sab + t1); /* (1 + u32)^5 - 1: the scale chain */
+    const double t3 = u32 * mag;                             /* beta C */
+    const double t = t1 + t2 + t3 + u32 * (mag + t1 + t2 + t3) + ((double)k + 2.0) * GK_F64_UNIT_ROUNDOFF * mag;
+    /* The epilogue, as gk_gemm_tolerance_ex takes it. */
+    if (epilogue == GK_GEMM_EPILOGUE_NONE) return t;
+    const double tx = t + u32 * (mag + t); /* the bias add; BIAS, and BIAS_RELU (1-Lipschitz) */
+    if (epilogue != GK_GEMM_EPILOGUE_BIAS_GELU) return tx;
+    const double lt = GK_GELU_LIPSCHITZ * tx;
+    return lt + GK_GELU_REL_ERROR * (fabs(ref) + lt) + 0x1p-100;
+}
+
+double gk_gemm_fp8_tolerance(gk_gemm_type c_type, int epilogue, int fast_accum, size_t k, double sab, double mag,
+                             double ref)
+{
+    const double te = gk_gemm_fp8_tolerance_pre(epilogue, fast_accum, k, sab, mag, ref);
+    const double u_out = c_type == GK_GEMM_TYPE_BF16  ? GK_BF16_UNIT_ROUNDOFF
+                         : c_type == GK_GEMM_TYPE_F16 ? GK_FP16_UNIT_ROUNDOFF
+                                                      : GK_F32_UNIT_ROUNDOFF;
+    double tol = te + u_out * (fabs(ref) + te);
+    if (c_type == GK_GEMM_TYPE_F16) tol += 0x1p-25; /* half the spacing of half's subnormals */
+    return tol;
 }

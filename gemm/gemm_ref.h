@@ -29,6 +29,14 @@
  * that are exactly IEEE half numbers (gk_round_to_fp16), converted with
  * gk_fp16_bits / gk_fp16_value (plain C, no CUDA header), and a 16-bit C of
  * either type checked with gk_gemm_check16.
+ *
+ * FP8 (gk_gemm_ex with e4m3 and e5m2 inputs, variant 18): the tests hold
+ * the operands as the bytes the GPU reads, made from random floats with
+ * gk_fp8_bits (round to nearest even, saturating, as the GPU's
+ * __nv_cvt_float_to_fp8 with __NV_SATFINITE) and read with gk_fp8_value
+ * (exact); gk_gemm_fp8_ref is the float64 reference of a whole call (every
+ * product of the batch, the scales, beta C, the epilogue), and
+ * gk_gemm_fp8_tolerance the bound derived for it (see there).
  */
 #ifndef GK_GEMM_REF_H
 #define GK_GEMM_REF_H
@@ -236,6 +244,141 @@ size_t gk_gemm_check16(const unsigned short *got, size_t ldg, const double *ref,
  * bf16 (CUDA_R_16BF) and compute type CUBLAS_COMPUTE_32F (fp32 sums). */
 cublasStatus_t gk_cublas_gemm_bf16(cublasHandle_t h, size_t m, size_t n, size_t k, float alpha, const void *a,
                                    size_t lda, const void *b, size_t ldb, float beta, void *c, size_t ldc);
+
+/* ---- FP8 ------------------------------------------------------------------ */
+/* Largest finite values: e4m3 (1 sign, 4 exponent bits with bias 7, 3
+ * mantissa bits; no infinity, 0x7f and 0xff are NaN) and e5m2 (5 exponent
+ * bits with bias 15, 2 mantissa bits; IEEE-like: exponent 31 is infinity
+ * with mantissa 0, NaN otherwise). */
+#define GK_E4M3_MAX 448.0
+#define GK_E5M2_MAX 57344.0
+
+/* The value of an FP8 byte of `type` (GK_GEMM_TYPE_E4M3 or E5M2; any other
+ * type gives NaN), exact: e4m3 (-1)^s 2^(e-7) (1 + m/8) for e = 1..15
+ * (except e = 15, m = 7: NaN), (-1)^s m 2^-9 for e = 0; e5m2 (-1)^s
+ * 2^(e-15) (1 + m/4) for e = 1..30, (-1)^s m 2^-16 for e = 0, +-infinity
+ * for e = 31, m = 0, NaN for e = 31, m != 0. */
+double gk_fp8_value(gk_gemm_type type, unsigned char bits);
+
+/* The FP8 byte of `type` for x, as __nv_cvt_float_to_fp8(x, __NV_SATFINITE,
+ * type) gives it (<cuda_fp8.h>; on the GPU the cvt.rn.satfinite
+ * instruction): round to nearest, ties to the even mantissa (the sign kept,
+ * so a negative value that rounds to zero is 0x80); a magnitude above the
+ * largest finite (448, 57344), infinities included, becomes that largest
+ * finite with its sign (0x7e / 0xfe for e4m3, 0x7b / 0xfb for e5m2); NaN
+ * becomes 0x7f, a NaN of either type (the GPU may give another NaN: compare
+ * NaN by value). Any other type gives 0. */
+unsigned char gk_fp8_bits(gk_gemm_type type, float x);
+
+/* The float64 reference of one FP8 call of gk_gemm_ex (gk/gemm.h, "FP8"):
+ *
+ *   ref = epi(alpha sa sb ra[i] cb[j] sum_p op(A_z)_ip op(B_z)_pj + beta C_z(i, j) + bias[j])
+ *
+ * for every product z < batch, stored dense: element (z, i, j) at
+ * ref[(z m + i) n + j]. The description is read as gk_gemm_ex reads it:
+ * type_a, type_b (E4M3 or E5M2), op_a, op_b, m, n, k, lda, ldb, ldc (0: the
+ * dense one of the stored layout), alpha, beta, batch, stride_a, stride_b,
+ * stride_c (read when batch > 1; 0 broadcasts A or B), epilogue; its
+ * pointers (device addresses) are not read. The data are host copies laid
+ * out as on the device: a and b the FP8 bytes (A_z at a + z stride_a,
+ * element (r, s) of a stored matrix at r ld + s), c C's values as floats (C_z
+ * at c + z stride_c; read only when beta != 0, so NaN there is harmless with
+ * beta = 0), bias n floats (read only with an epilogue), scale_a and
+ * scale_b the per-tensor scales (1 for none), scale_a_rows m floats and
+ * scale_b_cols n floats (NULL: 1), shared by every product as the bias is.
+ * Alongside, for the tolerance, per element:
+ *   sab = |alpha sa sb ra[i] cb[j]| sum_p |op(A_z)_ip op(B_z)_pj|
+ *   mag = sab + |beta C_z(i, j)| + |bias[j]|   (as gk_gemm_ref_ex's mag)
+ * Each product of two FP8 numbers is exact in float64 and the sums are
+ * float64 (their rounding is in the tolerance). An FP8 NaN (or an e5m2
+ * infinity) in a used row or column propagates to ref, sab and mag as IEEE
+ * arithmetic does. Returns 0, or -1 (nothing written) when the float64
+ * copies of the operands (m k + n k doubles) cannot be allocated. */
+int gk_gemm_fp8_ref(const gk_gemm_desc *d, const unsigned char *a, const unsigned char *b, const float *c,
+                    const float *bias, double scale_a, double scale_b, const float *scale_a_rows,
+                    const float *scale_b_cols, double *ref, double *sab, double *mag);
+
+#define GK_FP8_ACCUM_UNIT 1.220703125e-04 /* 2^-13 */
+#define GK_FP8_PROMOTE_K 256
+
+/* How far the sum of k FP8 products may be from the exact one, in units of
+ * S = sum_p |a_ip b_pj| (the sum of magnitudes): |error| <= bound * S.
+ *
+ * - Each product of two FP8 numbers (at most 4 + 4 significant bits,
+ *   magnitudes between 2^-25 and 448 x 57344 < 2^25) is exact in fp32:
+ *   the products add no error.
+ * - The tensor cores add the products into their accumulator with a
+ *   narrower adder than fp32's. Assumed here: each product is aligned to
+ *   the accumulator's magnitude and keeps at least 13 fractional bits
+ *   relative to the larger of the running sum and itself, so each product
+ *   is off by at most u = 2^-13 times that larger magnitude. (The
+ *   DeepSeek-V3 report, arXiv:2412.19437, section 3.3.2, finds about 14
+ *   bits kept on H800; 2^-13 allows one bit less. A model that charged u
+ *   once per k32 step instead of once per product is refuted on the H100:
+ *   e4m3 inputs of one sign, k = 4096, fast_accum = 1 were off by 0.041 S,
+ *   above its 0.016 S (gemm/tuning/fp8-h100/probes.txt). This is an
+ *   assumption about the hardware, not a documented property: the GPU
+ *   test's --accuracy run measures the error and prints its ratio to this
+ *   bound.) Both magnitudes are at most S + E_{t-1} (E_{t-1} the error so
+ *   far), so E_t <= E_{t-1} + u (S + E_{t-1}), which gives E_T <= ((1 +
+ *   u)^T - 1) S after T products (about T u S while T u is small).
+ * - fast_accum = 1: the whole sum stays in the accumulator, T = k.
+ * - fast_accum = 0: the accumulator restarts from zero every 256 k (at most
+ *   256 products: each chunk off by ((1 + u)^256 - 1) times its own
+ *   magnitudes, together at most e_tc = ((1 + u)^min(k, 256) - 1) S), and
+ *   the chunk sums are added in fp32: ceil(k / 256) additions, each off by
+ *   at most u32 = 2^-24 of the running sum, which is at most S + e_tc:
+ *   bound = e_tc + ((1 + u32)^ceil(k / 256) - 1) (1 + e_tc).
+ * These are worst-case bounds, linear in k, not probabilistic ones as
+ * gk_gemm_tolerance's: the reduced-precision adder may truncate (always
+ * towards zero) rather than round, so its errors need not cancel. For
+ * fast_accum = 0 the bound is about 0.032 S from k = 256 up; for
+ * fast_accum = 1 it is k u: 0.5 S at k = 4096, so a wrong fast_accum = 1
+ * result at large k is caught only when it is off by more than that (the
+ * --accuracy run gives what the hardware does). k = 0: 0. */
+double gk_gemm_fp8_accum_bound(int fast_accum, size_t k);
+
+/* The tolerance of one element of an FP8 call against ref (sab and mag as
+ * gk_gemm_fp8_ref gives them, k the depth of the sum), before the final
+ * rounding to C's type: the error of the fp32 value D~ the kernel rounds
+ * (and whose |D~| the amax takes), |D~ - ref| <= te:
+ *
+ *   t1 = gk_gemm_fp8_accum_bound(fast_accum, k) * sab
+ *        the accumulator (the scales multiply its error too: sab is S
+ *        times |alpha sa sb ra cb|)
+ *   t2 = ((1 + u32)^5 - 1) (sab + t1)
+ *        the scale in fp32: alpha sa sb, times ra[i], times cb[j], times
+ *        the sum: at most 5 roundings of a product whatever their order,
+ *        on a value within sab + t1 (also when the scales are applied to
+ *        each 128-k chunk before it is added: the same roundings per
+ *        chunk, on chunks whose magnitudes add up to sab + t1)
+ *   t3 = u32 mag                    beta C rounded in fp32 (|beta C| <= mag)
+ *   t  = t1 + t2 + t3 + u32 (mag + t1 + t2 + t3) + (k + 2) u64 mag
+ *        the addition of beta C (one rounding of a value within mag + t1
+ *        + t2 + t3), and the float64 reference's own rounding (as
+ *        gk_gemm_tolerance's)
+ * then the epilogue as gk_gemm_tolerance_ex takes it (see there): with a
+ * bias, t_x = t + u32 (mag + t) (the bias added in fp32); BIAS and
+ * BIAS_RELU: te = t_x (ReLU is 1-Lipschitz); BIAS_GELU: te = L t_x + 2^-16
+ * (|ref| + L t_x) + 2^-100 (L = GK_GELU_LIPSCHITZ, the kernel's GELU within
+ * GK_GELU_REL_ERROR); NONE: te = t. FMA in place of a multiply and an add
+ * only removes roundings. */
+double gk_gemm_fp8_tolerance_pre(int epilogue, int fast_accum, size_t k, double sab, double mag, double ref);
+
+/* The tolerance of one element of an FP8 call's C of type c_type (F32,
+ * BF16 or F16): te (above) and the one rounding of D~ to C's type, off by
+ * at most u_out |D~| <= u_out (|ref| + te), u_out = 2^-24 (f32), 2^-8
+ * (bf16: 8 significant bits) or 2^-11 (f16: 11), plus 2^-25 for f16 (half
+ * the spacing of its subnormals, below 2^-14):
+ *
+ *   tol = te + u_out (|ref| + te)   (+ 2^-25 for F16)
+ *
+ * An F16 value whose magnitude rounds to 65520 or more is stored as
+ * +-infinity (round to nearest even, as __float2half_rn): the check must
+ * expect infinity where |ref| - te >= 65520, and may see either where the
+ * interval [|ref| - te, |ref| + te] straddles it. */
+double gk_gemm_fp8_tolerance(gk_gemm_type c_type, int epilogue, int fast_accum, size_t k, double sab, double mag,
+                             double ref);
 
 #ifdef __cplusplus
 }

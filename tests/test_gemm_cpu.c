@@ -1,6 +1,6 @@
 /* CPU tests of the gemm module: the float64 references (gk_gemm_ref, and
  * gk_gemm_ref_ex with its transposed operands and epilogues) and the
- * tolerances against known answers, the table of 17 variants (and its BF16
+ * tolerances against known answers, the table of 18 variants (and its BF16
  * view) against itself and against gemm/kernels/, the bf16 and fp16
  * conversions, gk_gemm_desc_init's defaults and the type and epilogue
  * names, and argument checking of gk_gemm, gk_gemm_bf16 and gk_gemm_ex
@@ -21,13 +21,19 @@
 
 static int stores(const gk_gemm_variant *v, gk_gemm_type t) { return (v->types & GK_GEMM_TYPE_BIT(t)) != 0; }
 
-/* The name behind kernel file NN_name.cu (an fp32 row, id NN) and
- * bf16_NN_name.cu (row NN of the BF16 view, id 12 + NN); NULL when there is
- * none (gk_test_kernel_files). */
+/* The name behind kernel file NN_name.cu (an fp32 row, id NN),
+ * bf16_NN_name.cu (row NN of the BF16 view, id 12 + NN) and fp8_NN_name.cu
+ * (the FP8 row, id 17 + NN); NULL when there is none (gk_test_kernel_files). */
 static const char *row_name(int id)
 {
     const gk_gemm_variant *v = gk_gemm_find_variant(id);
-    return v && stores(v, GK_GEMM_TYPE_F32) ? v->name : NULL;
+    return v && stores(v, GK_GEMM_TYPE_F32) && v->precision != GK_GEMM_FP8 ? v->name : NULL;
+}
+
+static const char *fp8_row_name(int id)
+{
+    const gk_gemm_variant *v = gk_gemm_find_variant(17 + id);
+    return v && v->precision == GK_GEMM_FP8 ? v->name : NULL;
 }
 
 static const char *bf16_row_name(int id)
@@ -93,9 +99,10 @@ static void test_reference(void)
 static void test_table(void)
 {
     /* One table: ids 1-12 store fp32 (1-10 fp32 products, 11-12 TF32), 13-17
-     * are the 16-bit rungs (bf16 everywhere, fp16 too where extended). */
+     * are the 16-bit rungs (bf16 everywhere, fp16 too where extended), 18
+     * multiplies FP8 inputs (storing fp32, bf16 or fp16). */
     size_t count = gk_gemm_variant_count();
-    CHECK(count == 17, "the ladder has %zu variants", count);
+    CHECK(count == 18, "the ladder has %zu variants", count);
     CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
               gk_gemm_find_variant((int)count + 1) == NULL && gk_gemm_find_variant(-1) == NULL,
           "out of range");
@@ -118,7 +125,12 @@ static void test_table(void)
         CHECK(v->name && v->name[0] && v->idea && v->idea[0], "row %d has a name and an idea", v->id);
         CHECK(v->min_cc == 75 || v->min_cc == 80 || v->min_cc == 90, "variant %d min_cc %d", v->id, v->min_cc);
         CHECK(v->extended == 0 || v->extended == 1, "variant %d extended %d", v->id, v->extended);
-        if (v->id <= 12) {
+        if (v->id == 18) {
+            CHECK(v->precision == GK_GEMM_FP8, "variant 18 precision %d", (int)v->precision);
+            CHECK(v->types == (f32 | b16 | f16), "variant 18 types %#x", v->types);
+            CHECK(row && !row->run && !row->run16 && !row->run_ex && row->run_fp8 && row->scratch_fp8,
+                  "row 18 has its FP8 functions only");
+        } else if (v->id <= 12) {
             CHECK(v->precision == (v->id <= 10 ? GK_GEMM_FP32 : GK_GEMM_TF32), "variant %d precision %d", v->id,
                   (int)v->precision);
             CHECK(v->types == f32, "variant %d stores fp32 only: types %#x", v->id, v->types);
@@ -130,25 +142,35 @@ static void test_table(void)
         }
         /* Extended exactly where the row has an extended entry point: the
          * best fp32 rung (10) and the best 16-bit one (17) today. */
-        CHECK(v->extended == (v->id == 10 || v->id == 11 || v->id == 12 || v->id == 17), "variant %d extended %d",
-              v->id, v->extended);
-        CHECK(row && (row->run_ex != NULL) == (v->extended == 1), "row %d: run_ex iff extended", v->id);
+        CHECK(v->extended == (v->id == 10 || v->id == 11 || v->id == 12 || v->id == 17 || v->id == 18),
+              "variant %d extended %d", v->id, v->extended);
+        CHECK(row && (row->run_ex != NULL || row->run_fp8 != NULL) == (v->extended == 1),
+              "row %d: an extended entry point iff extended", v->id);
         for (size_t j = 0; j < i; ++j)
             CHECK(strcmp(v->name, gk_gemm_variant_at(j)->name) != 0, "names unique");
     }
     CHECK(strcmp(gk_gemm_precision_name(GK_GEMM_FP32), "fp32") == 0 &&
               strcmp(gk_gemm_precision_name(GK_GEMM_TF32), "tf32") == 0 &&
               strcmp(gk_gemm_precision_name(GK_GEMM_BF16), "bf16") == 0 &&
-              strcmp(gk_gemm_precision_name(GK_GEMM_FP16), "fp16") == 0,
+              strcmp(gk_gemm_precision_name(GK_GEMM_FP16), "fp16") == 0 &&
+              strcmp(gk_gemm_precision_name(GK_GEMM_FP8), "fp8") == 0,
           "precision names");
 
-    /* Every kernel file is a row: NN_name.cu of an fp32 row (12 files), or
-     * bf16_NN_name.cu of the 16-bit rows (5 files). */
-    size_t nf32 = 0;
-    for (size_t i = 0; i < count; ++i) nf32 += stores(gk_gemm_variant_at(i), GK_GEMM_TYPE_F32);
-    CHECK(nf32 == 12, "%zu fp32 rows", nf32);
-    gk_test_table t[2] = {{"", row_name, nf32}, {"bf16_", bf16_row_name, gk_gemm_bf16_variant_count()}};
-    gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 2);
+    /* Every kernel file is a row: NN_name.cu of an fp32 row (12 files),
+     * bf16_NN_name.cu of the 16-bit rows (5 files), fp8_NN_name.cu of the
+     * FP8 row (1 file). */
+    size_t nf32 = 0, nfp8 = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const gk_gemm_variant *v = gk_gemm_variant_at(i);
+        nfp8 += v->precision == GK_GEMM_FP8;
+        nf32 += stores(v, GK_GEMM_TYPE_F32) && v->precision != GK_GEMM_FP8;
+    }
+    CHECK(nf32 == 12 && nfp8 == 1, "%zu fp32 rows, %zu FP8 rows", nf32, nfp8);
+    CHECK(gk_gemm_bf16_variant_count() == 5, "%zu BF16 rows", gk_gemm_bf16_variant_count());
+    gk_test_table t[3] = {{"", row_name, nf32},
+                          {"bf16_", bf16_row_name, gk_gemm_bf16_variant_count()},
+                          {"fp8_", fp8_row_name, nfp8}};
+    gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 3);
 }
 
 static void test_bf16_table(void)
@@ -225,9 +247,10 @@ static void test_arguments(void)
     const size_t big = GK_GEMM_MAX_DIM + 1;
     for (size_t i = 0; i < gk_gemm_variant_count(); ++i) {
         int v = gk_gemm_variant_at(i)->id;
-        if (!stores(gk_gemm_variant_at(i), GK_GEMM_TYPE_F32)) {
-            /* The 16-bit rungs do not store floats: gk_gemm says so before
-             * the pointers are looked at (m = 0 or not). */
+        if (!stores(gk_gemm_variant_at(i), GK_GEMM_TYPE_F32) || gk_gemm_variant_at(i)->precision == GK_GEMM_FP8) {
+            /* The 16-bit rungs do not store floats, and the FP8 rung takes
+             * FP8 inputs only: gk_gemm says so before the pointers are looked
+             * at (m = 0 or not). */
             EXPECT(gk_gemm(v, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4, 0), GK_ERROR_UNSUPPORTED);
             EXPECT(gk_gemm(v, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4, 0), GK_ERROR_UNSUPPORTED);
             continue;
@@ -585,7 +608,9 @@ static void test_ex_arguments(void)
     /* The variant first, then the two pointers to the description and the size. */
     gk_gemm_desc d0 = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, M, N, K);
     REJECT(gk_gemm_ex(99, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
-    REJECT(gk_gemm_ex(18, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(19, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    /* The FP8 rung with 16-bit inputs: UNSUPPORTED (test_gemm_fp8_cpu.c tests its own calls). */
+    REJECT(gk_gemm_ex(18, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
     REJECT(gk_gemm_ex(-1, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     REJECT(gk_gemm_ex(99, NULL, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     REJECT(gk_gemm_ex(GK_GEMM_AUTO, NULL, a, b, c, NULL, &bytes, 0), GK_ERROR_NULL_POINTER);
@@ -599,6 +624,7 @@ static void test_ex_arguments(void)
     for (size_t vi = 0; vi < gk_gemm_variant_count(); ++vi) {
         const gk_gemm_variant *v = gk_gemm_variant_at(vi);
         const int id = v->id;
+        if (v->precision == GK_GEMM_FP8) continue; /* FP8 inputs only: test_gemm_fp8_cpu.c */
         for (int t = GK_GEMM_TYPE_F32; t <= GK_GEMM_TYPE_F16; ++t) {
             gk_gemm_desc d = gk_gemm_desc_init((gk_gemm_type)t, M, N, K);
             if (!stores(v, (gk_gemm_type)t)) {
