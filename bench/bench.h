@@ -66,8 +66,11 @@ typedef enum gk_bench_peak {
     GK_PEAK_FP32,     /* fp32 FMA pipes, FLOP/s */
     GK_PEAK_TF32,     /* dense tensor cores in TF32, FLOP/s */
     GK_PEAK_BF16,     /* dense tensor cores in BF16, FLOP/s */
+    GK_PEAK_FP8,      /* dense tensor cores with FP8 inputs (e4m3, e5m2), FLOP/s */
     GK_PEAK_COUNT
 } gk_bench_peak;
+/* For a bench file that must build with and without the FP8 peak. */
+#define GK_BENCH_HAS_FP8_PEAK 1
 
 typedef enum gk_bench_role {
     GK_ROLE_VARIANT = 0, /* a row of the module's table */

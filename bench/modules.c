@@ -6,6 +6,7 @@
 #define GK_BENCH_MODULE_LIST(X) \
     X(reduce)                   \
     X(gemm)                     \
+    X(gemm_fp8)                 \
     X(histogram)                \
     X(conv)                     \
     X(conv2d)                   \

@@ -32,6 +32,7 @@ void gk_bench_peaks(const gk_device_info *dev, double peaks[GK_PEAK_COUNT])
     peaks[GK_PEAK_FP32] = dev->peak_fp32_flops;
     peaks[GK_PEAK_TF32] = dev->peak_tf32_flops;
     peaks[GK_PEAK_BF16] = dev->peak_bf16_flops;
+    peaks[GK_PEAK_FP8] = dev->peak_fp8_flops;
 }
 
 const char *gk_bench_peak_name(gk_bench_peak p)
@@ -41,6 +42,7 @@ const char *gk_bench_peak_name(gk_bench_peak p)
     case GK_PEAK_FP32: return "fp32";
     case GK_PEAK_TF32: return "TF32";
     case GK_PEAK_BF16: return "BF16";
+    case GK_PEAK_FP8: return "FP8";
     case GK_PEAK_NONE: return "none";
     default: return "?";
     }
@@ -142,6 +144,8 @@ void gk_bench_print_table(FILE *f, const gk_bench_run_info *info, const gk_bench
     print_peak(f, "TF32", dev->peak_tf32_flops, 1e-12, "TFLOP/s");
     fprintf(f, ", ");
     print_peak(f, "BF16", dev->peak_bf16_flops, 1e-12, "TFLOP/s");
+    fprintf(f, ", ");
+    print_peak(f, "FP8", dev->peak_fp8_flops, 1e-12, "TFLOP/s");
     fprintf(f, " (dense; from the attributes, gk/device.h)\n");
     fprintf(f, "CUDA runtime %d.%d, driver %d.%d; %s L2; median of >= %d timed calls after %d warm-up\n",
             dev->runtime_version / 1000, dev->runtime_version % 1000 / 10, dev->driver_version / 1000,
@@ -323,6 +327,7 @@ void gk_bench_write_json(FILE *f, const gk_bench_run_info *info, const gk_bench_
         json_kv_num(f, "peak_fp32_tflops", dev->peak_fp32_flops > 0 ? dev->peak_fp32_flops * 1e-12 : NAN);
         json_kv_num(f, "peak_tf32_tflops", dev->peak_tf32_flops > 0 ? dev->peak_tf32_flops * 1e-12 : NAN);
         json_kv_num(f, "peak_bf16_tflops", dev->peak_bf16_flops > 0 ? dev->peak_bf16_flops * 1e-12 : NAN);
+        json_kv_num(f, "peak_fp8_tflops", dev->peak_fp8_flops > 0 ? dev->peak_fp8_flops * 1e-12 : NAN);
         fprintf(f, "},\n  \"cuda\": {\"runtime\": \"%d.%d\", \"driver\": \"%d.%d\"},\n", dev->runtime_version / 1000,
                 dev->runtime_version % 1000 / 10, dev->driver_version / 1000, dev->driver_version % 1000 / 10);
         fprintf(f, "  \"timing\": {\"l2\": \"%s\", \"warmup\": %d, \"min_iters\": %d, \"max_iters\": %d, "

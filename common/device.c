@@ -30,6 +30,7 @@ int gk_tensor_flops_per_clock(int cc_major, int cc_minor, int bits)
     if (cc_major == 9 && cc_minor == 0) per_clock = 2048; /* H100, H200, TF32 */
     if (bits == 19) return per_clock;
     if (bits == 16) return 2 * per_clock;                  /* BF16: twice TF32 on both */
+    if (bits == 8 && cc_major == 9) return 4 * per_clock;  /* FP8: twice BF16 on Hopper; none on A100 */
     return 0;
 }
 
@@ -79,5 +80,6 @@ gk_status gk_device_query(int ordinal, gk_device_info *info)
     info->peak_fp32_flops = 2.0 * info->fp32_lanes_per_sm * sm_clocks;
     info->peak_tf32_flops = gk_tensor_flops_per_clock(info->cc_major, info->cc_minor, 19) * sm_clocks;
     info->peak_bf16_flops = gk_tensor_flops_per_clock(info->cc_major, info->cc_minor, 16) * sm_clocks;
+    info->peak_fp8_flops = gk_tensor_flops_per_clock(info->cc_major, info->cc_minor, 8) * sm_clocks;
     return gk_success();
 }

@@ -558,7 +558,8 @@ static int applies(void *p, const gk_bench_case *c)
     if (c->role == GK_ROLE_VARIANT) {
         if (c->id == GK_GEMM_AUTO) return 1; /* every type */
         const gk_gemm_variant *v = gk_gemm_find_variant(c->id);
-        return v != NULL && (v->types & GK_GEMM_TYPE_BIT(s->type)) != 0;
+        /* The FP8 rung multiplies FP8 inputs: its own module, gemm_fp8. */
+        return v != NULL && v->precision != GK_GEMM_FP8 && (v->types & GK_GEMM_TYPE_BIT(s->type)) != 0;
     }
     const reference *r = find_reference(c->key);
     return r != NULL && r->type == s->type && r->lt == (s->epilogue != GK_GEMM_EPILOGUE_NONE);

@@ -6,6 +6,8 @@
  *   DRAM bandwidth = 2 (double data rate) x memory clock x bus width / 8
  *   fp32 FLOP/s    = 2 (a fused multiply-add) x fp32 lanes per SM x SMs x SM clock
  *   TF32, BF16     = dense tensor-core FLOP per clock per SM x SMs x SM clock
+ *   FP8            = the same for e4m3 / e5m2 inputs: twice BF16 on sm_90 (H100 SXM: 1979
+ *                    dense TFLOP/s), 0 on GPUs without FP8 tensor cores in our table
  * No attribute gives the tensor cores' rate, so it comes from a table of the
  * architectures we know (gk_tensor_flops_per_clock): the dense (not
  * sparse) rates of NVIDIA's A100 and H100 whitepapers divided by their SM
@@ -42,6 +44,7 @@ typedef struct gk_device_info {
     double peak_fp32_flops;   /* 0 when fp32_lanes_per_sm is 0 */
     double peak_tf32_flops;   /* dense tensor cores; 0 when the architecture is not in our table */
     double peak_bf16_flops;   /* dense tensor cores; 0 likewise */
+    double peak_fp8_flops;    /* dense tensor cores, e4m3/e5m2 inputs; 0 likewise (and on A100) */
     int runtime_version;      /* cudaRuntimeGetVersion, e.g. 13000 */
     int driver_version;       /* cudaDriverGetVersion */
 } gk_device_info;
@@ -55,7 +58,7 @@ gk_status gk_device_query(int ordinal, gk_device_info *info);
 
 /* Pure helpers, exposed so that they can be tested without a GPU. */
 int gk_fp32_lanes_per_sm(int cc_major, int cc_minor);
-/* Dense tensor-core FLOP per clock per SM, for bits = 19 (TF32) or 16 (BF16);
+/* Dense tensor-core FLOP per clock per SM, for bits = 19 (TF32), 16 (BF16) or 8 (FP8);
  * 0 for an architecture or precision not in the table. */
 int gk_tensor_flops_per_clock(int cc_major, int cc_minor, int bits);
 double gk_peak_dram_bandwidth(int mem_clock_khz, int bus_width_bits);
