@@ -299,7 +299,7 @@ int gk_gemm_fp8_ref(const gk_gemm_desc *d, const unsigned char *a, const unsigne
                     const float *scale_b_cols, double *ref, double *sab, double *mag);
 
 #define GK_FP8_ACCUM_UNIT 1.220703125e-04 /* 2^-13 */
-#define GK_FP8_PROMOTE_K 256
+#define GK_FP8_PROMOTE_K 128
 
 /* How far the sum of k FP8 products may be from the exact one, in units of
  * S = sum_p |a_ip b_pj| (the sum of magnitudes): |error| <= bound * S.
@@ -323,16 +323,16 @@ int gk_gemm_fp8_ref(const gk_gemm_desc *d, const unsigned char *a, const unsigne
  *   far), so E_t <= E_{t-1} + u (S + E_{t-1}), which gives E_T <= ((1 +
  *   u)^T - 1) S after T products (about T u S while T u is small).
  * - fast_accum = 1: the whole sum stays in the accumulator, T = k.
- * - fast_accum = 0: the accumulator restarts from zero every 256 k (at most
- *   256 products: each chunk off by ((1 + u)^256 - 1) times its own
- *   magnitudes, together at most e_tc = ((1 + u)^min(k, 256) - 1) S), and
- *   the chunk sums are added in fp32: ceil(k / 256) additions, each off by
+ * - fast_accum = 0: the accumulator restarts from zero every 128 k (at most
+ *   128 products: each chunk off by ((1 + u)^128 - 1) times its own
+ *   magnitudes, together at most e_tc = ((1 + u)^min(k, 128) - 1) S), and
+ *   the chunk sums are added in fp32: ceil(k / 128) additions, each off by
  *   at most u32 = 2^-24 of the running sum, which is at most S + e_tc:
- *   bound = e_tc + ((1 + u32)^ceil(k / 256) - 1) (1 + e_tc).
+ *   bound = e_tc + ((1 + u32)^ceil(k / 128) - 1) (1 + e_tc).
  * These are worst-case bounds, linear in k, not probabilistic ones as
  * gk_gemm_tolerance's: the reduced-precision adder may truncate (always
  * towards zero) rather than round, so its errors need not cancel. For
- * fast_accum = 0 the bound is about 0.032 S from k = 256 up; for
+ * fast_accum = 0 the bound is about 0.016 S from k = 128 up; for
  * fast_accum = 1 it is k u: 0.5 S at k = 4096, so a wrong fast_accum = 1
  * result at large k is caught only when it is off by more than that (the
  * --accuracy run gives what the hardware does). k = 0: 0. */

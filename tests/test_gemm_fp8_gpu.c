@@ -25,7 +25,7 @@
  * What is checked, each case: every element of C against the reference
  * within gk_gemm_fp8_tolerance (gemm_ref.h derives it: exact FP8
  * products; the tensor cores' accumulator assumed to keep 13 fractional
- * bits per product, restarted every 256 k with fast_accum = 0; the scales,
+ * bits per product, restarted every 128 k with fast_accum = 0; the scales,
  * beta C and the bias in fp32; GELU; the rounding to C's type), NaN and
  * infinity failing except where the reference says so (NaN from a NaN
  * byte; +-inf for an f16 value at or past 65520); the amax within

@@ -50,18 +50,20 @@
  *      k32-step into the accumulator with fewer bits than fp32 (the
  *      DeepSeek-V3 report, arXiv:2412.19437, section 3.3.2: about 14). Over
  *      k = 16384, 512 such additions. With fast_accum = 0 the consumer
- *      restarts a second accumulator t every 2 k-tiles (8 k32-steps, 256 k;
+ *      restarts a second accumulator t every k-tile (4 k32-steps, 128 k;
  *      scale-d = 0 on the first) and adds it into d in fp32 registers:
- *      DeepGEMM's "promotion" (deepseek-ai/DeepGEMM; CUTLASS calls the
- *      interval mma_promotion_interval). d holds 128 floats (64 x 256 per
+ *      DeepGEMM's "promotion" (deepseek-ai/DeepGEMM; CUTLASS's
+ *      mma_promotion_interval = 4 MMAs). d holds 128 floats (64 x 256 per
  *      warpgroup), so t cannot be as wide (256 registers would not fit 255):
  *      the tile's two halves of 128 columns go through a 64-register t one
  *      after the other (wgmma m64n128k32), each retired by wait_group 0 and
- *      added (64 FADD), while the other warpgroup's wgmma keep the tensor
- *      cores busy, if they are not waiting at the same moment. Every
- *      promotion costs two such waits: every 2 k-tiles they cost less than
- *      every k-tile (the page gives both), and the tensor cores' part of
- *      a sum stays at 256 products. With fast_accum = 1 the loop is
+ *      added (64 FADD). Each wait stops the warpgroup until its last wgmma
+ *      is done, and the tensor cores stay busy only while the other
+ *      warpgroup has wgmma queued: on the H100 this costs 19% of the
+ *      fast_accum = 1 time at 4096^3 and 30% at 8192^3 (gemm/README.md,
+ *      "Variant 18"). Promoting every 2 k-tiles
+ *      instead (half the waits, 2 stages held at once) was slower still in
+ *      the same bench (gemm/tuning/fp8-h100/probes.txt). With fast_accum = 1 the loop is
  *      variant 17's: 4 m64n256k32 into d per k-tile, the previous k-tile's
  *      stage released after wait_group 1.
  *
@@ -98,8 +100,6 @@ constexpr int kABytes = kBM * kBK;                          /* 16 KB: one TMA bo
 constexpr int kBBytes = kBN * kBK;                          /* 32 KB: two boxes of 128 k x 128 n-rows, one per CTA of a pair */
 constexpr int kAcc = kBN / 2;                               /* 128 accumulators per consumer thread */
 constexpr int kHalf = kAcc / 2;                             /* 64: one 128-column half (promotion) */
-constexpr unsigned kPromoteTiles = 2;                       /* promotion: every 2 k-tiles, 256 k */
-static_assert(kPromoteTiles == 2 && kStages >= kPromoteTiles, "a promotion holds 2 stages at once (the loop pairs them)");
 constexpr int kWsThreads = 3 * 128, kConsumerWarps = 8;
 constexpr int kLaunchRegs = (65536 / kWsThreads) & ~7;       /* 168 */
 constexpr int kProducerRegs = 40, kConsumerRegs = 232;
@@ -532,30 +532,21 @@ __device__ __forceinline__ void consumer(const Params &p, const CUtensorMap *map
 #pragma unroll
         for (int i = 0; i < kAcc; ++i) d[i] = 0.0f;
         if constexpr (kPromote) {
-            /* Promotion every kPromoteTiles k-tiles (256 k): both stages
-             * are waited for, each 128-column half sums their 8 k32-steps
-             * into a fresh t (wait_group 0) and is added into d, then both
-             * stages are released. An odd last k-tile goes alone. */
-            for (unsigned kt = 0; kt < ktiles; kt += kPromoteTiles) {
-                const bool two = kt + 1 < ktiles;
-                const int s0 = (int)(it % kStages), s1 = (int)((it + 1) % kStages);
-                mbar_wait(full0 + 8 * s0, (it / kStages) & 1u);
-                if (two) mbar_wait(full0 + 8 * s1, ((it + 1) / kStages) & 1u);
+            /* Promotion every k-tile (128 k): each 128-column half sums the
+             * k-tile's 4 k32-steps into a fresh t (wait_group 0) and is
+             * added into d; then the stage is released. */
+            for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
+                const int slab = (int)(it % kStages);
+                mbar_wait(full0 + 8 * slab, (it / kStages) & 1u);
                 __syncwarp();
-                const uint32_t as = as0 + s0 * kABytes, bs = bs0 + s0 * kBBytes;
-                const uint32_t as1 = as0 + s1 * kABytes, bs1 = bs0 + s1 * kBBytes;
+                const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
-                    float t[kHalf]; /* this half's fresh sum over the k-tiles */
+                    float t[kHalf]; /* this half's fresh sum over the k-tile */
                     wgmma_fence();
                     wgmma_n128<kPair, true>(t, a_desc(as, cw, 0), b_desc(bs, h, 0));
 #pragma unroll
                     for (int st = 1; st < kKSteps; ++st) wgmma_n128<kPair, false>(t, a_desc(as, cw, st), b_desc(bs, h, st));
-                    if (two) {
-#pragma unroll
-                        for (int st = 0; st < kKSteps; ++st)
-                            wgmma_n128<kPair, false>(t, a_desc(as1, cw, st), b_desc(bs1, h, st));
-                    }
                     wgmma_commit();
                     wgmma_wait<0>();
                     acc_fence(t);
@@ -563,11 +554,7 @@ __device__ __forceinline__ void consumer(const Params &p, const CUtensorMap *map
                     for (int i = 0; i < kHalf; ++i) d[kHalf * h + i] += t[i]; /* the promotion: fp32 adds */
                 }
                 __syncwarp();
-                if (lane == 0) {
-                    release(empty0, s0, peer);
-                    if (two) release(empty0, s1, peer);
-                }
-                it += two ? 2u : 1u;
+                if (lane == 0) release(empty0, slab, peer);
             }
         } else {
             for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {

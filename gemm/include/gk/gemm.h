@@ -332,7 +332,7 @@ typedef struct gk_gemm_desc {
                                    NULL: not computed                     default NULL */
     int fast_accum;             /* 1: the tensor cores' own accumulator for
                                    the whole sum; 0: partial sums promoted
-                                   to fp32 registers every 256 k          default 0 */
+                                   to fp32 registers every 128 k          default 0 */
 } gk_gemm_desc;
 
 /* The default description of an m x n x k product of `type`: as stored,
@@ -399,7 +399,7 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
  *     DeepSeek-V3 report, arXiv:2412.19437, section 3.3.2, measures about
  *     14 bits kept), so long sums lose precision. With fast_accum = 0 (the
  *     default, as cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM = 0) the
- *     kernel restarts the tensor cores' sum every 256 k (8 wgmma k-steps)
+ *     kernel restarts the tensor cores' sum every 128 k (4 wgmma k-steps)
  *     and adds it into fp32 registers (DeepGEMM's promotion); with
  *     fast_accum = 1 the whole sum stays in the tensor cores' accumulator:
  *     faster, less precise. gemm/README.md ("FP8") gives both errors,
