@@ -100,6 +100,7 @@
 #include <cublasLt.h>
 
 #include "bench.h"
+#include "bench_gemm.h"
 #include "cli.h"
 #include "gemm_ref.h"
 #include "gk/cuda_check.h"
@@ -113,7 +114,7 @@ static const char *const default_sizes[] = {"256",           "512",           "1
                                             "4096",          "8192",          "1x8192x8192",   "16x8192x8192",
                                             "64x8192x8192",  "256x8192x8192", "256x256x65536", "4097x3001x2049"};
 
-static int parse_size(const char *s, gk_bench_shape *shape, char *err, size_t err_size)
+int gk_gemm_bench_parse_size(const char *s, gk_bench_shape *shape, char *err, size_t err_size)
 {
     int xs = 0;
     for (const char *p = s; *p; ++p) xs += *p == 'x';
@@ -140,7 +141,7 @@ static int parse_size(const char *s, gk_bench_shape *shape, char *err, size_t er
     return 0;
 }
 
-static void format_size(const gk_bench_shape *shape, char *buf, size_t size)
+void gk_gemm_bench_format_size(const gk_bench_shape *shape, char *buf, size_t size)
 {
     if (shape->v[0] == shape->v[1] && shape->v[1] == shape->v[2]) snprintf(buf, size, "%zu", shape->v[0]);
     else snprintf(buf, size, "%zux%zux%zu", shape->v[0], shape->v[1], shape->v[2]);
@@ -756,6 +757,7 @@ static gk_bench_work work(void *p)
 const gk_bench_module gk_gemm_bench_module = {
     "gemm", "m x n x k", "one size for a square product (4096, 2^12) or m x n x k (4097x3001x2049)",
     default_sizes, sizeof default_sizes / sizeof default_sizes[0], "tflops", params, sizeof params / sizeof params[0],
-    parse_size, format_size, num_cases, case_at, setup, skip, prepare, run, verify, work, describe, teardown,
+    gk_gemm_bench_parse_size, gk_gemm_bench_format_size, num_cases, case_at, setup, skip, prepare, run, verify, work,
+    describe, teardown,
     GK_PEAK_NONE, applies, in_run, .state_size = sizeof(state),
 };

@@ -150,6 +150,7 @@
 #include <cublasLt.h>
 
 #include "bench.h"
+#include "bench_gemm.h"
 #include "cli.h"
 #include "gemm_ref.h"
 #include "gk/cuda_check.h"
@@ -164,39 +165,6 @@
 #endif
 
 static const char *const default_sizes[] = {"1024", "2048", "4096", "8192", "4097x3001x2049"};
-
-static int parse_size(const char *s, gk_bench_shape *shape, char *err, size_t err_size)
-{
-    int xs = 0;
-    for (const char *p = s; *p; ++p) xs += *p == 'x';
-    if (xs != 0 && xs != 2) {
-        snprintf(err, err_size, "write one dimension (a square product) or three, m x n x k");
-        return 1;
-    }
-    char buf[GK_CLI_ITEM];
-    snprintf(buf, sizeof buf, "%s", s);
-    char *p = buf;
-    for (int i = 0; i <= xs; ++i) {
-        char *x = strchr(p, 'x');
-        if (x) *x = '\0';
-        size_t v;
-        if (gk_parse_size(p, &v) != 0 || v == 0 || v > GK_GEMM_MAX_DIM) {
-            snprintf(err, err_size, "'%s' is not a dimension from 1 to 2^31-1", p);
-            return 1;
-        }
-        shape->v[i] = v;
-        p = x ? x + 1 : p;
-    }
-    if (xs == 0) shape->v[1] = shape->v[2] = shape->v[0];
-    shape->count = 3;
-    return 0;
-}
-
-static void format_size(const gk_bench_shape *shape, char *buf, size_t size)
-{
-    if (shape->v[0] == shape->v[1] && shape->v[1] == shape->v[2]) snprintf(buf, size, "%zu", shape->v[0]);
-    else snprintf(buf, size, "%zux%zux%zu", shape->v[0], shape->v[1], shape->v[2]);
-}
 
 /* The parameters, in this order in gk_bench_params.value. */
 enum { P_PAIR, P_OUT, P_FAST, P_LAYOUT, P_EPILOGUE };
@@ -895,6 +863,7 @@ static gk_bench_work work(void *p)
 const gk_bench_module gk_gemm_fp8_bench_module = {
     "gemm_fp8", "m x n x k", "one size for a square product (4096, 2^12) or m x n x k (4097x3001x2049)",
     default_sizes, sizeof default_sizes / sizeof default_sizes[0], "tflops", params, sizeof params / sizeof params[0],
-    parse_size, format_size, num_cases, case_at, setup, NULL, prepare, run, verify, work, describe, teardown,
+    gk_gemm_bench_parse_size, gk_gemm_bench_format_size, num_cases, case_at, setup, NULL, prepare, run, verify, work,
+    describe, teardown,
     GK_PEAK_NONE, applies, in_run, .state_size = sizeof(state),
 };

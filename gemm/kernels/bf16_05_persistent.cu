@@ -1397,35 +1397,11 @@ cudaError_t run(int dev, Params prm, const void *a, const void *b, size_t units,
         kernel<<<(unsigned)grid, kWsThreads, kDynSmemBytes, stream>>>(map_a, map_b, map_c, prm);
         return cudaGetLastError();
     } else {
-        /* Persistent clusters of kCluster CTAs along x (the cluster launch
-         * attribute; the two CTAs of a cluster run at once on two SMs of one
-         * GPC): as many clusters as can be resident at once, asked of the
-         * occupancy calculator with this very configuration (the GPCs'
-         * sizes can leave an SM without a partner), never more than there
-         * are units (pairs of all products); cluster q walks units q, +
-         * gridDim.x / kCluster, ... */
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = kCluster;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(kCluster); /* a valid grid for the query; set below for the launch */
-        cfg.blockDim = dim3(kWsThreads);
-        cfg.dynamicSmemBytes = kDynSmemBytes;
-        cfg.stream = stream;
-        cfg.attrs = attr;
-        cfg.numAttrs = 1;
-        int max_clusters = 0;
-        err = cudaOccupancyMaxActiveClusters(&max_clusters, kernel, &cfg);
-        if (err != cudaSuccess) return err;
-        if (max_clusters < 1) return cudaErrorInvalidConfiguration; /* no 2 SMs of a GPC free for one cluster */
+        /* Persistent clusters of kCluster CTAs (sm90.cuh's launch_clusters),
+         * one per unit (a pair of tiles of one product) at most. */
         const size_t pair_units = (tiles_m + kCluster - 1) / kCluster * tiles_n * batch;
-        const size_t grid_clusters = pair_units < (size_t)max_clusters ? pair_units : (size_t)max_clusters;
-        cfg.gridDim = dim3((unsigned)(grid_clusters * kCluster)); /* a multiple of the cluster size */
-        err = cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, prm);
-        if (err != cudaSuccess) return err;
-        return cudaGetLastError();
+        return launch_clusters<kCluster>(kernel, kWsThreads, kDynSmemBytes, pair_units, stream, map_a, map_b, map_c,
+                                         prm);
     }
 }
 

@@ -718,23 +718,7 @@ inline Plan plan(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
     return q;
 }
 
-/* The problem of a call (gemm/variants.h's gk_gemm_fp8_problem, as the
- * launcher receives it). */
-struct Problem {
-    int type_a, type_b, type_c, op_a, op_b;
-    size_t m, n, k, batch;
-    const void *a, *b;
-    size_t lda, ldb, stride_a, stride_b;
-    void *c;
-    size_t ldc, stride_c;
-    float alpha, beta;
-    int epilogue;
-    const void *bias;
-    const float *scale_a, *scale_b, *scale_a_rows, *scale_b_cols;
-    float *amax;
-    int fast_accum;
-};
-cudaError_t run(const Problem *p, void *workspace, cudaStream_t stream);
+
 
 /* Queue the copy of an operand (stored rows x k as K-major, or k x rows). */
 inline cudaError_t copy_operand(const Operand &o, const void *src, bool k_major, size_t ld_src, size_t stride_src,
@@ -752,34 +736,15 @@ template <int kPair, bool kPromote, typename T>
 cudaError_t launch(int dev, const CUtensorMap &ma, const CUtensorMap &mb, const CUtensorMap &mc, const Params &prm,
                    size_t units, cudaStream_t stream)
 {
-    (void)dev;
+    (void)dev; /* the current device's, as the occupancy query's */
     auto kernel = scaled_wgmma<kPair, kPromote, T>;
     cudaError_t err = sm90a_image(kernel);
     if (err != cudaSuccess) return err;
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kDynSmemBytes);
     if (err != cudaSuccess) return err;
-    /* Persistent clusters of 2 CTAs along x (variant 17's launch): as many
-     * as the occupancy calculator says can be resident at once with this
-     * configuration, never more than there are pairs. */
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = kCluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(kCluster);
-    cfg.blockDim = dim3(kWsThreads);
-    cfg.dynamicSmemBytes = kDynSmemBytes;
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    int max_clusters = 0;
-    err = cudaOccupancyMaxActiveClusters(&max_clusters, kernel, &cfg);
-    if (err != cudaSuccess) return err;
-    if (max_clusters < 1) return cudaErrorInvalidConfiguration;
-    const size_t grid = units < (size_t)max_clusters ? units : (size_t)max_clusters;
-    cfg.gridDim = dim3((unsigned)(grid * kCluster));
-    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, mc, prm);
+    /* Persistent clusters of 2 CTAs (sm90.cuh's launch_clusters), one per
+     * pair of tiles at most. */
+    return launch_clusters<kCluster>(kernel, kWsThreads, kDynSmemBytes, units, stream, ma, mb, mc, prm);
 }
 template <int kPair, bool kPromote>
 cudaError_t launch_c(int type_c, int dev, const CUtensorMap &ma, const CUtensorMap &mb, const CUtensorMap &mc,
@@ -835,74 +800,66 @@ extern "C" cudaError_t gk_gemm_fp8_01_scaled_wgmma_run(int type_a, int type_b, i
                                                      const float *scale_b_cols, float *amax, int fast_accum,
                                                      void *workspace, cudaStream_t stream)
 {
-    const bool batched = batch > 1;
-    const Problem p = {type_a, type_b, type_c, op_a, op_b, m, n, k, batch, a, b, lda, ldb,
-                       batched ? stride_a : 0, batched ? stride_b : 0, c, ldc, batched ? stride_c : 0, alpha, beta,
-                       epilogue, bias, scale_a, scale_b, scale_a_rows, scale_b_cols, amax, fast_accum};
-    return run(&p, workspace, stream);
-}
-
-namespace {
-cudaError_t run(const Problem *p, void *workspace, cudaStream_t stream)
-{
+    /* Strides are read only when batch > 1. */
+    if (batch <= 1) stride_a = stride_b = stride_c = 0;
     int dev = 0, sms = 0;
     cudaError_t err = require_cc(9, 0, &dev);
     if (err != cudaSuccess) return err;
     err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (err != cudaSuccess) return err;
-    const size_t tiles_m = (p->m + kBM - 1) / kBM, tiles_n = (p->n + kBN - 1) / kBN;
-    if (p->batch > 0x7fffffffu || tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * p->batch > 0x7fffffffu)
+    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+    if (batch > 0x7fffffffu || tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * batch > 0x7fffffffu)
         return cudaErrorInvalidConfiguration;
-    const int pair = p->type_a == 4 ? 2 : p->type_b == 4 ? 1 : 0; /* 3 e4m3, 4 e5m2 */
+    const int pair = type_a == 4 ? 2 : type_b == 4 ? 1 : 0; /* 3 e4m3, 4 e5m2 */
 
     Params prm;
     memset(&prm, 0, sizeof prm);
-    prm.c = p->c;
-    prm.bias = p->bias;
-    prm.scale_a = p->scale_a;
-    prm.scale_b = p->scale_b;
-    prm.rows = p->scale_a_rows;
-    prm.cols = p->scale_b_cols;
-    prm.amax = reinterpret_cast<unsigned *>(p->amax);
-    prm.ldc = p->ldc;
-    prm.stride_c = p->batch > 1 ? p->stride_c : 0;
-    prm.m = (unsigned)p->m;
-    prm.n = (unsigned)p->n;
-    prm.k = (unsigned)p->k;
+    prm.c = c;
+    prm.bias = bias;
+    prm.scale_a = scale_a;
+    prm.scale_b = scale_b;
+    prm.rows = scale_a_rows;
+    prm.cols = scale_b_cols;
+    prm.amax = reinterpret_cast<unsigned *>(amax);
+    prm.ldc = ldc;
+    prm.stride_c = batch > 1 ? stride_c : 0;
+    prm.m = (unsigned)m;
+    prm.n = (unsigned)n;
+    prm.k = (unsigned)k;
     prm.tiles_m = (unsigned)tiles_m;
     prm.tiles_n = (unsigned)tiles_n;
-    prm.batch = (unsigned)p->batch;
-    prm.alpha = p->alpha;
-    prm.beta = p->beta;
-    prm.epi = p->epilogue;
+    prm.batch = (unsigned)batch;
+    prm.alpha = alpha;
+    prm.beta = beta;
+    prm.epi = epilogue;
     /* Pairs of C as one access where every pair (even column) is aligned. */
-    const size_t elem = p->type_c == 0 ? 4 : 2;
-    prm.c_vec = ((uintptr_t)p->c % (2 * elem)) == 0 && p->ldc % 2 == 0 && prm.stride_c % 2 == 0;
+    const size_t elem = type_c == 0 ? 4 : 2;
+    prm.c_vec = ((uintptr_t)c % (2 * elem)) == 0 && ldc % 2 == 0 && prm.stride_c % 2 == 0;
 
     /* The amax is raised by atomic maxima from 0. */
-    if (p->amax != nullptr && (err = cudaMemsetAsync(p->amax, 0, sizeof(float), stream)) != cudaSuccess) return err;
-    if (p->k == 0) {
-        switch (p->type_c) {
+    if (amax != nullptr && (err = cudaMemsetAsync(amax, 0, sizeof(float), stream)) != cudaSuccess) return err;
+    if (k == 0) {
+        switch (type_c) {
         case 0: return launch_k0<float>(prm, sms, stream);
         case 1: return launch_k0<__nv_bfloat16>(prm, sms, stream);
         default: return launch_k0<__half>(prm, sms, stream);
         }
     }
 
-    const Plan q = plan(p->op_a, p->op_b, p->m, p->n, p->k, p->batch, p->a, p->lda, p->stride_a, p->b, p->ldb,
-                        p->stride_b);
+    const Plan q = plan(op_a, op_b, m, n, k, batch, a, lda, stride_a, b, ldb,
+                        stride_b);
     unsigned char *const ws = static_cast<unsigned char *>(workspace);
-    const void *a = p->a, *b = p->b;
+    const void *ta = a, *tb = b; /* what the TMA reads: the operands, or their copies */
     if (q.a.copy) {
-        err = copy_operand(q.a, p->a, p->op_a == 0, p->lda, p->stride_a, p->m, p->k, ws, sms, stream);
+        err = copy_operand(q.a, a, op_a == 0, lda, stride_a, m, k, ws, sms, stream);
         if (err != cudaSuccess) return err;
-        a = ws;
+        ta = ws;
     }
     if (q.b.copy) {
         void *dst = ws + granules(q.a.bytes);
-        err = copy_operand(q.b, p->b, p->op_b == 1, p->ldb, p->stride_b, p->n, p->k, dst, sms, stream);
+        err = copy_operand(q.b, b, op_b == 1, ldb, stride_b, n, k, dst, sms, stream);
         if (err != cudaSuccess) return err;
-        b = dst;
+        tb = dst;
     }
     prm.a_batched = q.a.count > 1;
     prm.b_batched = q.b.count > 1;
@@ -913,38 +870,37 @@ cudaError_t run(const Problem *p, void *workspace, cudaStream_t stream)
     CUtensorMap ma, mb;
     /* A: m rows of k bytes (boxes of 128 k x 128 rows); B: n rows (boxes of
      * 128 k x 128 n-rows, half a tile's). */
-    err = map_batched(encode, &ma, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, p->m, p->k, q.a.ld, prm.a_batched, p->batch,
+    err = map_batched(encode, &ma, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, ta, m, k, q.a.ld, prm.a_batched, batch,
                       q.a.stride, kBK, kBM);
     if (err == cudaSuccess)
-        err = map_batched(encode, &mb, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, p->n, p->k, q.b.ld, prm.b_batched,
-                          p->batch, q.b.stride, kBK, kBN / kCluster);
+        err = map_batched(encode, &mb, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, tb, n, k, q.b.ld, prm.b_batched,
+                          batch, q.b.stride, kBK, kBN / kCluster);
     if (err != cudaSuccess) return err;
     /* C through shared memory and the TMA store where it is 16-bit, not
      * read (beta = 0) and TMA-addressable: boxes of 64 columns x 16 rows (a
      * warp's rows); otherwise from registers. */
     CUtensorMap mc;
     memset(&mc, 0, sizeof mc); /* never read without c_tma */
-    const bool batched_c = p->batch > 1;
-    prm.c_tma = p->type_c != 0 && p->beta == 0.0f && tma_addressable(p->c, p->ldc, 2) &&
+    const bool batched_c = batch > 1;
+    prm.c_tma = type_c != 0 && beta == 0.0f && tma_addressable(c, ldc, 2) &&
                 (prm.stride_c * 2) % 16 == 0 &&
                 map_batched(encode, &mc,
-                            p->type_c == 1 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-                            p->c, p->m, p->n, p->ldc, batched_c, p->batch, prm.stride_c, kEpiBoxCols,
+                            type_c == 1 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+                            c, m, n, ldc, batched_c, batch, prm.stride_c, kEpiBoxCols,
                             kEpiRows) == cudaSuccess;
 
-    const size_t units = (tiles_m + 1) / 2 * tiles_n * p->batch; /* pairs of tiles */
-    const bool promote = p->fast_accum == 0;
+    const size_t units = (tiles_m + 1) / 2 * tiles_n * batch; /* pairs of tiles */
+    const bool promote = fast_accum == 0;
     switch (pair) {
     case 0:
-        return promote ? launch_c<0, true>(p->type_c, dev, ma, mb, mc, prm, units, stream)
-                       : launch_c<0, false>(p->type_c, dev, ma, mb, mc, prm, units, stream);
+        return promote ? launch_c<0, true>(type_c, dev, ma, mb, mc, prm, units, stream)
+                       : launch_c<0, false>(type_c, dev, ma, mb, mc, prm, units, stream);
     case 1:
-        return promote ? launch_c<1, true>(p->type_c, dev, ma, mb, mc, prm, units, stream)
-                       : launch_c<1, false>(p->type_c, dev, ma, mb, mc, prm, units, stream);
+        return promote ? launch_c<1, true>(type_c, dev, ma, mb, mc, prm, units, stream)
+                       : launch_c<1, false>(type_c, dev, ma, mb, mc, prm, units, stream);
     default:
-        return promote ? launch_c<2, true>(p->type_c, dev, ma, mb, mc, prm, units, stream)
-                       : launch_c<2, false>(p->type_c, dev, ma, mb, mc, prm, units, stream);
+        return promote ? launch_c<2, true>(type_c, dev, ma, mb, mc, prm, units, stream)
+                       : launch_c<2, false>(type_c, dev, ma, mb, mc, prm, units, stream);
     }
 }
 
-} // namespace

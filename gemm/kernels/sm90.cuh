@@ -24,7 +24,8 @@
  *     reached through the runtime so that nothing links libcuda), the
  *     encoding of a 2-D tensor map, the TMA's alignment rule, the test that
  *     tells a real sm_90a kernel image from the stub (sm90a_image), and the
- *     size of a persistent grid (resident_grid).
+ *     size of a persistent grid (resident_grid) and the launch of one made of
+ *     clusters (launch_clusters).
  *
  * sm_90a: wgmma and setmaxnreg are architecture-specific instructions of
  * compute capability 9.0; nvcc accepts them only when compiling for sm_90a,
@@ -580,6 +581,40 @@ cudaError_t resident_grid(K kernel, int threads, size_t smem, int dev, size_t ti
     const size_t resident = (size_t)sms * (size_t)per_sm;
     *grid = tiles < resident ? tiles : resident;
     return cudaSuccess;
+}
+
+/* Launch `kernel` (threads per CTA, smem bytes of dynamic shared memory) as
+ * a persistent grid of clusters of kCluster CTAs along x (the cluster launch
+ * attribute; the CTAs of a cluster run at once on SMs of one GPC): as many
+ * clusters as can be resident at once, asked of the occupancy calculator
+ * with this very configuration (the GPCs' sizes can leave an SM without a
+ * partner), never more than `units` (the kernel's units of work, one per
+ * cluster at a time); cluster q walks units q, q + gridDim.x / kCluster,
+ * ... (variants 17 and 18). */
+template <int kCluster, typename K, typename... Args>
+cudaError_t launch_clusters(K kernel, int threads, size_t smem, size_t units, cudaStream_t stream, Args... args)
+{
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = kCluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(kCluster); /* a valid grid for the query; set below for the launch */
+    cfg.blockDim = dim3((unsigned)threads);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    int max_clusters = 0;
+    cudaError_t err = cudaOccupancyMaxActiveClusters(&max_clusters, kernel, &cfg);
+    if (err != cudaSuccess) return err;
+    if (max_clusters < 1) return cudaErrorInvalidConfiguration; /* no SMs of a GPC free for one cluster */
+    const size_t grid = units < (size_t)max_clusters ? units : (size_t)max_clusters;
+    cfg.gridDim = dim3((unsigned)(grid * kCluster)); /* a multiple of the cluster size */
+    err = cudaLaunchKernelEx(&cfg, kernel, args...);
+    if (err != cudaSuccess) return err;
+    return cudaGetLastError();
 }
 
 /* ---- The block tile of variants 14-17 ------------------------------------------
