@@ -63,7 +63,13 @@
  *      fast_accum = 1 time at 4096^3 and 30% at 8192^3 (gemm/README.md,
  *      "Variant 18"). Promoting every 2 k-tiles
  *      instead (half the waits, 2 stages held at once) was slower still in
- *      the same bench (gemm/tuning/fp8-h100/probes.txt). With fast_accum = 1 the loop is
+ *      the same bench (gemm/tuning/fp8-h100/probes.txt), and so were 64-column
+ *      quarters through two alternating 32-register buffers, each quarter's
+ *      adds beside the next quarter's wgmma (0.1517 ms at 4096^3 against
+ *      0.1217): an m64n64k32 reads 2 KB of A and 2 KB of B from shared
+ *      memory for 0.26 MFLOP, 128 bytes per clock at the FP8 peak (8192
+ *      FLOP per clock per SM), all of the shared memory's bandwidth.
+ *      With fast_accum = 1 the loop is
  *      variant 17's: 4 m64n256k32 into d per k-tile, the previous k-tile's
  *      stage released after wait_group 1.
  *
