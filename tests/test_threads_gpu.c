@@ -191,6 +191,7 @@ static void list_gemm(call_list *L, int small, int bf16)
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = bf16 ? gk_gemm_bf16_variant_at(i) : gk_gemm_variant_at(i);
         if (!bf16 && !(v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32))) continue; /* the 16-bit rungs: bf16 = 1 */
+        if (v->precision == GK_GEMM_FP8) continue; /* FP8 inputs: its own calls below */
         for (size_t j = 0; j < ns; ++j) {
             call *c = add_call(L, bf16 ? M_GEMM_BF16 : M_GEMM, v->id);
             c->m = sh[j].m;
