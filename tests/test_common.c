@@ -183,8 +183,12 @@ static void test_median_and_peaks(void)
     CHECK(gk_tensor_flops_per_clock(9, 0, 19) == 2048 && gk_tensor_flops_per_clock(9, 0, 16) == 4096,
           "Hopper tensor rates");
     CHECK(fabs(132 * 1.83e9 * gk_tensor_flops_per_clock(9, 0, 19) / 1e12 - 494.7) < 0.5, "H100 TF32 peak");
+    /* FP8 (8-bit inputs): twice BF16 on Hopper (1979 dense TFLOP/s on the
+     * H100 SXM); an A100 has no FP8 tensor cores. */
+    CHECK(gk_tensor_flops_per_clock(9, 0, 8) == 8192 && fabs(132 * 1.83e9 * 8192 / 1e12 - 1978.9) < 0.1,
+          "Hopper FP8 rate");
     CHECK(gk_tensor_flops_per_clock(8, 6, 19) == 0 && gk_tensor_flops_per_clock(10, 0, 16) == 0 &&
-              gk_tensor_flops_per_clock(9, 0, 8) == 0,
+              gk_tensor_flops_per_clock(8, 0, 8) == 0,
           "not in the table: 0 (n/a), not a guess");
 }
 
