@@ -22,9 +22,11 @@
  *
  * Cases: every row of the variant table under its table id, the id that
  * gk_gemm_ex takes (1-12 store fp32, 11-12 with TF32 products; 13-17 are
- * the 16-bit tensor-core rungs), then the references. A run shows the
- * variants that store its dtype (variant->types): f32 ids 1-12, bf16 ids
- * 13-17, f16 id 17. Each runs through gk_gemm_ex with the run's
+ * the 16-bit tensor-core rungs, 19 the skinny products' weight stream; 18
+ * multiplies FP8 inputs and has its own module, gemm_fp8), then the auto
+ * row, the references and the ceiling. A run shows the variants that store
+ * its dtype (variant->types): f32 ids 1-12, bf16 ids 13-17 and 19, f16 ids
+ * 17 and 19. Each runs through gk_gemm_ex with the run's
  * description and a workspace of the size its two-phase query asks for
  * (poisoned). A variant that does not take the description (transposed
  * operands, a batch or an epilogue on a variant that is not extended) says
@@ -59,12 +61,32 @@
  * f16 the reference of their type. Each variant is compared with the
  * reference of its type, precision and epilogue: the case list names the
  * default run's (cublas_fp32 for variants 1-10, cublas_tf32 for 11-12,
- * cublas_bf16 for 13-17), and in_run gives the run's (cublas_fp16 for 17
- * in an f16 run, cublaslt_* with an epilogue), with the run's precision
- * (fp16 for 17 in an f16 run).
+ * cublas_bf16 for 13-17 and 19), and in_run gives the run's (cublas_fp16
+ * for 17 and 19 in an f16 run, cublaslt_* with an epilogue), with the run's
+ * precision (fp16 for 17 and 19 in an f16 run).
+ *
+ * The ceiling, read_stream ("read-only stream", last, in every run and at
+ * every size): gk_ceiling_read_stream (bench/ceilings.h) over the bytes of
+ * op(B) as stored, the weight: k*n elements of the run's dtype for every
+ * product of the batch (the bench's stride_b = k*n), in the buffer the
+ * cases read, with a 4-byte sink allocated once per size. No product can
+ * take less time than reading its weight once, so this is the limit of a
+ * skinny product (m of 1 to 256 rows against a large weight: inference
+ * with a few tokens), which is memory bound. It is no case's reference:
+ * "vs ref" stays against cuBLAS or cuBLASLt. Its GB/s counts only the
+ * bytes it reads (e*k*n*batch), the variants' count A, B and C (below);
+ * "%ceil" is its time over a case's, so for a skinny product a variant's
+ * %ceil is how close it comes to streaming the weight once, and the ratio
+ * of its GB/s to the ceiling's is that same figure raised by the bytes of
+ * A and C it also moves ((m*k + m*n) / (k*n): 1.6% at m = 64, 6.25% at
+ * m = 256 for n = k = 8192). Its FLOPs are the product's, so its TFLOP/s
+ * is the most a product that reads its weight once can reach (for a large
+ * square product a figure far above the tensor cores' peak: such a product
+ * is bound by its arithmetic, not by its weight).
  *
  * Verification: every case's C is poisoned with NaN before its run (beta =
- * 0: every element must be written and none read), then checked against
+ * 0: every element must be written and none read), then (every case but
+ * the ceiling, which computes nothing to check) checked against
  * cuBLAS fp32's result on the same inputs, layout and batch (computed once
  * per size, with CUBLAS_COMPUTE_32F), with the epilogue applied to it on the
  * host in double (gk_gemm_epilogue_ref: + bias[j], then max(x, 0) or the
@@ -83,10 +105,11 @@
  *
  * Work per call: 2*m*n*k*batch FLOPs; A, B (and the bias) read once and C
  * written once, e * (m*k*batch + k*n*batch (+ n)) bytes read and e * m*n*batch
- * written, e = 4 for f32 and 2 for bf16 and f16. % of peak: the fp32 FMA
- * peak for fp32 cases, the dense TF32 tensor peak for TF32, the dense BF16
- * tensor peak for bf16 and f16 (FP16's dense peak is the same figure on the
- * GPUs the 16-bit rungs run on: A100, H100, H200).
+ * written, e = 4 for f32 and 2 for bf16 and f16; the ceiling reads e *
+ * k*n*batch bytes and writes none. % of peak: the fp32 FMA peak for fp32
+ * cases, the dense TF32 tensor peak for TF32, the dense BF16 tensor peak
+ * for bf16 and f16 (FP16's dense peak is the same figure on the GPUs the
+ * 16-bit rungs run on: A100, H100, H200), DRAM bandwidth for the ceiling.
  *
  * The slowest rungs (variants 1 and 2) are skipped above 2*4096^3 FLOPs per
  * call (--no-skip runs them: about a minute each at 8192^3).
@@ -101,6 +124,7 @@
 
 #include "bench.h"
 #include "bench_gemm.h"
+#include "ceilings.h"
 #include "cli.h"
 #include "gemm_ref.h"
 #include "gk/cuda_check.h"
@@ -151,7 +175,8 @@ void gk_gemm_bench_format_size(const gk_bench_shape *shape, char *buf, size_t si
 enum { P_DTYPE, P_LAYOUT, P_BATCH, P_EPILOGUE, P_COMPUTE };
 static const gk_bench_param_decl params[] = {
     {"dtype", "f32,bf16,f16", "f32,bf16",
-     "type of A, B, C: f32 runs ids 1-12 (fp32, TF32), bf16 and f16 the ids that store it (13-17, 17)", NULL},
+     "type of A, B, C: f32 runs ids 1-12 (fp32, TF32), bf16 and f16 the ids that store it (13-17 and 19, 17 and 19)",
+     NULL},
     {"layout", "nn,nt,tn,tt", "nn",
      "op_a op_b, row-major: nt = B stored n x k (y = x W^T), tn = A stored k x m", NULL},
     {"batch", "any positive integer", "1",
@@ -232,10 +257,16 @@ static const gk_bench_case auto_case = {
     GK_GEMM_AUTO, "auto", "auto", "GK_GEMM_AUTO: the variant gk/gemm.h's table picks for this description",
     GK_ROLE_VARIANT, "fp32", GK_PEAK_FP32, "cublas_fp32"};
 
-static size_t num_cases(void) { return gk_gemm_variant_count() + 1 + NUM_REFERENCES; }
+/* The ceiling: a read-only stream over the weight, op(B) as stored (see the
+ * top of this file). Last, after the references; no case's reference. */
+static const gk_bench_case ceiling_case = {
+    0, "read_stream", "read-only stream", "reads the weight, op(B) as stored (every product of a batch), once, "
+    "16-byte loads", GK_ROLE_CEILING, "-", GK_PEAK_DRAM, NULL};
+
+static size_t num_cases(void) { return gk_gemm_variant_count() + 1 + NUM_REFERENCES + 1; }
 
 /* The variants as the default run shows them (the 16-bit rungs in bf16, no
- * epilogue), then the references. */
+ * epilogue), the auto row, the references, then the ceiling. */
 static gk_bench_case case_at(size_t i)
 {
     const gk_gemm_variant *v = gk_gemm_variant_at(i);
@@ -249,7 +280,8 @@ static gk_bench_case case_at(size_t i)
         return c;
     }
     if (i == gk_gemm_variant_count()) return auto_case;
-    return references[i - gk_gemm_variant_count() - 1].c;
+    if (i - gk_gemm_variant_count() - 1 < NUM_REFERENCES) return references[i - gk_gemm_variant_count() - 1].c;
+    return ceiling_case;
 }
 
 typedef struct state {
@@ -268,6 +300,7 @@ typedef struct state {
     /* The run's type's buffers: one of the two sets above. */
     const void *a, *b, *bias;
     void *c;
+    unsigned *d_sink; /* the ceiling's 4 bytes (bench/ceilings.h) */
     double *ref, *mag, *rms; /* epi(cuBLAS fp32's C + bias), sum |a b| (+ |bias|), sqrt(sum (a b)^2) */
     float *h_c;
     unsigned short *h_c16;
@@ -301,6 +334,9 @@ static cudaDataType_t cuda_type(gk_gemm_type t)
 static size_t lda_of(const state *s) { return s->op_a == GK_GEMM_OP_N ? s->k : s->m; }
 static size_t ldb_of(const state *s) { return s->op_b == GK_GEMM_OP_N ? s->n : s->k; }
 static cublasOperation_t cublas_op(gk_gemm_op op) { return op == GK_GEMM_OP_T ? CUBLAS_OP_T : CUBLAS_OP_N; }
+/* The bytes of op(B) as stored, every product of the batch: what the
+ * ceiling reads (dense and consecutive, stride_b = k*n). */
+static size_t weight_bytes(const state *s) { return s->k * s->n * s->batch * elem_bytes(s->type); }
 
 static void lt_free_case(state *s)
 {
@@ -327,6 +363,7 @@ static void teardown(void *p)
     cudaFree(s->d_b16);
     cudaFree(s->d_c16);
     cudaFree(s->d_bias16);
+    cudaFree(s->d_sink);
     free(s->h_c16);
     if (s->h) cublasDestroy(s->h);
     free(s->ref);
@@ -505,6 +542,9 @@ static gk_status setup(void *p, const gk_bench_shape *shape, const gk_bench_para
         free(t16);
         s->a = s->d_a16, s->b = s->d_b16, s->c = s->d_c16, s->bias = s->d_bias16;
     }
+    /* The ceiling's sink (it reads the run's type's B, set above), once per
+     * size. */
+    if (gk_ok(st)) st = GK_CUDA_STATUS(cudaMalloc((void **)&s->d_sink, sizeof(unsigned)));
     /* cuBLASLt, the reference of the epilogues: its handle and workspace,
      * once per size. */
     if (gk_ok(st) && bias && cublasLtCreate(&s->lt) != CUBLAS_STATUS_SUCCESS)
@@ -551,11 +591,12 @@ static void in_run(void *p, gk_bench_case *c)
 }
 
 /* A run has one dtype and one epilogue: the variants that store that type,
- * and the references of that type with (cuBLASLt) or without (cuBLAS) an
- * epilogue; the others get no row in the table. */
+ * the references of that type with (cuBLASLt) or without (cuBLAS) an
+ * epilogue, and the ceiling; the others get no row in the table. */
 static int applies(void *p, const gk_bench_case *c)
 {
     state *s = (state *)p;
+    if (c->role == GK_ROLE_CEILING) return 1; /* every run: it reads the run's B */
     if (c->role == GK_ROLE_VARIANT) {
         if (c->id == GK_GEMM_AUTO) return 1; /* every type */
         const gk_gemm_variant *v = gk_gemm_find_variant(c->id);
@@ -685,12 +726,12 @@ static gk_status prepare(void *p, const gk_bench_case *c)
     lt_free_case(s);
     if (c->role == GK_ROLE_VARIANT) {
         GK_TRY(prepare_variant(s));
-    } else {
+    } else if (c->role == GK_ROLE_REFERENCE) {
         s->ref_case = find_reference(c->key);
         if (s->ref_case == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no such gemm reference");
         s->precision = s->ref_case->precision;
         if (s->ref_case->lt) GK_TRY(prepare_lt(s));
-    }
+    } /* the ceiling needs nothing more: the size's B and sink */
     /* Poison C with NaN (0xff bytes: a NaN in fp32, bf16 and fp16): beta = 0,
      * so every element must be written and none read. */
     GK_CUDA_TRY(cudaMemset(s->c, 0xff, s->m * s->n * s->batch * elem_bytes(s->type)));
@@ -701,6 +742,10 @@ static gk_status prepare(void *p, const gk_bench_case *c)
 static gk_status run(void *p, cudaStream_t stream)
 {
     state *s = (state *)p;
+    if (s->cur.role == GK_ROLE_CEILING) {
+        GK_CUDA_TRY(gk_ceiling_read_stream(s->b, weight_bytes(s), s->d_sink, stream));
+        return gk_success();
+    }
     const reference *r = s->ref_case;
     if (r == NULL) return gk_gemm_ex(s->cur.id, &s->desc, s->a, s->b, s->c, s->ws, &s->ws_bytes, stream);
     if (r->lt) {
@@ -719,6 +764,7 @@ static gk_status run(void *p, cudaStream_t stream)
 static gk_status verify(void *p, FILE *log)
 {
     state *s = (state *)p;
+    if (s->cur.role == GK_ROLE_CEILING) return gk_success(); /* it computes nothing to check */
     const size_t mn = s->m * s->n, nc = mn * s->batch;
     if (s->type == GK_GEMM_TYPE_F32) GK_CUDA_TRY(cudaMemcpy(s->h_c, s->d_c, nc * sizeof(float), cudaMemcpyDeviceToHost));
     else GK_CUDA_TRY(cudaMemcpy(s->h_c16, s->d_c16, nc * 2, cudaMemcpyDeviceToHost));
@@ -751,6 +797,10 @@ static gk_bench_work work(void *p)
     double e = (double)elem_bytes(s->type);
     double bias = s->epilogue != GK_GEMM_EPILOGUE_NONE ? n : 0.0;
     gk_bench_work w = {e * (m * k * z + k * n * z + bias), e * m * n * z, 2.0 * m * n * k * z};
+    /* The ceiling: the weight's bytes read, none written, and the product's
+     * FLOPs (its TFLOP/s: the most a product that reads its weight once can
+     * reach). */
+    if (s->cur.role == GK_ROLE_CEILING) w.bytes_read = (double)weight_bytes(s), w.bytes_written = 0.0;
     return w;
 }
 

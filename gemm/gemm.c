@@ -332,7 +332,13 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
 static int auto_pick(const gk_gemm_desc *d, int dense_ld)
 {
     if (fp8_inputs(d)) return 18;
-    if (d->type != GK_GEMM_TYPE_F32) return 17;
+    if (d->type != GK_GEMM_TYPE_F32) {
+        /* Skinny: a few rows of op(A) against a weight of 2 MiB or more (n k
+         * compared without overflow: each factor is checked first). */
+        const int skinny = d->m <= GK_GEMM_SKINNY_MAX_M && d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM &&
+                           d->n * d->k >= GK_GEMM_SKINNY_MIN_NK;
+        return skinny ? 19 : 17;
+    }
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
     const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
     if (d->compute == GK_GEMM_COMPUTE_TF32) {

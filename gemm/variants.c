@@ -10,7 +10,8 @@
  * where run_ex needs a workspace; run_fp8 and scratch_fp8 for FP8 inputs).
  * Ids 1-12 store fp32 (kernels/NN_name.cu), ids 13-17 16-bit types
  * (kernels/bf16_NN_name.cu: id 12 + NN), id 18 multiplies FP8 inputs
- * (kernels/fp8_NN_name.cu: id 17 + NN). */
+ * (kernels/fp8_NN_name.cu: id 17 + NN), id 19 serves skinny 16-bit
+ * products (kernels/skinny_NN_name.cu: id 18 + NN). */
 #include <stddef.h>
 
 #include "../common/module.h"
@@ -76,6 +77,12 @@ static const gk_gemm_row table[] = {
       GK_GEMM_FP8, 90,
       GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
      NULL, NULL, NULL, NULL, gk_gemm_fp8_01_scaled_wgmma_run, gk_gemm_fp8_01_scaled_wgmma_scratch},
+    /* A region's kernel beside the 16-bit ladder: kernels/skinny_01_weight_stream.cu (id 18 + NN). */
+    {{19, "weight_stream",
+      "skinny products (few rows of op(A)): the weight streamed from global memory into mma.sync registers with "
+      "16-byte loads, k split over a cluster whose partial sums meet in distributed shared memory; sm_90a",
+      GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
+     NULL, NULL, gk_gemm_skinny_01_weight_stream_run_ex, NULL, NULL, NULL},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,
@@ -97,10 +104,13 @@ static int stores_f32(const gk_gemm_variant *v)
     return (v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32)) != 0 && v->precision != GK_GEMM_FP8;
 }
 static int is_16bit(const gk_gemm_variant *v) { return v->precision == GK_GEMM_BF16; }
+/* The 16-bit ladder: the 16-bit rows before the FP8 rung (13-17); the
+ * rows after it serve one region of shapes each (19: skinny products). */
+static int is_16bit_ladder(const gk_gemm_variant *v) { return is_16bit(v) && v->id < 18; }
 
 int gk_gemm_best_fp32_variant(void) { return last_of(is_fp32); }
 int gk_gemm_best_variant(void) { return last_of(stores_f32); }
-int gk_gemm_bf16_best_variant(void) { return last_of(is_16bit); }
+int gk_gemm_bf16_best_variant(void) { return last_of(is_16bit_ladder); }
 
 const char *gk_gemm_precision_name(gk_gemm_precision p)
 {
@@ -114,22 +124,18 @@ const char *gk_gemm_precision_name(gk_gemm_precision p)
     }
 }
 
-/* The 16-bit rows, a contiguous part of the table (gk_gemm_bf16's view). */
-static size_t first_16bit(void)
-{
-    size_t i = 0;
-    while (i < gk_gemm_variant_count() && !is_16bit(&table[i].info)) ++i;
-    return i;
-}
+/* The 16-bit rows (13-17 and 19), in table order: gk_gemm_bf16's view. */
 size_t gk_gemm_bf16_variant_count(void)
 {
-    size_t i = first_16bit();
-    while (i < gk_gemm_variant_count() && is_16bit(&table[i].info)) ++i;
-    return i - first_16bit();
+    size_t count = 0;
+    for (size_t i = 0; i < gk_gemm_variant_count(); ++i) count += is_16bit(&table[i].info) != 0;
+    return count;
 }
 const gk_gemm_variant *gk_gemm_bf16_variant_at(size_t index)
 {
-    return index < gk_gemm_bf16_variant_count() ? &table[first_16bit() + index].info : NULL;
+    for (size_t i = 0; i < gk_gemm_variant_count(); ++i)
+        if (is_16bit(&table[i].info) && index-- == 0) return &table[i].info;
+    return NULL;
 }
 const gk_gemm_variant *gk_gemm_bf16_find_variant(int id)
 {

@@ -36,9 +36,17 @@ static const char *fp8_row_name(int id)
     return v && v->precision == GK_GEMM_FP8 ? v->name : NULL;
 }
 
+/* bf16_NN_name.cu: the 16-bit ladder, ids 12 + NN (13-17). */
 static const char *bf16_row_name(int id)
 {
-    const gk_gemm_variant *v = id >= 1 ? gk_gemm_bf16_variant_at((size_t)id - 1) : NULL;
+    const gk_gemm_variant *v = id >= 1 && id <= 5 ? gk_gemm_bf16_find_variant(12 + id) : NULL;
+    return v ? v->name : NULL;
+}
+
+/* skinny_NN_name.cu: the region kernels beside it, ids 18 + NN. */
+static const char *skinny_row_name(int id)
+{
+    const gk_gemm_variant *v = id >= 1 ? gk_gemm_bf16_find_variant(18 + id) : NULL;
     return v ? v->name : NULL;
 }
 
@@ -100,9 +108,10 @@ static void test_table(void)
 {
     /* One table: ids 1-12 store fp32 (1-10 fp32 products, 11-12 TF32), 13-17
      * are the 16-bit rungs (bf16 everywhere, fp16 too where extended), 18
-     * multiplies FP8 inputs (storing fp32, bf16 or fp16). */
+     * multiplies FP8 inputs (storing fp32, bf16 or fp16), 19 is the skinny
+     * products' kernel (bf16 and fp16). */
     size_t count = gk_gemm_variant_count();
-    CHECK(count == 18, "the ladder has %zu variants", count);
+    CHECK(count == 19, "the ladder has %zu variants", count);
     CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
               gk_gemm_find_variant((int)count + 1) == NULL && gk_gemm_find_variant(-1) == NULL,
           "out of range");
@@ -135,6 +144,11 @@ static void test_table(void)
                   (int)v->precision);
             CHECK(v->types == f32, "variant %d stores fp32 only: types %#x", v->id, v->types);
             CHECK(row && row->run && !row->run16, "row %d has its fp32 function", v->id);
+        } else if (v->id == 19) {
+            CHECK(v->precision == GK_GEMM_BF16 && v->types == (b16 | f16) && v->min_cc == 90,
+                  "variant 19: bf16 and fp16, sm_90");
+            CHECK(row && !row->run && !row->run16 && row->run_ex && !row->scratch && !row->run_fp8,
+                  "row 19 has its extended function only (no workspace)");
         } else {
             CHECK(v->precision == GK_GEMM_BF16, "variant %d precision %d", v->id, (int)v->precision);
             CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
@@ -142,7 +156,7 @@ static void test_table(void)
         }
         /* Extended exactly where the row has an extended entry point: the
          * best fp32 rung (10) and the best 16-bit one (17) today. */
-        CHECK(v->extended == (v->id == 10 || v->id == 11 || v->id == 12 || v->id == 17 || v->id == 18),
+        CHECK(v->extended == (v->id == 10 || v->id == 11 || v->id == 12 || v->id == 17 || v->id == 18 || v->id == 19),
               "variant %d extended %d", v->id, v->extended);
         CHECK(row && (row->run_ex != NULL || row->run_fp8 != NULL) == (v->extended == 1),
               "row %d: an extended entry point iff extended", v->id);
@@ -157,8 +171,8 @@ static void test_table(void)
           "precision names");
 
     /* Every kernel file is a row: NN_name.cu of an fp32 row (12 files),
-     * bf16_NN_name.cu of the 16-bit rows (5 files), fp8_NN_name.cu of the
-     * FP8 row (1 file). */
+     * bf16_NN_name.cu of the 16-bit ladder (5 files), fp8_NN_name.cu of the
+     * FP8 row (1 file), skinny_NN_name.cu of the skinny row (1 file). */
     size_t nf32 = 0, nfp8 = 0;
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_variant_at(i);
@@ -166,18 +180,19 @@ static void test_table(void)
         nf32 += stores(v, GK_GEMM_TYPE_F32) && v->precision != GK_GEMM_FP8;
     }
     CHECK(nf32 == 12 && nfp8 == 1, "%zu fp32 rows, %zu FP8 rows", nf32, nfp8);
-    CHECK(gk_gemm_bf16_variant_count() == 5, "%zu BF16 rows", gk_gemm_bf16_variant_count());
-    gk_test_table t[3] = {{"", row_name, nf32},
-                          {"bf16_", bf16_row_name, gk_gemm_bf16_variant_count()},
-                          {"fp8_", fp8_row_name, nfp8}};
-    gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 3);
+    CHECK(gk_gemm_bf16_variant_count() == 6, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
+    gk_test_table t[4] = {{"", row_name, nf32},
+                          {"bf16_", bf16_row_name, 5},
+                          {"fp8_", fp8_row_name, nfp8},
+                          {"skinny_", skinny_row_name, 1}};
+    gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 4);
 }
 
 static void test_bf16_table(void)
 {
-    /* The BF16 view: rows 13..17 of the same table. */
+    /* The 16-bit view: rows 13..17 (the ladder) and 19 of the same table. */
     size_t count = gk_gemm_bf16_variant_count();
-    CHECK(count == 5, "the BF16 ladder has %zu variants", count);
+    CHECK(count == 6, "the 16-bit view has %zu variants", count);
     CHECK(gk_gemm_bf16_variant_at(count) == NULL && gk_gemm_bf16_find_variant(0) == NULL &&
               gk_gemm_bf16_find_variant(1) == NULL && gk_gemm_bf16_find_variant(5) == NULL &&
               gk_gemm_bf16_find_variant(12) == NULL && gk_gemm_bf16_find_variant(18) == NULL,
@@ -185,7 +200,7 @@ static void test_bf16_table(void)
     CHECK(gk_gemm_bf16_best_variant() == 17, "the best BF16 variant is 17: %d", gk_gemm_bf16_best_variant());
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_bf16_variant_at(i);
-        CHECK(v->id == 13 + (int)i, "bf16 row %zu has id %d", i, v->id);
+        CHECK(v->id == (i < 5 ? 13 + (int)i : 19), "bf16 row %zu has id %d", i, v->id);
         CHECK(gk_gemm_bf16_find_variant(v->id) == v && gk_gemm_find_variant(v->id) == v,
               "find %d: the same row in both views", v->id);
         CHECK(v->precision == GK_GEMM_BF16, "bf16 variant %d precision %d", v->id, (int)v->precision);
@@ -608,7 +623,7 @@ static void test_ex_arguments(void)
     /* The variant first, then the two pointers to the description and the size. */
     gk_gemm_desc d0 = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, M, N, K);
     REJECT(gk_gemm_ex(99, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
-    REJECT(gk_gemm_ex(19, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(20, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     /* The FP8 rung with 16-bit inputs: UNSUPPORTED (test_gemm_fp8_cpu.c tests its own calls). */
     REJECT(gk_gemm_ex(18, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
     REJECT(gk_gemm_ex(-1, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
@@ -900,11 +915,33 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 11, "tf32, stride_a not a multiple of 4: %d", auto_of(&d));
     d.stride_a = 64 * 64 + 4;
     CHECK(auto_of(&d) == 12, "tf32, stride_a a multiple of 4: %d", auto_of(&d));
-    /* 16-bit types -> 17. */
+    /* 16-bit types -> 17, or 19 for m <= GK_GEMM_SKINNY_MAX_M against a
+     * weight of n k >= GK_GEMM_SKINNY_MIN_NK elements. */
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 7, 9, 11);
     CHECK(auto_of(&d) == 17, "bf16: %d", auto_of(&d));
     d.type = GK_GEMM_TYPE_F16;
     CHECK(auto_of(&d) == 17, "f16: %d", auto_of(&d));
+    CHECK(GK_GEMM_SKINNY_MAX_M == 64 && GK_GEMM_SKINNY_MIN_NK == 1048576, "the skinny region's edges");
+    const gk_gemm_type t16[2] = {GK_GEMM_TYPE_BF16, GK_GEMM_TYPE_F16};
+    for (int ti = 0; ti < 2; ++ti) {
+        d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M, 1024, 1024);
+        CHECK(auto_of(&d) == 19, "%s m = 64, n k = 2^20: %d", gk_gemm_type_name(t16[ti]), auto_of(&d));
+        d.op_a = GK_GEMM_OP_T, d.op_b = GK_GEMM_OP_T, d.epilogue = GK_GEMM_EPILOGUE_BIAS_GELU;
+        CHECK(auto_of(&d) == 19, "any layout and epilogue: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], 1, 8192, 8192);
+        CHECK(auto_of(&d) == 19, "m = 1: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M + 1, 1024, 1024);
+        CHECK(auto_of(&d) == 17, "m = 65: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], 16, 1023, 1025);
+        CHECK(auto_of(&d) == 17, "n k = 2^20 - 1: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], 16, 1, GK_GEMM_SKINNY_MIN_NK);
+        CHECK(auto_of(&d) == 19, "n = 1, k = 2^20: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], 0, 4096, 4096);
+        CHECK(auto_of(&d) == 19, "m = 0: %d", auto_of(&d));
+    }
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1, 8192, 8192);
+    CHECK(auto_of(&d) != 19, "f32 is never 19: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 7, 9, 11);
     /* The checks stay: a bad compute, TF32 with a 16-bit type, NULL pointers. */
     int id = 42;
     d.compute = GK_GEMM_COMPUTE_TF32;

@@ -98,7 +98,7 @@ typedef enum gk_gemm_precision {
 
 /* A read-only description of one variant (one row of the table). */
 typedef struct gk_gemm_variant {
-    int id;                      /* 1 .. 18 in teaching order: gk_gemm_ex's, gk_bench's
+    int id;                      /* 1 .. 19 in teaching order: gk_gemm_ex's, gk_bench's
                                     and gemm/README.md's id                          */
     const char *name;            /* the kernel file's name without its number        */
     const char *idea;            /* one line: what this step changes                 */
@@ -208,12 +208,15 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *             tensor-core rungs bf16_01 .. bf16_05 (gemm/kernels/bf16_NN_*.cu);
  *             gk_gemm_bf16 takes these ids too;
  *   18        FP8 inputs (type_a, type_b E4M3 or E5M2) stored to F32, BF16 or
- *             F16: gk/gemm.h "FP8", gemm/kernels/fp8_01_scaled_wgmma.cu.
+ *             F16: gk/gemm.h "FP8", gemm/kernels/fp8_01_scaled_wgmma.cu;
+ *   19        16-bit storage, a few rows of op(A) against a large op(B) (the
+ *             weight): "Skinny products" below,
+ *             gemm/kernels/skinny_01_weight_stream.cu; gk_gemm_bf16 takes it.
  * variant->types says which element types a variant stores, and
  * variant->extended whether it takes every option below (transposed
  * operands, batches, epilogues); the others take the default layout, one
  * product and no epilogue, and return GK_ERROR_UNSUPPORTED, with a message,
- * for anything else. Variants 10 (fp32), 11 and 12 (TF32), 17 (BF16
+ * for anything else. Variants 10 (fp32), 11 and 12 (TF32), 17 and 19 (BF16
  * and FP16) and 18 (FP8 inputs) are extended.
  *
  * The options:
@@ -429,6 +432,28 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
 gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, float scale, void *out,
                                float *amax, cudaStream_t stream);
 
+/* ---- Skinny products: variant 19 -------------------------------------------
+ * A product with a few rows in op(A) (m up to a few dozen: the tokens of an
+ * inference step, x in y = x W^T) and a large op(B) (the weight, n x k) is
+ * bound by reading the weight once, not by the tensor cores: at m = 16 it
+ * does 16 multiply-adds per 2-byte weight element. Variant 19 streams the
+ * weight from global memory straight into registers with 16-byte loads
+ * (no shared-memory stage), keeps the few rows of op(A) in shared memory,
+ * and splits k over a cluster of CTAs whose partial sums meet in
+ * distributed shared memory, added in a fixed order (the same bits on
+ * every run). It takes everything gk_gemm_ex offers for BF16 and F16
+ * (every op, batches, epilogues, any leading dimension and 2-byte
+ * alignment; the 16-byte loads where the rows allow them, element loads
+ * otherwise), needs no workspace (the query answers one granule, as for
+ * every variant) and a compute capability 9.0 GPU (clusters); it is
+ * correct for any m, but slow for large m: each group of 32 rows of op(A)
+ * reads the whole weight again (from L2 when they run together).
+ * GK_GEMM_AUTO picks it for BF16 and F16 when m <= GK_GEMM_SKINNY_MAX_M and
+ * n k >= GK_GEMM_SKINNY_MIN_NK (a weight of at least 2 MiB); the kernel
+ * file's header explains the design and gemm/README.md gives its figures. */
+#define GK_GEMM_SKINNY_MAX_M ((size_t)64)
+#define GK_GEMM_SKINNY_MIN_NK ((size_t)1 << 20)
+
 /* ---- GK_GEMM_AUTO: the variant for the description ---------------------------
  * Any entry point (gk_gemm, gk_gemm_bf16, gk_gemm_ex) takes GK_GEMM_AUTO for
  * its variant id: the call then runs the variant that the table below picks
@@ -443,7 +468,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *   F32         DEFAULT   anything else                                         10
  *   F32         TF32      lda, ldb and the batch strides multiples of 4         12
  *                         (rows of 16 bytes: its TMA path), else                11
- *   BF16, F16   DEFAULT                                                         17
+ *   BF16, F16   DEFAULT   m <= GK_GEMM_SKINNY_MAX_M and n k >= GK_GEMM_SKINNY_MIN_NK  19
+ *   BF16, F16   DEFAULT   anything else                                         17
  *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
  * for one product with k >= 1024 and fewer than 64 output tiles (12's are
