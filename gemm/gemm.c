@@ -335,7 +335,8 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld)
     if (d->type != GK_GEMM_TYPE_F32) {
         /* Skinny: a few rows of op(A) against a weight of 2 MiB or more (n k
          * compared without overflow: each factor is checked first). */
-        const int skinny = d->m <= GK_GEMM_SKINNY_MAX_M && d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM &&
+        const size_t max_m = d->op_b == GK_GEMM_OP_T ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
+        const int skinny = d->m <= max_m && d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM &&
                            d->n * d->k >= GK_GEMM_SKINNY_MIN_NK;
         return skinny ? 19 : 17;
     }

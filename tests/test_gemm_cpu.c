@@ -915,23 +915,32 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 11, "tf32, stride_a not a multiple of 4: %d", auto_of(&d));
     d.stride_a = 64 * 64 + 4;
     CHECK(auto_of(&d) == 12, "tf32, stride_a a multiple of 4: %d", auto_of(&d));
-    /* 16-bit types -> 17, or 19 for m <= GK_GEMM_SKINNY_MAX_M against a
-     * weight of n k >= GK_GEMM_SKINNY_MIN_NK elements. */
+    /* 16-bit types -> 17, or 19 against a weight of n k >=
+     * GK_GEMM_SKINNY_MIN_NK elements with m <= GK_GEMM_SKINNY_MAX_M (stored
+     * n x k, op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (stored k x n). */
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 7, 9, 11);
     CHECK(auto_of(&d) == 17, "bf16: %d", auto_of(&d));
     d.type = GK_GEMM_TYPE_F16;
     CHECK(auto_of(&d) == 17, "f16: %d", auto_of(&d));
-    CHECK(GK_GEMM_SKINNY_MAX_M == 64 && GK_GEMM_SKINNY_MIN_NK == 1048576, "the skinny region's edges");
+    CHECK(GK_GEMM_SKINNY_MAX_M == 64 && GK_GEMM_SKINNY_MAX_M_KN == 32 && GK_GEMM_SKINNY_MIN_NK == 1048576,
+          "the skinny region's edges");
     const gk_gemm_type t16[2] = {GK_GEMM_TYPE_BF16, GK_GEMM_TYPE_F16};
     for (int ti = 0; ti < 2; ++ti) {
-        d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M, 1024, 1024);
-        CHECK(auto_of(&d) == 19, "%s m = 64, n k = 2^20: %d", gk_gemm_type_name(t16[ti]), auto_of(&d));
-        d.op_a = GK_GEMM_OP_T, d.op_b = GK_GEMM_OP_T, d.epilogue = GK_GEMM_EPILOGUE_BIAS_GELU;
-        CHECK(auto_of(&d) == 19, "any layout and epilogue: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M_KN, 1024, 1024);
+        CHECK(auto_of(&d) == 19, "%s m = 32, n k = 2^20, k x n: %d", gk_gemm_type_name(t16[ti]), auto_of(&d));
+        d.m = GK_GEMM_SKINNY_MAX_M_KN + 1;
+        CHECK(auto_of(&d) == 17, "m = 33, k x n: %d", auto_of(&d));
+        d.op_b = GK_GEMM_OP_T;
+        CHECK(auto_of(&d) == 19, "m = 33, n x k: %d", auto_of(&d));
+        d.m = GK_GEMM_SKINNY_MAX_M;
+        CHECK(auto_of(&d) == 19, "m = 64, n x k: %d", auto_of(&d));
+        d.op_a = GK_GEMM_OP_T, d.epilogue = GK_GEMM_EPILOGUE_BIAS_GELU;
+        CHECK(auto_of(&d) == 19, "any op_a and epilogue: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M + 1, 1024, 1024);
+        d.op_b = GK_GEMM_OP_T;
+        CHECK(auto_of(&d) == 17, "m = 65, n x k: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 1, 8192, 8192);
         CHECK(auto_of(&d) == 19, "m = 1: %d", auto_of(&d));
-        d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M + 1, 1024, 1024);
-        CHECK(auto_of(&d) == 17, "m = 65: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1023, 1025);
         CHECK(auto_of(&d) == 17, "n k = 2^20 - 1: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1, GK_GEMM_SKINNY_MIN_NK);

@@ -1,13 +1,14 @@
 /* GPU tests of the gemm module's skinny rung: gk_gemm_ex and gk_gemm_bf16
  * with variant 19 (gk/gemm.h, "Skinny products": a few rows of op(A)
  * against a large op(B), the weight), and GK_GEMM_AUTO, which picks it for
- * BF16 and F16 when m <= GK_GEMM_SKINNY_MAX_M and n k >=
- * GK_GEMM_SKINNY_MIN_NK.
+ * BF16 and F16 when n k >= GK_GEMM_SKINNY_MIN_NK and m <=
+ * GK_GEMM_SKINNY_MAX_M (weight stored n x k, op_b = T) or
+ * GK_GEMM_SKINNY_MAX_M_KN (stored k x n, op_b = N).
  *
  * First, on the CPU (no GPU needed, so these run before the GPU is looked
  * for): variant 19's row of the table (its name, types, extended, min_cc);
- * gk_gemm_auto_variant at the edges of the skinny region (m =
- * GK_GEMM_SKINNY_MAX_M picks 19, one more row 17; n k =
+ * gk_gemm_auto_variant at the edges of the skinny region, for both weight
+ * layouts (m at the layout's edge picks 19, one more row 17; n k =
  * GK_GEMM_SKINNY_MIN_NK picks 19, one less 17, at balanced and extreme
  * aspect ratios; the layout, batch, leading dimensions and epilogue
  * changing nothing; F32 never 19, FP8 inputs 18; no split); the workspace
@@ -138,23 +139,27 @@ static int auto_of(const gk_gemm_desc *d, size_t *splits)
  * (as stored, dense, one product), and for the same product transposed,
  * batched with a broadcast weight, padded and with an epilogue: the rule
  * reads the type, m, n and k only. With 19, no split. */
-static void expect_pick(gk_gemm_type t, size_t m, size_t n, size_t k, int want)
+/* GK_GEMM_AUTO's pick for t, op_b, m x n x k: as stored (op_a = N, dense),
+ * then with op_a = T, odd leading dimensions, a batch and an epilogue,
+ * which change nothing. */
+static void expect_pick(gk_gemm_type t, gk_gemm_op op_b, size_t m, size_t n, size_t k, int want)
 {
     gk_gemm_desc d = gk_gemm_desc_init(t, m, n, k);
+    d.op_b = op_b;
     size_t splits = 0;
     int id = auto_of(&d, &splits);
-    CHECK(id == want && splits == 1, "GK_GEMM_AUTO, %s %zu x %zu x %zu: variant %d, %zu slices (want %d, 1)",
-          gk_gemm_type_name(t), m, n, k, id, splits, want);
-    d.op_a = GK_GEMM_OP_T, d.op_b = GK_GEMM_OP_T;
-    d.lda = m + 3, d.ldb = k + 5, d.ldc = n + 1;
+    CHECK(id == want && splits == 1, "GK_GEMM_AUTO, %s %zu x %zu x %zu op_b %d: variant %d, %zu slices (want %d, 1)",
+          gk_gemm_type_name(t), m, n, k, (int)op_b, id, splits, want);
+    d.op_a = GK_GEMM_OP_T;
+    d.lda = m + 3, d.ldb = (op_b == GK_GEMM_OP_T ? k : n) + 5, d.ldc = n + 1;
     d.batch = 3, d.stride_a = k * (m + 3) + 7, d.stride_b = 0, d.stride_c = m * (n + 1) + 3;
     d.epilogue = GK_GEMM_EPILOGUE_BIAS_GELU, d.bias = (const void *)256; /* not read: nothing runs */
     d.alpha = 0.5f, d.beta = -1.0f;
     id = auto_of(&d, &splits);
     CHECK(id == want && splits == 1,
-          "GK_GEMM_AUTO, %s %zu x %zu x %zu tt, batch 3 with stride_b 0, odd lds, bias_gelu: variant %d, %zu slices "
-          "(want %d, 1)",
-          gk_gemm_type_name(t), m, n, k, id, splits, want);
+          "GK_GEMM_AUTO, %s %zu x %zu x %zu op_a T, op_b %d, batch 3 with stride_b 0, odd lds, bias_gelu: variant %d, "
+          "%zu slices (want %d, 1)",
+          gk_gemm_type_name(t), m, n, k, (int)op_b, id, splits, want);
 }
 
 static void test_cpu(void)
@@ -173,28 +178,34 @@ static void test_cpu(void)
     CHECK(v->min_cc == 90, "variant 19 needs compute capability 9.0 (clusters): min_cc %d", v->min_cc);
     CHECK(gk_gemm_bf16_find_variant(SKINNY_ID) == v, "gk_gemm_bf16 takes variant 19");
 
-    /* GK_GEMM_AUTO at the region's edges, for both 16-bit types. */
-    const size_t MM = GK_GEMM_SKINNY_MAX_M, NK = GK_GEMM_SKINNY_MIN_NK;
+    /* GK_GEMM_AUTO at the region's edges, for both 16-bit types and both
+     * weight layouts (m up to GK_GEMM_SKINNY_MAX_M with the weight stored
+     * n x k, op_b = T; GK_GEMM_SKINNY_MAX_M_KN stored k x n, op_b = N). */
+    const size_t NK = GK_GEMM_SKINNY_MIN_NK;
     const size_t f0 = square_factor(NK), f1 = square_factor(NK - 1);
-    printf("the skinny region: m <= %zu, n k >= %zu (%zu x %zu; one less: %zu x %zu)\n", MM, NK, f0, NK / f0, f1,
-           (NK - 1) / f1);
-    for (int ti = 0; ti < 2; ++ti) {
-        const gk_gemm_type t = ti ? F16 : BF16;
-        expect_pick(t, MM, f0, NK / f0, SKINNY_ID);     /* both edges at once */
-        expect_pick(t, MM + 1, f0, NK / f0, 17);        /* one row more */
-        expect_pick(t, 1, f1, (NK - 1) / f1, 17);       /* n k one less */
-        expect_pick(t, MM, f1, (NK - 1) / f1, 17);
-        expect_pick(t, 1, f0, NK / f0, SKINNY_ID);
-        expect_pick(t, 1, 1, NK, SKINNY_ID);             /* extreme aspect ratios */
-        expect_pick(t, 1, NK, 1, SKINNY_ID);
-        expect_pick(t, 1, 1, NK - 1, 17);
-        expect_pick(t, 1, NK - 1, 1, 17);
-        expect_pick(t, 16, 8192, 8192, SKINNY_ID);       /* the bench's skinny shapes */
-        expect_pick(t, MM, 8192, 8192, SKINNY_ID);
-        expect_pick(t, 128, 8192, 8192, 17);
-        expect_pick(t, 256, 8192, 8192, 17);
-        expect_pick(t, 17, 4100, (NK + 4099) / 4100, SKINNY_ID); /* n k just past the edge */
-    }
+    printf("the skinny region: m <= %zu (op_b T) or %zu (op_b N), n k >= %zu (%zu x %zu; one less: %zu x %zu)\n",
+           (size_t)GK_GEMM_SKINNY_MAX_M, (size_t)GK_GEMM_SKINNY_MAX_M_KN, NK, f0, NK / f0, f1, (NK - 1) / f1);
+    CHECK(GK_GEMM_SKINNY_MAX_M_KN <= GK_GEMM_SKINNY_MAX_M, "the k x n edge is inside the n x k one");
+    for (int ti = 0; ti < 2; ++ti)
+        for (int oi = 0; oi < 2; ++oi) {
+            const gk_gemm_type t = ti ? F16 : BF16;
+            const gk_gemm_op ob = oi ? GK_GEMM_OP_T : GK_GEMM_OP_N;
+            const size_t MM = oi ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
+            expect_pick(t, ob, MM, f0, NK / f0, SKINNY_ID); /* both edges at once */
+            expect_pick(t, ob, MM + 1, f0, NK / f0, 17);    /* one row more */
+            expect_pick(t, ob, 1, f1, (NK - 1) / f1, 17);   /* n k one less */
+            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 17);
+            expect_pick(t, ob, 1, f0, NK / f0, SKINNY_ID);
+            expect_pick(t, ob, 1, 1, NK, SKINNY_ID); /* extreme aspect ratios */
+            expect_pick(t, ob, 1, NK, 1, SKINNY_ID);
+            expect_pick(t, ob, 1, 1, NK - 1, 17);
+            expect_pick(t, ob, 1, NK - 1, 1, 17);
+            expect_pick(t, ob, 16, 8192, 8192, SKINNY_ID); /* the bench's skinny shapes */
+            expect_pick(t, ob, MM, 8192, 8192, SKINNY_ID);
+            expect_pick(t, ob, 128, 8192, 8192, 17);
+            expect_pick(t, ob, 256, 8192, 8192, 17);
+            expect_pick(t, ob, 17, 4100, (NK + 4099) / 4100, SKINNY_ID); /* n k just past the edge */
+        }
     /* F32 storage never 19: the fp32 and TF32 rows of the table (9: as
      * stored, one product, m n k <= 2^30; 10 otherwise; 12 with TF32 and
      * rows of 16 bytes); FP8 inputs: 18. */
@@ -636,7 +647,8 @@ static size_t build_cases(scase *out, size_t cap, int small)
     nc = add(out, nc, cap, x);
     x = mk(F16, TT, 2, 1000, (NK + 999) / 1000, BIAS, BM_ONE, 4), x.call = CALL_AUTO, nc = add(out, nc, cap, x);
     if (!small) {
-        x = mk(F16, TN, MM, 257, (NK + 256) / 257, RELU, BM_B0, 1), x.call = CALL_AUTO, nc = add(out, nc, cap, x);
+        x = mk(F16, TN, GK_GEMM_SKINNY_MAX_M_KN, 257, (NK + 256) / 257, RELU, BM_B0, 1), x.call = CALL_AUTO;
+        nc = add(out, nc, cap, x);
         x = mk(BF16, NN, 17, 4100, (NK + 4099) / 4100, GELU, BM_GAPS, 3), x.call = CALL_AUTO;
         nc = add(out, nc, cap, x);
         x = mk(BF16, NT, MM, 1024, (NK + 1023) / 1024, BIAS, BM_ONE, 6), x.call = CALL_AUTO, x.twice = 1;

@@ -92,6 +92,10 @@ template <bool kWT, int kNT> struct Geo {
     static constexpr int kMT = 8 * kNT;                    /* tokens per CTA */
     static constexpr int kKX = kXBytes / (kMT * 2);        /* most k per chunk: 4096 .. 512 */
     static constexpr int kRS = kRows + 4;                  /* row stride of the partial tile (floats) */
+    /* Sets of weight registers (steps loaded ahead, plus the one being
+     * multiplied): 3, but 2 for 32 tokens stored k x n, whose 64
+     * accumulators leave no room for a third set of 32 registers. */
+    static constexpr int kDepth = !kWT && kNT == 4 ? 2 : 3;
     static_assert(kKX % kStep == 0 && kKX % 64 == 0, "whole steps in a chunk");
 };
 
@@ -164,6 +168,21 @@ __device__ __forceinline__ uint32_t word(const uint4 &v, int i)
     return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
 }
 
+/* 16 bytes of the weight, which is read once: through the read-only path
+ * (.nc), not kept in L1 (L1::no_allocate), with a hint that L2 fetch the
+ * whole 256-byte block around it from DRAM (L2::256B: the lanes and the
+ * next steps read the rest of it). On the H100 the hint took 1 x 8192 x
+ * 8192 from 0.0642 to 0.0599 ms (weight stored k x n) and from 0.0634 to
+ * 0.0608 (n x k) (gemm/tuning/skinny-h100/probes.txt). */
+__device__ __forceinline__ uint4 ldg_stream(const uint16_t *p)
+{
+    uint4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+    return v;
+}
+
 /* 8 consecutive 16-bit elements at p, of which the first `count` (0..8)
  * exist; the rest are 0. */
 __device__ __forceinline__ uint4 gather8(const uint16_t *p, unsigned count)
@@ -189,7 +208,7 @@ __device__ __forceinline__ void load_w(uint4 (&w)[8], const uint16_t *B, const P
         if (p.w_vec && ks + 128 <= kend && jw + 16 <= p.n) { /* the whole step: one branch for the warp */
 #pragma unroll
             for (int i = 0; i < 8; ++i)
-                w[i] = __ldg(reinterpret_cast<const uint4 *>(row + (i & 1) * row8 + 32 * (i >> 1)));
+                w[i] = ldg_stream(row + (i & 1) * row8 + 32 * (i >> 1));
         } else {
 #pragma unroll
             for (int i = 0; i < 8; ++i) {
@@ -203,7 +222,7 @@ __device__ __forceinline__ void load_w(uint4 (&w)[8], const uint16_t *B, const P
         const uint16_t *const col = B + (size_t)(ks + 8 * q) * p.ldb + jj; /* k-row ks + 8q */
         if (p.w_vec && ks + 32 <= kend && jw + 64 <= p.n) {
 #pragma unroll
-            for (int i = 0; i < 8; ++i) w[i] = __ldg(reinterpret_cast<const uint4 *>(col + i * p.ldb));
+            for (int i = 0; i < 8; ++i) w[i] = ldg_stream(col + i * p.ldb);
         } else {
             const unsigned count = jj >= p.n ? 0u : (p.n - jj < 8u ? p.n - jj : 8u);
 #pragma unroll
@@ -342,26 +361,37 @@ template <typename T, bool kWT, int kNT> __device__ void weight_stream_body(cons
         for (unsigned kx0 = kbeg; kx0 < kend; kx0 += p.kx) {
             const unsigned kx1 = kend - kx0 < p.kx ? kend : kx0 + p.kx;
             const unsigned len = (kx1 - kx0 + kStep - 1) / kStep * kStep;
-            /* Three sets of weight registers: while one step is multiplied,
-             * the loads of the next two are in flight. The first two are
-             * issued before the chunk of tokens is copied. */
+            /* Sets of weight registers (G::kDepth): while one step is
+             * multiplied, the loads of the next one or two are in flight.
+             * The first are issued before the chunk of tokens is copied. */
             uint4 w0[8], w1[8], w2[8];
             load_w<kWT>(w0, B, p, jw, kx0, kend, g, q);
-            if (kx0 + kStep < kx1) load_w<kWT>(w1, B, p, jw, kx0 + kStep, kend, g, q);
+            if (G::kDepth == 3 && kx0 + kStep < kx1) load_w<kWT>(w1, B, p, jw, kx0 + kStep, kend, g, q);
             __syncthreads(); /* the previous chunk is no longer read */
             load_x<kMT>(xs, A, p, t0, kx0, kx1, len);
             cp_async_wait<0>();
             __syncthreads();
-            for (unsigned ks = kx0;; ks += 3 * kStep) {
-                if (ks + 2 * kStep < kx1) load_w<kWT>(w2, B, p, jw, ks + 2 * kStep, kend, g, q);
-                mma_step<T, kWT, kNT>(acc, w0, xs + (ks - kx0), p.xs, g, q);
-                if (ks + kStep >= kx1) break;
-                if (ks + 3 * kStep < kx1) load_w<kWT>(w0, B, p, jw, ks + 3 * kStep, kend, g, q);
-                mma_step<T, kWT, kNT>(acc, w1, xs + (ks + kStep - kx0), p.xs, g, q);
-                if (ks + 2 * kStep >= kx1) break;
-                if (ks + 4 * kStep < kx1) load_w<kWT>(w1, B, p, jw, ks + 4 * kStep, kend, g, q);
-                mma_step<T, kWT, kNT>(acc, w2, xs + (ks + 2 * kStep - kx0), p.xs, g, q);
-                if (ks + 3 * kStep >= kx1) break;
+            if constexpr (G::kDepth == 2) {
+                for (unsigned ks = kx0;; ks += 2 * kStep) {
+                    if (ks + kStep < kx1) load_w<kWT>(w1, B, p, jw, ks + kStep, kend, g, q);
+                    mma_step<T, kWT, kNT>(acc, w0, xs + (ks - kx0), p.xs, g, q);
+                    if (ks + kStep >= kx1) break;
+                    if (ks + 2 * kStep < kx1) load_w<kWT>(w0, B, p, jw, ks + 2 * kStep, kend, g, q);
+                    mma_step<T, kWT, kNT>(acc, w1, xs + (ks + kStep - kx0), p.xs, g, q);
+                    if (ks + 2 * kStep >= kx1) break;
+                }
+            } else {
+                for (unsigned ks = kx0;; ks += 3 * kStep) {
+                    if (ks + 2 * kStep < kx1) load_w<kWT>(w2, B, p, jw, ks + 2 * kStep, kend, g, q);
+                    mma_step<T, kWT, kNT>(acc, w0, xs + (ks - kx0), p.xs, g, q);
+                    if (ks + kStep >= kx1) break;
+                    if (ks + 3 * kStep < kx1) load_w<kWT>(w0, B, p, jw, ks + 3 * kStep, kend, g, q);
+                    mma_step<T, kWT, kNT>(acc, w1, xs + (ks + kStep - kx0), p.xs, g, q);
+                    if (ks + 2 * kStep >= kx1) break;
+                    if (ks + 4 * kStep < kx1) load_w<kWT>(w1, B, p, jw, ks + 4 * kStep, kend, g, q);
+                    mma_step<T, kWT, kNT>(acc, w2, xs + (ks + 2 * kStep - kx0), p.xs, g, q);
+                    if (ks + 3 * kStep >= kx1) break;
+                }
             }
         }
 

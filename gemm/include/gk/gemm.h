@@ -448,10 +448,14 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * every variant) and a compute capability 9.0 GPU (clusters); it is
  * correct for any m, but slow for large m: each group of 32 rows of op(A)
  * reads the whole weight again (from L2 when they run together).
- * GK_GEMM_AUTO picks it for BF16 and F16 when m <= GK_GEMM_SKINNY_MAX_M and
- * n k >= GK_GEMM_SKINNY_MIN_NK (a weight of at least 2 MiB); the kernel
- * file's header explains the design and gemm/README.md gives its figures. */
+ * GK_GEMM_AUTO picks it for BF16 and F16 when n k >= GK_GEMM_SKINNY_MIN_NK
+ * (a weight of at least 2 MiB) and m <= GK_GEMM_SKINNY_MAX_M with the
+ * weight stored n x k (op_b = T, y = x W^T), m <= GK_GEMM_SKINNY_MAX_M_KN
+ * with it stored k x n (op_b = N), where variant 17 is faster from 64 rows
+ * on; the kernel file's header explains the design and gemm/README.md
+ * gives its figures. */
 #define GK_GEMM_SKINNY_MAX_M ((size_t)64)
+#define GK_GEMM_SKINNY_MAX_M_KN ((size_t)32)
 #define GK_GEMM_SKINNY_MIN_NK ((size_t)1 << 20)
 
 /* ---- GK_GEMM_AUTO: the variant for the description ---------------------------
@@ -468,7 +472,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *   F32         DEFAULT   anything else                                         10
  *   F32         TF32      lda, ldb and the batch strides multiples of 4         12
  *                         (rows of 16 bytes: its TMA path), else                11
- *   BF16, F16   DEFAULT   m <= GK_GEMM_SKINNY_MAX_M and n k >= GK_GEMM_SKINNY_MIN_NK  19
+ *   BF16, F16   DEFAULT   n k >= GK_GEMM_SKINNY_MIN_NK and m <= GK_GEMM_SKINNY_MAX_M
+ *                         (op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (op_b = N)       19
  *   BF16, F16   DEFAULT   anything else                                         17
  *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
