@@ -1,6 +1,6 @@
 /* CPU tests of the gemm module: the float64 references (gk_gemm_ref, and
  * gk_gemm_ref_ex with its transposed operands and epilogues) and the
- * tolerances against known answers, the table of 18 variants (and its BF16
+ * tolerances against known answers, the table of 19 variants (and its BF16
  * view) against itself and against gemm/kernels/, the bf16 and fp16
  * conversions, gk_gemm_desc_init's defaults and the type and epilogue
  * names, and argument checking of gk_gemm, gk_gemm_bf16 and gk_gemm_ex

@@ -6,16 +6,14 @@
  * of activations (m: the tokens of a step, 1 to a few dozen) by a weight of
  * n x k (thousands by thousands). At m = 16, n = k = 8192 the product is
  * 2.1 GFLOP and the weight 128 MiB: 16 FLOP per byte read, while an H100
- * does about 300 BF16 tensor FLOP (989 TFLOP/s) per byte of DRAM bandwidth
- * (3.35 TB/s). The time is the weight's reading, and the tiles of variant
- * 17 (128 x 256, built to reuse each loaded byte 128 times) have nothing to
- * reuse: at m = 16 a 128-row tile is 7/8 padding, and 8192 / 256 = 32
- * tiles leave 100 of 132 SMs idle. What the region needs is many loads of
- * the weight in flight on every SM, each byte read once, and the few rows
- * of op(A) kept on chip. (Memory-bound matrix-vector products: PMPP, 4th
- * ed., chapter 5 on the roofline; the "swap A and B" arrangement below is
- * how tensor-core libraries run small-m GEMMs, e.g. CUTLASS's and
- * TensorRT-LLM's skinny kernels.)
+ * SXM does about 300 dense BF16 tensor FLOP (989 TFLOP/s) per byte of DRAM
+ * bandwidth (3.35 TB/s). The time is the weight's reading, and the tiles of
+ * variant 17 (128 x 256, built to reuse each loaded byte 128 times) have
+ * nothing to reuse: at m = 16 a 128-row tile is 7/8 padding, and 8192 /
+ * 256 = 32 tiles leave 100 of 132 SMs idle. What the region needs is many
+ * loads of the weight in flight on every SM, each byte read once, and the
+ * few rows of op(A) kept on chip (the roofline: Williams, Waterman and
+ * Patterson, CACM 2009; PMPP, 4th ed., chapter 5).
  *
  * The step: the weight is the tensor cores' A operand, read from global
  * memory straight into the mma's registers.
@@ -25,47 +23,71 @@
  *      m = 1 wastes 7 of 8 columns of the instruction, not 15 of 16 rows,
  *      and the tensor cores have time to spare (16 FLOP per byte against
  *      300).
- *   2. No shared-memory stage for the weight. The reduction over k does not
- *      care in which order k is visited, as long as A and B agree. So each
- *      lane (g = lane / 4, q = lane % 4) owns 8 consecutive k of every 32:
- *      k0 + 8q .. k0 + 8q + 7, and the fragments' logical columns 2q, 2q + 1
- *      and 2q + 8, 2q + 9 of k16-step s (0, 1) are taken to be k0 + 8q + 4s
- *      + {0, 1} and + {2, 3}. With the weight stored n x k (op_b = T, the
- *      linear layer's layout) a lane's 8 k of one weight row are one
- *      16-byte load, and those 16 bytes are exactly its two A registers of
- *      both k16-steps: per 32 k a lane loads 8 x 16 bytes (rows g and g + 8
- *      of 4 groups of 16 rows: 64 rows per warp), the warp 4 KB, with no
- *      shuffle and no shared memory. With the weight stored k x n (op_b =
- *      N) a 16-byte load holds 8 consecutive columns (weight rows) of one k:
- *      lane (g, q) loads k0 + 8q + i (i = 0..7) at columns 8g .. 8g + 7,
- *      and two byte permutes (prmt) per register pair the two k of one
- *      column that a fragment register holds: the warp covers columns
- *      8g + t (t = 0..3) and 8g + 4 + t as 4 m16 fragments, 64 columns
- *      again, for the same 8 loads. Either way a lane has 128 bytes of the
- *      weight in flight per 32 k, and the next 32 k are loaded while the
- *      current ones are multiplied (two register sets: 64 registers).
- *   3. The tokens in shared memory. op(A)'s rows (8, 16 or 32 tokens per
- *      CTA, by m) for a chunk of k are copied once per CTA (16-byte loads
- *      where its rows allow them) and read by all 4 warps as B fragments:
- *      one 16-byte ld.shared per 8 tokens per 32 k, whose 8 consecutive k
- *      match the lane's 8 weight k. Rows of the copy are 2 KX + 64 bytes
- *      apart (64 mod 128), so that the 8 lanes of a 16-byte access phase
- *      (2 tokens x 4 q) touch 32 different banks.
- *   4. Split k over a cluster. 4 warps x 64 = 256 weight rows per CTA give
- *      32 CTAs for n = 8192: too few to keep 132 SMs' loads in flight. So
- *      the CTAs of a cluster (up to 8, Hopper's portable size) take k in
- *      slices; each writes its partial 256 x MT tile to its own shared
- *      memory, and after a cluster barrier CTA r adds column block r of all
- *      of them, in the order of their ranks, through distributed shared
- *      memory (mapa + ld.shared::cluster, PTX ISA 8.0), applies alpha,
- *      beta, the bias and the activation, and stores. No workspace, one
- *      launch, and the same bits on every run (the cluster size depends on
- *      the shape and the GPU's SM count, nothing else).
+ *   2. No shared-memory stage for the weight. The sum over k does not care
+ *      in which order k is visited, as long as A and B agree. So each lane
+ *      (g = lane / 4, q = lane % 4) owns 8 consecutive k of every 32: k0 +
+ *      8q .. k0 + 8q + 7, and the fragments' logical columns 2q, 2q + 1 and
+ *      2q + 8, 2q + 9 of k16-step s (0, 1) are taken to be k0 + 8q + 4s +
+ *      {0, 1} and + {2, 3}. A lane then loads 8 x 16 bytes per step of its
+ *      warp, with no shuffle and no shared memory:
+ *        - weight stored n x k (op_b = T, the linear layer's layout): a
+ *          lane's 8 k of one weight row are one 16-byte load, exactly its
+ *          two A registers of both k16-steps. The warp takes 16 rows (g and
+ *          g + 8) and 128 k per step (4 blocks of 32 at k0 + 32c + 8q), so
+ *          each row is read 256 contiguous bytes at a time;
+ *        - weight stored k x n (op_b = N): a 16-byte load holds 8
+ *          consecutive columns (weight rows) of one k. Lane (g, q) loads k0
+ *          + 8q + i (i = 0..7) at columns 8g .. 8g + 7, and byte permutes
+ *          (prmt) pair the two k of one column that a fragment register
+ *          holds: the warp covers columns 8g + t (t = 0..3) and 8g + 4 + t as
+ *          4 m16 fragments, 64 columns by 32 k per step, 128 contiguous bytes
+ *          of each k-row (512 for the CTA's 4 warps).
+ *      Either way a warp has 4 KB of the weight per step, and the next two
+ *      steps are loaded while one is multiplied (three sets of 32
+ *      registers; two for 32 tokens stored k x n, whose 64 accumulators
+ *      leave no room for a third). The loads carry cache hints
+ *      (ldg_stream): not kept in L1, and L2 fetches 256 bytes from DRAM at
+ *      a time.
+ *   3. The tokens in shared memory. op(A)'s rows (8, 16, 32 tokens per CTA
+ *      by m; 64 with the weight stored n x k, where a warp's accumulators
+ *      are 4 per 8 tokens) for a chunk of k (up to 64 KB) are copied once
+ *      per CTA by cp.async (16-byte copies where its rows allow them,
+ *      element loads otherwise, op(A) transposed too) and read by all 4
+ *      warps as B fragments: one 16-byte ld.shared per 8 tokens per 32 k,
+ *      whose 8 consecutive k match the lane's 8 weight k. Rows of the copy
+ *      are 64 bytes off a 128-byte period, so that the 8 lanes of a 16-byte
+ *      access phase (2 tokens x 4 q) touch 32 different banks.
+ *   4. Split k over a cluster. A CTA holds 4 warps: 64 weight rows (stored
+ *      n x k) or 256 (k x n), too few CTAs for n = 8192 to keep 132 SMs'
+ *      loads in flight. So the CTAs of a cluster (1, 2, 4 or 8, Hopper's
+ *      portable sizes) take k in slices; each writes its partial tile to
+ *      its own shared memory, and after a cluster barrier CTA r adds column
+ *      block r of all of them, in the order of their ranks, through
+ *      distributed shared memory (mapa + ld.shared::cluster, PTX ISA 8.0),
+ *      applies alpha, beta, the bias and the activation, and stores. No
+ *      workspace, one launch, and the same bits on every run (the cluster
+ *      size depends on the shape and the GPU's SM count, nothing else).
+ *      The launcher takes the largest cluster whose grid fits one wave:
+ *      every CTA the GPU holds at once (stored n x k), one CTA per SM
+ *      (stored k x n, which ran fastest so on the H100:
+ *      gemm/tuning/skinny-h100/probes.txt, run 5).
  * Anything the fast path cannot take runs the same loop with element
- * loads: rows that are not 16-byte aligned, a k that ends inside a 32-k
- * step, weight rows past n, op(A) transposed. m > 32 runs several token
+ * loads: rows that are not 16-byte aligned, a k that ends inside a step,
+ * weight rows past n, op(A) transposed. A larger m runs several token
  * tiles, adjacent in the grid so that they read the same weight rows at
- * about the same time (from L2 after the first).
+ * about the same time (from L2 after the first), and is correct for any m,
+ * but each tile multiplies the instructions per weight byte.
+ *
+ * Measured on an H100 (gemm/README.md, "Variant 19", gemm/tuning/
+ * skinny-h100/skinny.json, cold L2): 1 x 8192 x 8192 takes 0.0596 ms
+ * stored k x n and 0.0612 stored n x k, 95.5% and 92.7% of the bench's
+ * read-only stream over the same 128 MiB (0.0570 ms, 2.36 TB/s) and 0.97x
+ * and 0.97x cuBLAS BF16; at 16 rows 89% and 88.5%; at 32, 76% (k x n) and
+ * 84%; at 64 (n x k) 80%. What bounds it beyond one row is the work per
+ * weight byte that grows with m: per step a warp issues 8 m16n8k16 and
+ * reads 4 x 512 bytes of tokens from shared memory per 8 tokens, against
+ * the same 4 KB of weight, and the chunk of tokens is copied before each
+ * slice's stream starts.
  *
  * Build alone: nvcc -arch=sm_90a -c skinny_01_weight_stream.cu (clusters and
  * distributed shared memory need compute capability 9.0).
@@ -114,33 +136,6 @@ struct Params {
     int a_vec; /* op(A) rows copied with 16-byte loads */
     int w_vec; /* weight read with 16-byte loads */
 };
-
-/* ---- Distributed shared memory (sm_90) ---- */
-__device__ __forceinline__ unsigned cluster_nctarank()
-{
-    unsigned r = 1;
-#if GK_SM90A
-    asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(r));
-#endif
-    return r;
-}
-/* The float at this CTA's shared-memory offset `addr`, read in the shared
- * memory of cluster CTA `cta`. */
-__device__ __forceinline__ float ld_cluster_f32(uint32_t addr, unsigned cta)
-{
-    float v = 0.0f;
-#if GK_SM90A
-    asm volatile("{\n"
-                 ".reg .b32 remote;\n"
-                 "mapa.shared::cluster.u32 remote, %1, %2;\n"
-                 "ld.shared::cluster.f32 %0, [remote];\n"
-                 "}\n"
-                 : "=f"(v)
-                 : "r"(addr), "r"(cta)
-                 : "memory");
-#endif
-    return v;
-}
 
 template <typename T> constexpr bool kIsBf16 = false;
 template <> constexpr bool kIsBf16<__nv_bfloat16> = true;

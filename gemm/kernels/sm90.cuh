@@ -1,5 +1,5 @@
 /* gemm/kernels/sm90.cuh: the Hopper (compute capability 9.0) plumbing that
- * variants 11, 12 and 14-17 share, on top of common.cuh
+ * variants 11, 12 and 14-19 share, on top of common.cuh
  * (which it includes):
  *   - the PTX wrappers for the Tensor Memory Accelerator (TMA) and its
  *     transaction-counting mbarrier forms (sm_90: mbar_arrive_expect_tx,
@@ -7,8 +7,9 @@
  *     cluster-multicast form), the async-proxy fence, and the instructions
  *     that exist only for sm_90a (wgmma.fence / commit_group / wait_group,
  *     setmaxnreg);
- *   - clusters of CTAs (variants 17 and 18): a CTA's rank, the
- *     cluster-wide barrier, an arrival on the peer CTA's mbarrier;
+ *   - clusters of CTAs (variants 17, 18 and 19): a CTA's rank and the
+ *     cluster's size, the cluster-wide barrier, an arrival on the peer
+ *     CTA's mbarrier, a float read in a peer CTA's shared memory;
  *   - the instructions of a TMA store epilogue (variants 17 and 18):
  *     stmatrix, the TMA store and its bulk groups, a pair of 16-bit values;
  *   - the ring of stages a TMA kernel keeps in shared memory (ring_layout,
@@ -139,7 +140,7 @@ __device__ __forceinline__ void fence_proxy_async()
 #endif
 }
 
-/* ---- Clusters (sm_90a): variants 17 and 18's pairs of CTAs ------------------- */
+/* ---- Clusters (sm_90a): variants 17 and 18's pairs of CTAs, variant 19's k-split ---- */
 /* This CTA's rank in its cluster (0 .. kCluster - 1; blockIdx.x % kCluster
  * for clusters laid along x). */
 __device__ __forceinline__ unsigned cluster_ctarank()
@@ -149,6 +150,34 @@ __device__ __forceinline__ unsigned cluster_ctarank()
     asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
 #endif
     return r;
+}
+/* The number of CTAs in this CTA's cluster (variant 19's runtime cluster size). */
+__device__ __forceinline__ unsigned cluster_nctarank()
+{
+    unsigned r = 1;
+#if GK_SM90A
+    asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(r));
+#endif
+    return r;
+}
+/* The float at this CTA's shared-memory offset `addr`, read in the shared
+ * memory of cluster CTA `cta` (distributed shared memory: mapa turns the
+ * local offset into that CTA's shared::cluster address; variant 19's sum
+ * of the cluster's partial tiles). */
+__device__ __forceinline__ float ld_cluster_f32(uint32_t addr, unsigned cta)
+{
+    float v = 0.0f;
+#if GK_SM90A
+    asm volatile("{\n"
+                 ".reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %1, %2;\n"
+                 "ld.shared::cluster.f32 %0, [remote];\n"
+                 "}\n"
+                 : "=f"(v)
+                 : "r"(addr), "r"(cta)
+                 : "memory");
+#endif
+    return v;
 }
 /* Every thread of every CTA of the cluster arrives, then waits for all the
  * others: the release/acquire pair makes each thread's earlier writes

@@ -5,12 +5,13 @@
  * in single precision (gk_gemm: from the naive kernel, variant 1, to a tuned
  * fp32 kernel, 10, and two TF32 tensor-core kernels: 11 with
  * Ampere's mma.sync, 12 with Hopper's wgmma fed by the TMA) and in
- * bfloat16 on the tensor cores (gk_gemm_bf16, variants 13-17: see "BF16"
+ * bfloat16 on the tensor cores (gk_gemm_bf16, variants 13-17 and 19: see "BF16"
  * below), and, through gk_gemm_ex (below), with transposed operands,
  * batches, FP16 and fused bias and activation, and FP8 inputs (variant 18,
- * "FP8" below). Every variant is one file in
+ * "FP8" below), and skinny 16-bit products (variant 19, "Skinny products"
+ * below). Every variant is one file in
  * gemm/kernels/ and one row of the module's one table (gemm/variants.c),
- * ids 1-18, whose read-only description gk_gemm_variant_at() shows; the
+ * ids 1-19, whose read-only description gk_gemm_variant_at() shows; the
  * API, the tests, the bench and the docs all read it and use its ids.
  * gemm/README.md walks up the ladder with measured numbers.
  *
@@ -87,7 +88,7 @@ extern "C" {
 typedef enum gk_gemm_precision {
     GK_GEMM_FP32 = 0, /* fp32 products and sums (FFMA) */
     GK_GEMM_TF32 = 1, /* TF32 products on the tensor cores, fp32 sums */
-    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17): exact products, fp32 sums, C in bf16 */
+    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17, 19): exact products, fp32 sums, C in bf16 */
     GK_GEMM_FP16 = 3, /* the same kernels storing IEEE half (gk_gemm_ex, GK_GEMM_TYPE_F16): the
                          precision of a call, never of a table row */
     GK_GEMM_FP8 = 4   /* FP8 inputs (e4m3, e5m2: variant 18), exact products, fp32 sums */
@@ -136,10 +137,11 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * gk_gemm_bf16: C = alpha * A * B + beta * C with A, B and C in bfloat16
  * (__nv_bfloat16 from <cuda_bf16.h>: 1 sign, 8 exponent and 7 explicit
  * mantissa bits; passed as void pointers so that this header stays plain C)
- * on the tensor cores. Its variants are the 16-bit rungs of the module's
- * one table, ids 13-17 in teaching order (the kernel files are
- * gemm/kernels/bf16_NN_name.cu, id 12 + NN; gk_gemm_bf16_variant_at(i) is
- * id 13 + i, a view of the same table): 13 mma.sync with ldmatrix and
+ * on the tensor cores. Its variants are the 16-bit rows of the module's
+ * one table: the ladder, ids 13-17 in teaching order (the kernel files are
+ * gemm/kernels/bf16_NN_name.cu, id 12 + NN), and 19, the skinny products'
+ * kernel ("Skinny products" below); gk_gemm_bf16_variant_at(i) is the
+ * i-th of 13, 14, 15, 16, 17, 19, a view of the same table. 13 mma.sync with ldmatrix and
  * cp.async (the Ampere way), 14 Hopper's wgmma reading both tiles from
  * shared memory, 15 the tensor memory accelerator (TMA) loading them into
  * an mbarrier pipeline, 16 warp specialization (a producer warpgroup issues
@@ -150,7 +152,8 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * overlap the next tile; CTAs in clusters of 2 share B's tiles through TMA
  * multicast). gk_gemm_bf16_best_variant() gives 17, the fastest of them at
  * every size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
- * 8192^3 and 4097 x 3001 x 2049). gk_gemm_bf16 takes ids 13-17 (and
+ * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19 is faster
+ * only in its region). gk_gemm_bf16 takes ids 13-17 and 19 (and
  * GK_GEMM_AUTO, below); gk_gemm
  * returns GK_ERROR_UNSUPPORTED for them (and gk_gemm_bf16 for 1-12).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
@@ -229,7 +232,7 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *   - type: the element type of A, B, C and the bias. GK_GEMM_TYPE_F32
  *     (float), GK_GEMM_TYPE_BF16 (__nv_bfloat16) or GK_GEMM_TYPE_F16 (IEEE
  *     half, __half). The products and sums are fp32 (TF32 products in
- *     variants 11-12; exact products of 16-bit inputs in 13-17), alpha and
+ *     variants 11-12; exact products of 16-bit inputs in 13-17 and 19), alpha and
  *     beta are fp32, and C is rounded once, after the epilogue.
  *   - batch >= 1 products in one launch, A_z = A + z * stride_a, B_z = B + z
  *     * stride_b, C_z = C + z * stride_c (strides in elements, as cuBLAS's
