@@ -338,7 +338,10 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld)
         const size_t max_m = d->op_b == GK_GEMM_OP_T ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
         const int skinny = d->m <= max_m && d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM &&
                            d->n * d->k >= GK_GEMM_SKINNY_MIN_NK;
-        return skinny ? 19 : 17;
+        /* A small C with a long k (m n compared without overflow, likewise). */
+        const int long_k = d->m <= GK_GEMM_LONGK_MAX_MN && d->n <= GK_GEMM_LONGK_MAX_MN &&
+                           d->m * d->n <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K;
+        return skinny || long_k ? 19 : 17;
     }
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
     const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;

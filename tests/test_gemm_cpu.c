@@ -947,6 +947,21 @@ static void test_auto(void)
         CHECK(auto_of(&d) == 19, "n = 1, k = 2^20: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 0, 4096, 4096);
         CHECK(auto_of(&d) == 19, "m = 0: %d", auto_of(&d));
+        /* A small C with a long k: m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K. */
+        CHECK(GK_GEMM_LONGK_MAX_MN == 262144 && GK_GEMM_LONGK_MIN_K == 8192, "the long-k region's edges");
+        d = gk_gemm_desc_init(t16[ti], 512, 512, 8192);
+        CHECK(auto_of(&d) == 19, "512 x 512 x 8192: %d", auto_of(&d));
+        d.n = 513;
+        CHECK(auto_of(&d) == 17, "512 x 513 x 8192: %d", auto_of(&d));
+        d.n = 512, d.k = 8191;
+        CHECK(auto_of(&d) == 17, "512 x 512 x 8191: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], 1, 262144, 8192);
+        CHECK(auto_of(&d) == 19, "1 x 2^18 x 8192: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], 262145, 1, 8192);
+        CHECK(auto_of(&d) == 17, "(2^18 + 1) x 1 x 8192: %d", auto_of(&d));
+        d = gk_gemm_desc_init(t16[ti], 256, 256, 65536);
+        d.op_a = GK_GEMM_OP_T, d.op_b = GK_GEMM_OP_T, d.batch = 4, d.stride_a = 0, d.stride_b = 0, d.stride_c = 65536;
+        CHECK(auto_of(&d) == 19, "256 x 256 x 65536, tt, a batch: %d", auto_of(&d));
     }
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1, 8192, 8192);
     CHECK(auto_of(&d) != 19, "f32 is never 19: %d", auto_of(&d));
@@ -1013,11 +1028,13 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1792, 1024, 65536, 1, 12, 3, 3 * 1792 * 1024 * 4},
         /* A batch: no split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 65536, 2, 12, 1, 256},
+        /* bf16 (19: a small C with a long k): no split, no workspace. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 19, 1, 256},
         /* bf16 (17): no split. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 17, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 4096, 1, 17, 1, 256},
     };
     for (size_t i = 0; i < sizeof sc / sizeof sc[0]; ++i) {
-        gk_gemm_desc e = gk_gemm_desc_init(sc[i].id == 17 ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n,
+        gk_gemm_desc e = gk_gemm_desc_init(sc[i].id >= 17 ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n,
                                            sc[i].k);
         e.compute = sc[i].compute, e.op_b = sc[i].op_b, e.batch = sc[i].batch, e.stride_c = sc[i].m * sc[i].n;
         int pid = -1;

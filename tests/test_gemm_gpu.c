@@ -901,6 +901,9 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 17, 65, 65, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 11},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 200, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 17},
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 17},
+        /* 19: a skinny product (n k >= 2^20), and a small C with a long k. */
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 17, 1100, 1000, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 19},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 70, 90, 9000, 0, 2, GK_GEMM_EPILOGUE_NONE, 0.5f, 19},
     };
     for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ++ci) {
         const auto_case *x = &cs[ci];

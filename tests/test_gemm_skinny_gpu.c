@@ -3,7 +3,8 @@
  * against a large op(B), the weight), and GK_GEMM_AUTO, which picks it for
  * BF16 and F16 when n k >= GK_GEMM_SKINNY_MIN_NK and m <=
  * GK_GEMM_SKINNY_MAX_M (weight stored n x k, op_b = T) or
- * GK_GEMM_SKINNY_MAX_M_KN (stored k x n, op_b = N).
+ * GK_GEMM_SKINNY_MAX_M_KN (stored k x n, op_b = N), and for a small C with
+ * a long k (m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K).
  *
  * First, on the CPU (no GPU needed, so these run before the GPU is looked
  * for): variant 19's row of the table (its name, types, extended, min_cc);
@@ -198,13 +199,19 @@ static void test_cpu(void)
             expect_pick(t, ob, 1, f0, NK / f0, SKINNY_ID);
             expect_pick(t, ob, 1, 1, NK, SKINNY_ID); /* extreme aspect ratios */
             expect_pick(t, ob, 1, NK, 1, SKINNY_ID);
-            expect_pick(t, ob, 1, 1, NK - 1, 17);
+            expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 17); /* below both regions */
+            expect_pick(t, ob, 1, 1, NK - 1, SKINNY_ID);          /* a small C with a long k */
             expect_pick(t, ob, 1, NK - 1, 1, 17);
             expect_pick(t, ob, 16, 8192, 8192, SKINNY_ID); /* the bench's skinny shapes */
             expect_pick(t, ob, MM, 8192, 8192, SKINNY_ID);
             expect_pick(t, ob, 128, 8192, 8192, 17);
             expect_pick(t, ob, 256, 8192, 8192, 17);
             expect_pick(t, ob, 17, 4100, (NK + 4099) / 4100, SKINNY_ID); /* n k just past the edge */
+            /* The long-k region: m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K. */
+            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K, SKINNY_ID);
+            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, 17);
+            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 17);
+            expect_pick(t, ob, 256, 256, 65536, SKINNY_ID);
         }
     /* F32 storage never 19: the fp32 and TF32 rows of the table (9: as
      * stored, one product, m n k <= 2^30; 10 otherwise; 12 with TF32 and

@@ -455,11 +455,16 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * (a weight of at least 2 MiB) and m <= GK_GEMM_SKINNY_MAX_M with the
  * weight stored n x k (op_b = T, y = x W^T), m <= GK_GEMM_SKINNY_MAX_M_KN
  * with it stored k x n (op_b = N), where variant 17 is faster from 64 rows
- * on; the kernel file's header explains the design and gemm/README.md
- * gives its figures. */
+ * on; and for a small C with a long k, m n <= GK_GEMM_LONGK_MAX_MN (at most
+ * 8 of variant 17's 128 x 256 tiles) and k >= GK_GEMM_LONGK_MIN_K, where
+ * its cluster's k-split beats 17's few tiles (1.2 to 7 times on the H100,
+ * still short of cuBLAS). The kernel file's header explains the design and
+ * gemm/README.md gives its figures. */
 #define GK_GEMM_SKINNY_MAX_M ((size_t)64)
 #define GK_GEMM_SKINNY_MAX_M_KN ((size_t)32)
 #define GK_GEMM_SKINNY_MIN_NK ((size_t)1 << 20)
+#define GK_GEMM_LONGK_MAX_MN ((size_t)1 << 18)
+#define GK_GEMM_LONGK_MIN_K ((size_t)8192)
 
 /* ---- GK_GEMM_AUTO: the variant for the description ---------------------------
  * Any entry point (gk_gemm, gk_gemm_bf16, gk_gemm_ex) takes GK_GEMM_AUTO for
@@ -477,6 +482,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         (rows of 16 bytes: its TMA path), else                11
  *   BF16, F16   DEFAULT   n k >= GK_GEMM_SKINNY_MIN_NK and m <= GK_GEMM_SKINNY_MAX_M
  *                         (op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (op_b = N)       19
+ *   BF16, F16   DEFAULT   m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K  19
  *   BF16, F16   DEFAULT   anything else                                         17
  *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
