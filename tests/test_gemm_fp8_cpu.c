@@ -539,7 +539,7 @@ static void test_fp8_arguments(void)
         REJECT(gk_gemm_ex(18, &e, NULL, NULL, NULL, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
     }
     e = d;
-    REJECT(gk_gemm_ex(19, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex((int)gk_gemm_variant_count() + 1, &e, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
 
     /* The shape checks, FP8 as any other: leading dimensions of the stored
      * layouts, batch 0, dimensions past 2^31 - 1, outputs that overlap. */
