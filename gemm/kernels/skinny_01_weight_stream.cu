@@ -118,6 +118,10 @@ template <bool kWT, int kNT> struct Geo {
      * multiplied): 3, but 2 for 32 tokens stored k x n, whose 64
      * accumulators leave no room for a third set of 32 registers. */
     static constexpr int kDepth = !kWT && kNT == 4 ? 2 : 3;
+    /* The most dynamic shared memory a launch asks for: the largest chunk
+     * (kKX, rows of kKX + 32) or the partial tile. */
+    static constexpr size_t kXMax = (size_t)kMT * (kKX + 32) * 2, kRMax = (size_t)kMT * kRS * 4;
+    static constexpr size_t kMaxSmem = kXMax > kRMax ? kXMax : kRMax;
     static_assert(kKX % kStep == 0 && kKX % 64 == 0, "whole steps in a chunk");
 };
 
@@ -474,34 +478,26 @@ template <typename T, bool kWT, int kNT> cudaError_t launch(Params p, unsigned c
     auto kernel = weight_stream<T, kWT, kNT>;
     cudaError_t err = sm90a_image(kernel);
     if (err != cudaSuccess) return err;
+    /* The same value from every call, so that calls from several host
+     * threads at once never lower it under another's launch. */
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Geo<kWT, kNT>::kMaxSmem);
+    if (err != cudaSuccess) return err;
     size_t units = 0;
     const size_t gy = p.batch < 65535u ? p.batch : 65535u;
     if (cs == 0) {
         const size_t smem1 = plan<kWT, kNT>(p, 1, &units);
-        err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem1);
         int per_sm = 0;
-        if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem1);
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem1);
         if (err != cudaSuccess) return err;
         const size_t resident = (size_t)sms * (size_t)(kWT && per_sm > 0 ? per_sm : 1);
         cs = 1;
         while (cs < (unsigned)kMaxCluster && units * gy * cs * 2 <= resident && p.k >= 2 * (size_t)cs * 256) cs *= 2;
     }
-    const size_t smem = plan<kWT, kNT>(p, cs, &units);
+    const size_t smem = plan<kWT, kNT>(p, cs, &units); /* <= kMaxSmem */
     if (units > 0x7fffffffu / kMaxCluster) return cudaErrorInvalidConfiguration;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    if (err != cudaSuccess) return err;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = cs;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)(units * cs), (unsigned)gy);
-    cfg.blockDim = dim3(kThreads);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg =
+        cluster_config(&attr, cs, dim3((unsigned)(units * cs), (unsigned)gy), kThreads, smem, stream);
     err = cudaLaunchKernelEx(&cfg, kernel, p);
     if (err != cudaSuccess) return err;
     return cudaGetLastError();
@@ -519,6 +515,9 @@ template <typename T, bool kWT> cudaError_t launch_m(const Params &p, unsigned c
     return launch<T, kWT, 4>(p, cs, sms, stream);
 }
 
+/* The launch for gk_gemm_ex's scalars with cluster size cs (0: the rule of
+ * launch; 1, 2, 4, 8: that size, which gemm/tuning/skinny-h100/probes.txt
+ * times by including this file). */
 cudaError_t run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
                    size_t stride_a, const void *b, size_t ldb, size_t stride_b, float beta, void *c, size_t ldc,
                    size_t stride_c, size_t batch, int epilogue, const void *bias, unsigned cs, cudaStream_t stream)

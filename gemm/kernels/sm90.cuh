@@ -612,6 +612,26 @@ cudaError_t resident_grid(K kernel, int threads, size_t smem, int dev, size_t ti
     return cudaSuccess;
 }
 
+/* The launch configuration of `grid` (gridDim.x a multiple of `cluster`)
+ * in clusters of `cluster` CTAs along x: the cluster launch attribute,
+ * written into *attr, which must outlive the launch (variants 17-19). */
+inline cudaLaunchConfig_t cluster_config(cudaLaunchAttribute *attr, unsigned cluster, dim3 grid, int threads,
+                                         size_t smem, cudaStream_t stream)
+{
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = cluster;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3((unsigned)threads);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
 /* Launch `kernel` (threads per CTA, smem bytes of dynamic shared memory) as
  * a persistent grid of clusters of kCluster CTAs along x (the cluster launch
  * attribute; the CTAs of a cluster run at once on SMs of one GPC): as many
@@ -623,18 +643,9 @@ cudaError_t resident_grid(K kernel, int threads, size_t smem, int dev, size_t ti
 template <int kCluster, typename K, typename... Args>
 cudaError_t launch_clusters(K kernel, int threads, size_t smem, size_t units, cudaStream_t stream, Args... args)
 {
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = kCluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(kCluster); /* a valid grid for the query; set below for the launch */
-    cfg.blockDim = dim3((unsigned)threads);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    /* A valid grid for the query; set below for the launch. */
+    cudaLaunchConfig_t cfg = cluster_config(&attr, kCluster, dim3(kCluster), threads, smem, stream);
     int max_clusters = 0;
     cudaError_t err = cudaOccupancyMaxActiveClusters(&max_clusters, kernel, &cfg);
     if (err != cudaSuccess) return err;
