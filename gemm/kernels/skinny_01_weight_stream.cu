@@ -85,9 +85,9 @@
  * and 0.97x cuBLAS BF16; at 16 rows 89% and 88.5%; at 32, 76% (k x n) and
  * 84%; at 64 (n x k) 80%. What bounds it beyond one row is the work per
  * weight byte that grows with m: per step a warp issues 8 m16n8k16 and
- * reads 4 x 512 bytes of tokens from shared memory per 8 tokens, against
- * the same 4 KB of weight, and the chunk of tokens is copied before each
- * slice's stream starts.
+ * reads 4 x 512 bytes (stored n x k; 512 stored k x n) of tokens from
+ * shared memory per 8 tokens, against the same 4 KB of weight, and the
+ * chunk of tokens is copied before each slice's stream starts.
  *
  * Build alone: nvcc -arch=sm_90a -c skinny_01_weight_stream.cu (clusters and
  * distributed shared memory need compute capability 9.0).
