@@ -246,15 +246,22 @@ static cudaError_t run_split(const gk_gemm_row *v, const gk_gemm_desc *d, const 
     const size_t m = d->m, n = d->n, mn = m * n, whole = sp->whole, sa = sp->sa, sb = sp->sb;
     float *const partials = (float *)workspace;
     void *const inner = (unsigned char *)workspace + sp->partial_bytes;
-    const float *fa = (const float *)a, *fb = (const float *)b;
-    cudaError_t err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, sp->kc, 1.0f, fa, p->lda, sa, fb, p->ldb, sb,
-                                0.0f, partials, n, mn, whole, 0, NULL, inner, stream);
-    if (err == cudaSuccess && sp->last > 0)
-        err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, sp->last, 1.0f, fa + whole * sa, p->lda, 0,
-                        fb + whole * sb, p->ldb, 0, 0.0f, partials + whole * mn, n, 0, 1, 0, NULL, inner, stream);
+    cudaError_t err;
+    if (v->split != NULL) {
+        /* Variant 17: every slice, the shorter last one too, in one launch. */
+        err = v->split((int)d->type, (int)d->op_a, (int)d->op_b, m, n, d->k, sp->kc, sp->splits, a, p->lda, b,
+                       p->ldb, partials, stream);
+    } else {
+        const float *fa = (const float *)a, *fb = (const float *)b;
+        err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, sp->kc, 1.0f, fa, p->lda, sa, fb, p->ldb, sb, 0.0f,
+                        partials, n, mn, whole, 0, NULL, inner, stream);
+        if (err == cudaSuccess && sp->last > 0)
+            err = v->run_ex(0, (int)d->op_a, (int)d->op_b, m, n, sp->last, 1.0f, fa + whole * sa, p->lda, 0,
+                            fb + whole * sb, p->ldb, 0, 0.0f, partials + whole * mn, n, 0, 1, 0, NULL, inner, stream);
+    }
     if (err == cudaSuccess)
-        err = gk_gemm_split_k_sum(partials, sp->splits, m, n, d->alpha, d->beta, (float *)c, p->ldc, (int)d->epilogue,
-                                  (const float *)d->bias, stream);
+        err = gk_gemm_split_k_sum((int)d->type, partials, sp->splits, m, n, d->alpha, d->beta, c, p->ldc,
+                                  (int)d->epilogue, d->bias, stream);
     return err;
 }
 
@@ -305,9 +312,12 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
                          f.stride_a, f.b, f.ldb, f.stride_b, f.c, f.ldc, f.stride_c, f.alpha, f.beta, f.epilogue,
                          f.bias, f.scale_a, f.scale_b, f.scale_a_rows, f.scale_b_cols, f.amax, f.fast_accum,
                          workspace, stream);
-    } else if (sp != NULL && sp->splits > 1 && d->k > 0)
-        err = run_split(v, d, p, sp, a, b, c, workspace, stream);
-    else if (p->plain && d->type == GK_GEMM_TYPE_F32 && v->run != NULL)
+    } else if (sp != NULL && sp->splits > 1 && d->k > 0 &&
+               (err = run_split(v, d, p, sp, a, b, c, workspace, stream)) != cudaErrorNotSupported) {
+        /* Split. (Variant 17 answers cudaErrorNotSupported, before it
+         * launches anything, where the TMA cannot address a or b: such a
+         * call runs unsplit below, in the same workspace.) */
+    } else if (p->plain && d->type == GK_GEMM_TYPE_F32 && v->run != NULL)
         err = v->run(d->m, d->n, d->k, d->alpha, (const float *)a, p->lda, (const float *)b, p->ldb, d->beta,
                      (float *)c, p->ldc, stream);
     else if (p->plain && d->type == GK_GEMM_TYPE_BF16 && v->run16 != NULL)
@@ -327,9 +337,39 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
     return GK_CUDA_STATUS(err);
 }
 
+/* GK_GEMM_AUTO's split of k for variant 17 (gk/gemm.h, "Split-K"): BF16
+ * and F16, one product, k >= GK_GEMM_SPLIT16_MIN_K, A's and B's rows
+ * whole 16-byte units (lda, ldb multiples of 8 elements: the TMA's), and at
+ * most GK_GEMM_SPLIT16_MAX_PAIRS units of its work (pairs of 128 x 256
+ * tiles stacked along m, one per cluster of 2 CTAs): S =
+ * min(floor(GK_GEMM_SPLIT16_CLUSTERS / pairs), floor(k /
+ * GK_GEMM_SPLIT16_MIN_KC)) >= 2 slices of kc = ceil(k / S) rounded up to a
+ * multiple of 64 (its k-tile; then S = ceil(k / kc)). */
+static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
+{
+    split_plan sp = {.splits = 1, .kc = d->k};
+    if (d->type == GK_GEMM_TYPE_F32 || fp8_inputs(d) || d->batch != 1 || d->m == 0 || d->n == 0 ||
+        d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM || d->k < GK_GEMM_SPLIT16_MIN_K)
+        return sp;
+    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
+    const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
+    const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
+    if (lda % 8 != 0 || ldb % 8 != 0) return sp;
+    const size_t pairs = ((d->m + 255) / 256) * ((d->n + 255) / 256);
+    if (pairs > GK_GEMM_SPLIT16_MAX_PAIRS) return sp;
+    size_t s = GK_GEMM_SPLIT16_CLUSTERS / pairs;
+    if (s > d->k / GK_GEMM_SPLIT16_MIN_KC) s = d->k / GK_GEMM_SPLIT16_MIN_KC;
+    const size_t kc = ((d->k + s - 1) / s + 63) / 64 * 64;
+    sp.splits = (d->k + kc - 1) / kc;
+    sp.kc = kc;
+    if (sp.splits < 2) sp.splits = 1, sp.kc = d->k;
+    return sp;
+}
+
 /* GK_GEMM_AUTO's table (gk/gemm.h). Reads the description only; a
- * description check_desc rejects may pick anything. */
-static int auto_pick(const gk_gemm_desc *d, int dense_ld)
+ * description check_desc rejects may pick anything. can_split: the call
+ * has a workspace (gk_gemm_ex), so that variant 17 may split k. */
+static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
 {
     if (fp8_inputs(d)) return 18;
     if (d->type != GK_GEMM_TYPE_F32) {
@@ -338,9 +378,11 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld)
         const size_t max_m = d->op_b == GK_GEMM_OP_T ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
         const int skinny = d->m <= max_m && d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM &&
                            d->n * d->k >= GK_GEMM_SKINNY_MIN_NK;
-        /* A small C with a long k (m n compared without overflow, likewise). */
+        /* A small C with a long k (m n compared without overflow, likewise)
+         * that variant 17 cannot split. */
         const int long_k = d->m <= GK_GEMM_LONGK_MAX_MN && d->n <= GK_GEMM_LONGK_MAX_MN &&
-                           d->m * d->n <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K;
+                           d->m * d->n <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K &&
+                           !(can_split && auto_split16(d, dense_ld).splits > 1);
         return skinny || long_k ? 19 : 17;
     }
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
@@ -366,6 +408,7 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld)
 static split_plan auto_split(const gk_gemm_desc *d, int id)
 {
     split_plan sp = {.splits = 1, .kc = d->k};
+    if (id == 17) return auto_split16(d, 1);
     if (d->type != GK_GEMM_TYPE_F32 || (id != 10 && id != 12) || d->batch != 1 || d->m == 0 || d->n == 0 ||
         d->k < 1024 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
         return sp;
@@ -385,7 +428,7 @@ static split_plan auto_split(const gk_gemm_desc *d, int id)
 gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant, size_t *splits)
 {
     if (desc == NULL || variant == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "desc or variant is NULL");
-    const int id = auto_pick(desc, 1);
+    const int id = auto_pick(desc, 1, 1);
     problem p;
     const gk_status st = check_desc(gk_gemm_row_find(id), desc, 1, &p);
     if (!gk_ok(st)) return st;
@@ -400,7 +443,7 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
     const int is_auto = variant == GK_GEMM_AUTO;
     if (is_auto) {
         if (desc == NULL) return GK_FAIL(GK_ERROR_NULL_POINTER, "desc is NULL");
-        variant = auto_pick(desc, 1);
+        variant = auto_pick(desc, 1, 1);
     }
     const gk_gemm_row *v = gk_gemm_row_find(variant);
     if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no gemm variant has this id");
@@ -459,7 +502,7 @@ static gk_status plain_call(int variant, gk_gemm_type type, size_t m, size_t n, 
     d.ldc = ldc;
     d.alpha = alpha;
     d.beta = beta;
-    if (variant == GK_GEMM_AUTO) variant = auto_pick(&d, 0);
+    if (variant == GK_GEMM_AUTO) variant = auto_pick(&d, 0, 0);
     const gk_gemm_row *v = gk_gemm_row_find(variant);
     if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no gemm variant has this id");
     problem p;

@@ -47,41 +47,101 @@
 
 namespace {
 
-template <int kEpi>
+/* C's element as fp32 and back: fp32 itself, or a 16-bit type through
+ * common.cuh's Half16 (round to nearest even, once). */
+template <typename T> struct Elem32 {
+    __device__ static __forceinline__ float to_float(T x) { return Half16<T>::to_float(x); }
+    __device__ static __forceinline__ T from_float(float x) { return Half16<T>::from_float(x); }
+};
+template <> struct Elem32<float> {
+    __device__ static __forceinline__ float to_float(float x) { return x; }
+    __device__ static __forceinline__ float from_float(float x) { return x; }
+};
+
+/* Each thread finishes 4 consecutive elements i .. i + 3 of the m n (a
+ * grid-stride loop over groups of 4). kVec: n is a multiple of 4, so a
+ * group never crosses a row and its partials are one 16-byte load per
+ * slice (the partials start 256-byte aligned and m n is a multiple of 4);
+ * else element by element. The slices are added from z = 0 up, 4 loads in
+ * flight per step of the unrolled loop, the same order for every element. */
+template <int kEpi, typename T, bool kVec>
 __global__ void __launch_bounds__(256) split_k_sum(const float *__restrict__ partials, size_t splits, size_t m,
-                                                  size_t n, float alpha, float beta, float *__restrict__ c,
-                                                  size_t ldc, const float *__restrict__ bias)
+                                                  size_t n, float alpha, float beta, T *__restrict__ c, size_t ldc,
+                                                  const T *__restrict__ bias)
 {
-    const size_t mn = m * n, stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < mn; i += stride) {
-        float s = 0.0f;
-        for (size_t z = 0; z < splits; ++z) s += __ldg(partials + z * mn + i); /* z = 0 first, always */
-        const size_t row = i / n, col = i - row * n;
-        float *const p = c + row * ldc + col;
-        const float v = beta == 0.0f ? alpha * s : alpha * s + beta * *p;
-        *p = epilogue_apply<kEpi>(v, kEpi != 0 ? __ldg(bias + col) : 0.0f);
+    const size_t mn = m * n, groups = (mn + 3) / 4, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += stride) {
+        const size_t i0 = 4 * g;
+        float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        if constexpr (kVec) {
+#pragma unroll 4
+            for (size_t z = 0; z < splits; ++z) { /* z = 0 first, always */
+                const float4 v = __ldg(reinterpret_cast<const float4 *>(partials + z * mn + i0));
+                s[0] += v.x, s[1] += v.y, s[2] += v.z, s[3] += v.w;
+            }
+        } else {
+            const int cnt = mn - i0 < 4 ? (int)(mn - i0) : 4;
+#pragma unroll 4
+            for (size_t z = 0; z < splits; ++z)
+                for (int e = 0; e < cnt; ++e) s[e] += __ldg(partials + z * mn + i0 + e);
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const size_t i = i0 + e;
+            if (i >= mn) break;
+            const size_t row = i / n, col = i - row * n;
+            T *const p = c + row * ldc + col;
+            const float v = beta == 0.0f ? alpha * s[e] : alpha * s[e] + beta * Elem32<T>::to_float(*p);
+            *p = Elem32<T>::from_float(epilogue_apply<kEpi>(v, kEpi != 0 ? Elem32<T>::to_float(bias[col]) : 0.0f));
+        }
     }
+}
+
+template <typename T, bool kVec>
+void launch_sum(unsigned blocks, const float *partials, size_t splits, size_t m, size_t n, float alpha, float beta,
+                void *c, size_t ldc, int epilogue, const void *bias, cudaStream_t stream)
+{
+    T *const ct = static_cast<T *>(c);
+    const T *const bt = static_cast<const T *>(bias);
+    switch (epilogue) {
+    case 0: split_k_sum<0, T, kVec><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, ct, ldc, bt); break;
+    case 1: split_k_sum<1, T, kVec><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, ct, ldc, bt); break;
+    case 2: split_k_sum<2, T, kVec><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, ct, ldc, bt); break;
+    default: split_k_sum<3, T, kVec><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, ct, ldc, bt); break;
+    }
+}
+
+template <typename T>
+void launch_type(bool vec, unsigned blocks, const float *partials, size_t splits, size_t m, size_t n, float alpha,
+                 float beta, void *c, size_t ldc, int epilogue, const void *bias, cudaStream_t stream)
+{
+    if (vec)
+        launch_sum<T, true>(blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
+    else
+        launch_sum<T, false>(blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
 }
 
 } // namespace
 
 /* Queue C = epilogue(alpha sum_z P_z + beta C + bias) over the `splits`
- * dense m x n partials at `partials` (gemm.c's split-K; m, n >= 1). */
-extern "C" cudaError_t gk_gemm_split_k_sum(const float *partials, size_t splits, size_t m, size_t n, float alpha,
-                                           float beta, float *c, size_t ldc, int epilogue, const float *bias,
-                                           cudaStream_t stream)
+ * dense m x n partials at `partials` (gemm.c's split-K; m, n >= 1; type 0
+ * f32, 1 bf16, 2 f16: C's and the bias's element). */
+extern "C" cudaError_t gk_gemm_split_k_sum(int type, const float *partials, size_t splits, size_t m, size_t n,
+                                           float alpha, float beta, void *c, size_t ldc, int epilogue,
+                                           const void *bias, cudaStream_t stream)
 {
     int dev = 0, sms = 0;
     cudaError_t err = cudaGetDevice(&dev);
     if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (err != cudaSuccess) return err;
-    const size_t want = (m * n + 255) / 256, cap = (size_t)sms * 8;
+    const size_t want = (m * n + 1023) / 1024, cap = (size_t)sms * 8;
     const unsigned blocks = (unsigned)(want < cap ? want : cap);
-    switch (epilogue) {
-    case 0: split_k_sum<0><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc, bias); break;
-    case 1: split_k_sum<1><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc, bias); break;
-    case 2: split_k_sum<2><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc, bias); break;
-    default: split_k_sum<3><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc, bias); break;
-    }
+    const bool vec = n % 4 == 0 && ((uintptr_t)partials & 15u) == 0;
+    if (type == 1)
+        launch_type<__nv_bfloat16>(vec, blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
+    else if (type == 2)
+        launch_type<__half>(vec, blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
+    else
+        launch_type<float>(vec, blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
     return cudaGetLastError();
 }

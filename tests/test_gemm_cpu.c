@@ -922,23 +922,23 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 17, "bf16: %d", auto_of(&d));
     d.type = GK_GEMM_TYPE_F16;
     CHECK(auto_of(&d) == 17, "f16: %d", auto_of(&d));
-    CHECK(GK_GEMM_SKINNY_MAX_M == 64 && GK_GEMM_SKINNY_MAX_M_KN == 32 && GK_GEMM_SKINNY_MIN_NK == 1048576,
+    CHECK(GK_GEMM_SKINNY_MAX_M == 32 && GK_GEMM_SKINNY_MAX_M_KN == 16 && GK_GEMM_SKINNY_MIN_NK == 1048576,
           "the skinny region's edges");
     const gk_gemm_type t16[2] = {GK_GEMM_TYPE_BF16, GK_GEMM_TYPE_F16};
     for (int ti = 0; ti < 2; ++ti) {
         d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M_KN, 1024, 1024);
-        CHECK(auto_of(&d) == 19, "%s m = 32, n k = 2^20, k x n: %d", gk_gemm_type_name(t16[ti]), auto_of(&d));
+        CHECK(auto_of(&d) == 19, "%s m = 16, n k = 2^20, k x n: %d", gk_gemm_type_name(t16[ti]), auto_of(&d));
         d.m = GK_GEMM_SKINNY_MAX_M_KN + 1;
-        CHECK(auto_of(&d) == 17, "m = 33, k x n: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 17, "m = 17, k x n: %d", auto_of(&d));
         d.op_b = GK_GEMM_OP_T;
-        CHECK(auto_of(&d) == 19, "m = 33, n x k: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 19, "m = 17, n x k: %d", auto_of(&d));
         d.m = GK_GEMM_SKINNY_MAX_M;
-        CHECK(auto_of(&d) == 19, "m = 64, n x k: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 19, "m = 32, n x k: %d", auto_of(&d));
         d.op_a = GK_GEMM_OP_T, d.epilogue = GK_GEMM_EPILOGUE_BIAS_GELU;
         CHECK(auto_of(&d) == 19, "any op_a and epilogue: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M + 1, 1024, 1024);
         d.op_b = GK_GEMM_OP_T;
-        CHECK(auto_of(&d) == 17, "m = 65, n x k: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 17, "m = 33, n x k: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 1, 8192, 8192);
         CHECK(auto_of(&d) == 19, "m = 1: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1023, 1025);
@@ -947,19 +947,24 @@ static void test_auto(void)
         CHECK(auto_of(&d) == 19, "n = 1, k = 2^20: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 0, 4096, 4096);
         CHECK(auto_of(&d) == 19, "m = 0: %d", auto_of(&d));
-        /* A small C with a long k: m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K. */
+        /* A small C with a long k: m n <= GK_GEMM_LONGK_MAX_MN and k >=
+         * GK_GEMM_LONGK_MIN_K goes to 19 only where variant 17 cannot split
+         * it (a batch, rows the TMA cannot address); else 17 split. */
         CHECK(GK_GEMM_LONGK_MAX_MN == 262144 && GK_GEMM_LONGK_MIN_K == 8192, "the long-k region's edges");
         d = gk_gemm_desc_init(t16[ti], 512, 512, 8192);
-        CHECK(auto_of(&d) == 19, "512 x 512 x 8192: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 17, "512 x 512 x 8192 (split): %d", auto_of(&d));
+        d.lda = 8200 + 1;
+        CHECK(auto_of(&d) == 19, "512 x 512 x 8192, lda odd (no split): %d", auto_of(&d));
         d.n = 513;
         CHECK(auto_of(&d) == 17, "512 x 513 x 8192: %d", auto_of(&d));
         d.n = 512, d.k = 8191;
         CHECK(auto_of(&d) == 17, "512 x 512 x 8191: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 1, 262144, 8192);
-        CHECK(auto_of(&d) == 19, "1 x 2^18 x 8192: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 19, "1 x 2^18 x 8192 (skinny): %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 262145, 1, 8192);
         CHECK(auto_of(&d) == 17, "(2^18 + 1) x 1 x 8192: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 256, 256, 65536);
+        CHECK(auto_of(&d) == 17, "256 x 256 x 65536 (split): %d", auto_of(&d));
         d.op_a = GK_GEMM_OP_T, d.op_b = GK_GEMM_OP_T, d.batch = 4, d.stride_a = 0, d.stride_b = 0, d.stride_c = 65536;
         CHECK(auto_of(&d) == 19, "256 x 256 x 65536, tt, a batch: %d", auto_of(&d));
     }
@@ -1028,10 +1033,22 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1792, 1024, 65536, 1, 12, 3, 3 * 1792 * 1024 * 4},
         /* A batch: no split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 65536, 2, 12, 1, 256},
-        /* bf16 (19: a small C with a long k): no split, no workspace. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 19, 1, 256},
-        /* bf16 (17): no split. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 4096, 1, 17, 1, 256},
+        /* bf16, 17 split: 1 pair of 128 x 256 tiles, S = min(64 / 1, 65536 / 512 = 128) = 64, kc = 1024:
+         * 64 x 256 x 256 floats = 16 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 17, 64, 16777216},
+        /* 4 x 4 = 16 pairs: S = min(64 / 16 = 4, 4096 / 512 = 8) = 4, kc = 1024: 4 x 1024 x 1024 x 4 = 16 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 4096, 1, 17, 4, 16777216},
+        /* nt, 1 x 32 pairs (128 x 8192): S = min(2, 16) = 2, kc = 4096: 2 x 128 x 8192 x 4 = 8 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 128, 8192, 8192, 1, 17, 2, 8388608},
+        /* 1 x 12 pairs (100 x 3000): S = min(5, 9) = 5, kc = 1000 -> 1024, S = ceil(5000 / 1024) = 5:
+         * 5 x 100 x 3000 x 4 = 6,000,000 -> 6,000,128. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 100, 3000, 5000, 1, 17, 5, 6000128},
+        /* 512 x 4352: 2 x 17 = 34 pairs, more than GK_GEMM_SPLIT16_MAX_PAIRS: no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 512, 4352, 8192, 1, 17, 1, 256},
+        /* k = 2047 < GK_GEMM_SPLIT16_MIN_K: no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 256, 256, 2047, 1, 17, 1, 256},
+        /* 1024^3: k below GK_GEMM_SPLIT16_MIN_K, no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 17, 1, 256},
     };
     for (size_t i = 0; i < sizeof sc / sizeof sc[0]; ++i) {
         gk_gemm_desc e = gk_gemm_desc_init(sc[i].id >= 17 ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n,

@@ -956,6 +956,7 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
      * float64 reference within the tolerance of the pick's precision, twice
      * (the same bits: the partials are added in a fixed order). */
     typedef struct split_case {
+        gk_gemm_type t;
         gk_gemm_compute compute;
         gk_gemm_op op_a, op_b;
         size_t m, n, k;
@@ -964,13 +965,20 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         size_t splits; /* what the rule gives */
     } split_case;
     static const split_case sc[] = {
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 44, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 8},
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 64, 128, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 44, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 8},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 64, 128, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
+        /* Variant 17's split (BF16, F16): every layout, a shorter last slice. */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 296, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 9},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 72, 3000, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 5},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 80, 512, 2048, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 40, 1000, 2560, -1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
+        /* B's rows of 300 elements (600 bytes): not the TMA's, no split. */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 300, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 1},
     };
     for (size_t ci = 0; ci < sizeof sc / sizeof sc[0]; ++ci) {
         const split_case *x = &sc[ci];
-        gk_gemm_desc d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, x->m, x->n, x->k);
+        gk_gemm_desc d = gk_gemm_desc_init(x->t, x->m, x->n, x->k);
         d.compute = x->compute, d.op_a = x->op_a, d.op_b = x->op_b, d.alpha = x->alpha, d.beta = x->beta;
         d.epilogue = x->epi;
         int pick = -1;
@@ -983,33 +991,45 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         if (v == NULL || !gk_ok(gk_device_query(0, &dev)) || !runs_here(v, &dev)) continue;
         const size_t m = x->m, n = x->n, k = x->k, na = m * k, nb = k * n, nc = m * n;
         const size_t lda = x->op_a == GK_GEMM_OP_T ? m : k, ldb = x->op_b == GK_GEMM_OP_T ? k : n;
-        float *h = malloc((na + nb + n + nc) * sizeof(float)), *got = malloc(2 * nc * sizeof(float));
+        const size_t total = na + nb + n + nc, es = elem_size(x->t);
+        float *h = malloc(total * sizeof(float));
+        unsigned char *raw = malloc(total * es), *got = malloc(2 * nc * es);
         double *ref = malloc(3 * nc * sizeof(double));
-        gk_fill_f32(h, na + nb + n + nc, seed ^ (0x5b11 + ci), -1.0f, 1.0f);
+        gk_fill_f32(h, total, seed ^ (0x5b11 + ci), -1.0f, 1.0f);
+        /* 16-bit types: the inputs rounded to the type first, so that the
+         * reference multiplies exactly the numbers the GPU reads. */
+        if (x->t == GK_GEMM_TYPE_BF16) gk_round_to_bf16(h, total);
+        if (x->t == GK_GEMM_TYPE_F16) gk_round_to_fp16(h, total);
+        for (size_t i = 0; i < total; ++i) encode(x->t, h[i], raw + i * es);
         const float *ha = h, *hb = h + na, *hbias = h + na + nb, *hc = h + na + nb + n;
         gk_gemm_ref_ex((int)x->op_a, (int)x->op_b, m, n, k, x->alpha, ha, lda, hb, ldb, x->beta, hc, n, (int)x->epi,
                        hbias, ref, ref + nc, ref + 2 * nc);
-        float *dmem = NULL;
-        TRY_CUDA(cudaMalloc((void **)&dmem, (na + nb + n + nc) * sizeof(float)));
-        d.bias = dmem + na + nb;
+        unsigned char *dmem = NULL;
+        TRY_CUDA(cudaMalloc((void **)&dmem, total * es));
+        d.bias = dmem + (na + nb) * es;
         size_t bytes = 0;
         void *w = ex_workspace(GK_GEMM_AUTO, &d, ws, ws_cap, &bytes, "split");
         for (int pass = 0; pass < 2; ++pass) {
-            TRY_CUDA(cudaMemcpy(dmem, h, (na + nb + n + nc) * sizeof(float), cudaMemcpyHostToDevice));
+            TRY_CUDA(cudaMemcpy(dmem, raw, total * es, cudaMemcpyHostToDevice));
             size_t b2 = bytes;
-            st = gk_gemm_ex(GK_GEMM_AUTO, &d, dmem, dmem + na, dmem + na + nb + n, w, &b2, 0);
+            st = gk_gemm_ex(GK_GEMM_AUTO, &d, dmem, dmem + na * es, dmem + (na + nb + n) * es, w, &b2, 0);
             CHECK(gk_ok(st), "split case %zu pass %d: %s", ci, pass, gk_status_string(st.code));
             TRY_CUDA(cudaDeviceSynchronize());
-            TRY_CUDA(cudaMemcpy(got + pass * nc, dmem + na + nb + n, nc * sizeof(float), cudaMemcpyDeviceToHost));
+            TRY_CUDA(cudaMemcpy(got + pass * nc * es, dmem + (na + nb + n) * es, nc * es, cudaMemcpyDeviceToHost));
         }
         char label[96];
-        snprintf(label, sizeof label, "split case %zu (variant %d, %zu slices)", ci, pick, splits);
-        const size_t bad = gk_gemm_check_ex(got, n, ref, ref + nc, ref + 2 * nc, m, n, k, v->precision, (int)x->epi,
-                                            0, label, stdout);
+        snprintf(label, sizeof label, "split case %zu (%s, variant %d, %zu slices)", ci, gk_gemm_type_name(x->t), pick,
+                 splits);
+        const gk_gemm_precision pr = ex_precision(v, x->t);
+        const size_t bad = x->t == GK_GEMM_TYPE_F32
+                               ? gk_gemm_check_ex((const float *)got, n, ref, ref + nc, ref + 2 * nc, m, n, k, pr,
+                                                  (int)x->epi, 0, label, stdout)
+                               : gk_gemm_check16((const unsigned short *)got, n, ref, ref + nc, ref + 2 * nc, m, n, k,
+                                                 pr, (int)x->epi, 0, label, stdout);
         CHECK(bad == 0, "%s: %zu elements outside the tolerance", label, bad);
-        CHECK(memcmp(got, got + nc, nc * sizeof(float)) == 0, "%s: the same bits twice", label);
+        CHECK(memcmp(got, got + nc * es, nc * es) == 0, "%s: the same bits twice", label);
         cudaFree(dmem);
-        free(h), free(got), free(ref);
+        free(h), free(raw), free(got), free(ref);
     }
 }
 

@@ -4,7 +4,8 @@
  * BF16 and F16 when n k >= GK_GEMM_SKINNY_MIN_NK and m <=
  * GK_GEMM_SKINNY_MAX_M (weight stored n x k, op_b = T) or
  * GK_GEMM_SKINNY_MAX_M_KN (stored k x n, op_b = N), and for a small C with
- * a long k (m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K).
+ * a long k (m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K) that
+ * variant 17 cannot split.
  *
  * First, on the CPU (no GPU needed, so these run before the GPU is looked
  * for): variant 19's row of the table (its name, types, extended, min_cc);
@@ -12,7 +13,8 @@
  * layouts (m at the layout's edge picks 19, one more row 17; n k =
  * GK_GEMM_SKINNY_MIN_NK picks 19, one less 17, at balanced and extreme
  * aspect ratios; the layout, batch, leading dimensions and epilogue
- * changing nothing; F32 never 19, FP8 inputs 18; no split); the workspace
+ * changing nothing there; F32 never 19, FP8 inputs 18; the long-k region
+ * 19 only where variant 17 cannot split k); the workspace
  * query (at least one granule, GK_GEMM_AUTO's equal to variant 19's); and
  * the descriptions variant 19 refuses (F32 storage, FP8 inputs, compute
  * TF32: with the status gk/gemm.h gives and nothing written).
@@ -137,30 +139,32 @@ static int auto_of(const gk_gemm_desc *d, size_t *splits)
 }
 
 /* CHECK that GK_GEMM_AUTO picks `want` for an m x n x k product of type t
- * (as stored, dense, one product), and for the same product transposed,
- * batched with a broadcast weight, padded and with an epilogue: the rule
- * reads the type, m, n and k only. With 19, no split. */
-/* GK_GEMM_AUTO's pick for t, op_b, m x n x k: as stored (op_a = N, dense),
- * then with op_a = T, odd leading dimensions, a batch and an epilogue,
- * which change nothing. */
-static void expect_pick(gk_gemm_type t, gk_gemm_op op_b, size_t m, size_t n, size_t k, int want)
+ * as stored, dense, one product, cut into `splits` slices (gk/gemm.h:
+ * variant 17 splits k for few tiles and a long enough k, rows the TMA can
+ * address, one product), and `want_other` for the same product
+ * transposed, batched with a broadcast weight, padded (odd leading
+ * dimensions) and with an epilogue, never split: the skinny region reads
+ * the type, m, n and k only, the long-k one also whether 17 may split. */
+static void expect_pick(gk_gemm_type t, gk_gemm_op op_b, size_t m, size_t n, size_t k, int want, size_t want_splits,
+                        int want_other)
 {
     gk_gemm_desc d = gk_gemm_desc_init(t, m, n, k);
     d.op_b = op_b;
     size_t splits = 0;
     int id = auto_of(&d, &splits);
-    CHECK(id == want && splits == 1, "GK_GEMM_AUTO, %s %zu x %zu x %zu op_b %d: variant %d, %zu slices (want %d, 1)",
-          gk_gemm_type_name(t), m, n, k, (int)op_b, id, splits, want);
+    CHECK(id == want && splits == want_splits,
+          "GK_GEMM_AUTO, %s %zu x %zu x %zu op_b %d: variant %d, %zu slices (want %d, %zu)", gk_gemm_type_name(t), m,
+          n, k, (int)op_b, id, splits, want, want_splits);
     d.op_a = GK_GEMM_OP_T;
     d.lda = m + 3, d.ldb = (op_b == GK_GEMM_OP_T ? k : n) + 5, d.ldc = n + 1;
     d.batch = 3, d.stride_a = k * (m + 3) + 7, d.stride_b = 0, d.stride_c = m * (n + 1) + 3;
     d.epilogue = GK_GEMM_EPILOGUE_BIAS_GELU, d.bias = (const void *)256; /* not read: nothing runs */
     d.alpha = 0.5f, d.beta = -1.0f;
     id = auto_of(&d, &splits);
-    CHECK(id == want && splits == 1,
+    CHECK(id == want_other && splits == 1,
           "GK_GEMM_AUTO, %s %zu x %zu x %zu op_a T, op_b %d, batch 3 with stride_b 0, odd lds, bias_gelu: variant %d, "
           "%zu slices (want %d, 1)",
-          gk_gemm_type_name(t), m, n, k, (int)op_b, id, splits, want);
+          gk_gemm_type_name(t), m, n, k, (int)op_b, id, splits, want_other);
 }
 
 static void test_cpu(void)
@@ -192,26 +196,33 @@ static void test_cpu(void)
             const gk_gemm_type t = ti ? F16 : BF16;
             const gk_gemm_op ob = oi ? GK_GEMM_OP_T : GK_GEMM_OP_N;
             const size_t MM = oi ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
-            expect_pick(t, ob, MM, f0, NK / f0, SKINNY_ID); /* both edges at once */
-            expect_pick(t, ob, MM + 1, f0, NK / f0, 17);    /* one row more */
-            expect_pick(t, ob, 1, f1, (NK - 1) / f1, 17);   /* n k one less */
-            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 17);
-            expect_pick(t, ob, 1, f0, NK / f0, SKINNY_ID);
-            expect_pick(t, ob, 1, 1, NK, SKINNY_ID); /* extreme aspect ratios */
-            expect_pick(t, ob, 1, NK, 1, SKINNY_ID);
-            expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 17); /* below both regions */
-            expect_pick(t, ob, 1, 1, NK - 1, SKINNY_ID);          /* a small C with a long k */
-            expect_pick(t, ob, 1, NK - 1, 1, 17);
-            expect_pick(t, ob, 16, 8192, 8192, SKINNY_ID); /* the bench's skinny shapes */
-            expect_pick(t, ob, MM, 8192, 8192, SKINNY_ID);
-            expect_pick(t, ob, 128, 8192, 8192, 17);
-            expect_pick(t, ob, 256, 8192, 8192, 17);
-            expect_pick(t, ob, 17, 4100, (NK + 4099) / 4100, SKINNY_ID); /* n k just past the edge */
-            /* The long-k region: m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K. */
-            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K, SKINNY_ID);
-            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, 17);
-            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 17);
-            expect_pick(t, ob, 256, 256, 65536, SKINNY_ID);
+            const int S = SKINNY_ID;
+            expect_pick(t, ob, MM, f0, NK / f0, S, 1, S); /* both edges at once */
+            expect_pick(t, ob, MM + 1, f0, NK / f0, 17, 1, 17); /* one row more (k = 1024: no split) */
+            expect_pick(t, ob, 1, f1, (NK - 1) / f1, 17, 1, 17); /* n k one less */
+            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 17, 1, 17);
+            expect_pick(t, ob, 1, f0, NK / f0, S, 1, S);
+            expect_pick(t, ob, 1, 1, NK, S, 1, S); /* extreme aspect ratios */
+            expect_pick(t, ob, 1, NK, 1, S, 1, S);
+            /* Below both regions (rows of 8191 elements: no split). */
+            expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 17, 1, 17);
+            /* A small C with a long k that 17 cannot split (odd rows). */
+            expect_pick(t, ob, 1, 1, NK - 1, S, 1, S);
+            expect_pick(t, ob, 1, NK - 1, 1, 17, 1, 17);
+            expect_pick(t, ob, 16, 8192, 8192, S, 1, S); /* the bench's skinny shapes */
+            expect_pick(t, ob, MM, 8192, 8192, S, 1, S);
+            /* 128 and 256 rows: 32 pairs of 17's tiles, S = min(64 / 32, 8192 / 512) = 2. */
+            expect_pick(t, ob, 128, 8192, 8192, 17, 2, 17);
+            expect_pick(t, ob, 256, 8192, 8192, 17, 2, 17);
+            expect_pick(t, ob, 16, 4100, (NK + 4099) / 4100, S, 1, S); /* n k just past the edge */
+            /* The long-k region: m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K:
+             * 17 split where it can be (4 pairs: S = min(16, 16) = 16), else 19. */
+            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K, 17, 16, S);
+            /* 6 pairs, S = min(10, 16) = 10, kc = 820 -> 832: 10 slices where B's rows
+             * (k = 8192 for op_b T) allow it; n = 513 (op_b N) does not. */
+            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, 17, oi ? 10 : 1, 17);
+            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 17, 1, 17); /* lda 8191: no split */
+            expect_pick(t, ob, 256, 256, 65536, 17, 64, S);                   /* 1 pair: S = 64 */
         }
     /* F32 storage never 19: the fp32 and TF32 rows of the table (9: as
      * stored, one product, m n k <= 2^30; 10 otherwise; 12 with TF32 and
@@ -656,7 +667,7 @@ static size_t build_cases(scase *out, size_t cap, int small)
     if (!small) {
         x = mk(F16, TN, GK_GEMM_SKINNY_MAX_M_KN, 257, (NK + 256) / 257, RELU, BM_B0, 1), x.call = CALL_AUTO;
         nc = add(out, nc, cap, x);
-        x = mk(BF16, NN, 17, 4100, (NK + 4099) / 4100, GELU, BM_GAPS, 3), x.call = CALL_AUTO;
+        x = mk(BF16, NN, GK_GEMM_SKINNY_MAX_M_KN, 4100, (NK + 4099) / 4100, GELU, BM_GAPS, 3), x.call = CALL_AUTO;
         nc = add(out, nc, cap, x);
         x = mk(BF16, NT, MM, 1024, (NK + 1023) / 1024, BIAS, BM_ONE, 6), x.call = CALL_AUTO, x.twice = 1;
         nc = add(out, nc, cap, x);

@@ -620,6 +620,7 @@ struct Params {
     unsigned m, n, k, tiles_m, tiles_n, batch;
     float alpha, beta;
     int epi;                 /* gk_gemm_epilogue: 0 none, 1 bias, 2 + ReLU, 3 + GELU */
+    unsigned kt_per;         /* split-K (fp32 partials only): product z takes k-tiles z kt_per ..; 0: all */
     bool c_vec, c_tma, bias_vec, a_batched, b_batched;
 };
 
@@ -1118,7 +1119,53 @@ __device__ __forceinline__ void epilogue_tile(const float (&d)[kAcc], const CUte
                                   bn, lane, prm.alpha, prm.beta, prm.c_vec, bias, prm.bias_vec);
 }
 
-template <bool kTma, bool kF16, bool kAT, bool kBT>
+/* A split product's partial tile (GK_GEMM_AUTO's split-K, gemm.c): alpha
+ * * d in fp32, no bias, beta = 0 (the launcher refuses anything else), from
+ * registers in store_tile's fragment layout, float pairs (8 bytes) where
+ * c_vec (c 8-byte aligned, ldc and the stride even: col is even, so the
+ * pair is aligned). Rows past m are skipped, columns past n guarded. */
+__device__ __forceinline__ void store_partial(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
+                                              unsigned row0, unsigned bn, int lane, float alpha, bool c_vec)
+{
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const unsigned row = row0 + g + 8 * h;
+        if (row >= m) continue;
+        float *const crow = c + (size_t)row * ldc;
+#pragma unroll
+        for (int j = 0; j < kAcc / 4; ++j) {
+            const unsigned col = bn + 8 * j + 2 * t;
+            const float v0 = alpha * d[4 * j + 2 * h], v1 = alpha * d[4 * j + 2 * h + 1];
+            if (c_vec && col + 2 <= n) {
+                *reinterpret_cast<float2 *>(crow + col) = make_float2(v0, v1);
+            } else {
+                if (col < n) crow[col] = v0;
+                if (col + 1 < n) crow[col + 1] = v1;
+            }
+        }
+    }
+}
+
+/* The k-tiles unit of product z walks: all of them, or with split-K
+ * (kF32C and kt_per > 0: product z is slice z of one product, A and B not
+ * batched) k-tiles z kt_per .. min(z kt_per + kt_per, ktiles) - 1; the
+ * launcher makes every slice non-empty. The TMA zero-fills past k, so a
+ * slice ends anywhere. */
+template <bool kF32C>
+__device__ __forceinline__ void ktile_range(unsigned kt_per, unsigned z, unsigned ktiles, unsigned *kt0, unsigned *kt1)
+{
+    *kt0 = 0, *kt1 = ktiles;
+    if constexpr (kF32C) {
+        if (kt_per != 0) {
+            *kt0 = z * kt_per;
+            *kt1 = ktiles - *kt0 < kt_per ? ktiles : *kt0 + kt_per;
+        }
+    }
+}
+
+/* kF32C: C is fp32 (a split product's partials), TMA mode only. */
+template <bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C = false>
 __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                 const CUtensorMap *map_c, const Params &prm)
 {
@@ -1198,7 +1245,9 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
                                            ? B::kPieces
                                            : (int)((n - bn + B::kPieceCols - 1) / B::kPieceCols);
                     const int za = prm.a_batched ? (int)z : 0, zb = prm.b_batched ? (int)z : 0;
-                    for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
+                    unsigned kt0, kt1;
+                    ktile_range<kF32C>(prm.kt_per, z, ktiles, &kt0, &kt1);
+                    for (unsigned kt = kt0; kt < kt1; ++kt, ++it) {
                         const int slab = (int)(it % kStages);
                         /* Use it / kStages of the stage: its previous use is
                          * released by all consumer warps, this CTA's and (in a
@@ -1240,7 +1289,9 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
 #pragma unroll
             for (int i = 0; i < kAcc; ++i) d[i] = 0.0f;
 
-            for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
+            unsigned kt0, kt1;
+            ktile_range<kF32C>(prm.kt_per, z, ktiles, &kt0, &kt1);
+            for (unsigned kt = kt0; kt < kt1; ++kt, ++it) {
                 const int slab = (int)(it % kStages);
                 /* Wait for k-tile it. TMA mode: the TMA has written all its
                  * bytes, the peer's multicast panels included (visible to this
@@ -1256,7 +1307,7 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
                 /* ... which releases k-tile it-1's stage to both producers
                  * (within this tile: the previous tile's last stage was
                  * released before its epilogue). */
-                if (kt > 0 && lane == 0) release_stage<kC>(empty0, (int)((it - 1) % kStages), peer);
+                if (kt > kt0 && lane == 0) release_stage<kC>(empty0, (int)((it - 1) % kStages), peer);
             }
             wgmma_wait<0>(); /* every wgmma done: the accumulators are final ... */
             acc_fence(d);
@@ -1274,11 +1325,16 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
              * stores nothing. */
             const unsigned row0 = bm + 64 * cw + 16 * (warp & 3);
             const uint32_t buf = epi0 + (uint32_t)((warp - 4) * kEpiWarpBytes);
-            switch (prm.epi) { /* uniform: one instance of the epilogue per kind */
-            case 0: epilogue_tile<0, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
-            case 1: epilogue_tile<1, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
-            case 2: epilogue_tile<2, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
-            default: epilogue_tile<3, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+            if constexpr (kF32C) {
+                store_partial(d, static_cast<float *>(prm.c) + (size_t)z * prm.stride_c, prm.ldc, prm.m, prm.n, row0,
+                              bn, lane, prm.alpha, prm.c_vec);
+            } else {
+                switch (prm.epi) { /* uniform: one instance of the epilogue per kind */
+                case 0: epilogue_tile<0, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+                case 1: epilogue_tile<1, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+                case 2: epilogue_tile<2, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+                default: epilogue_tile<3, kTma, T>(d, map_c, prm, z, buf, row0, bn, lane); break;
+                }
             }
         }
         /* The TMA stores have written C before the block ends (and read
@@ -1302,13 +1358,13 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
 }
 
 /* TMA mode: the tensor maps of A, B and C (host-made, see run). */
-template <bool kF16, bool kAT, bool kBT>
+template <bool kF16, bool kAT, bool kBT, bool kF32C>
 __global__ void __launch_bounds__(kWsThreads, 1)
 gemm16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                   const __grid_constant__ CUtensorMap map_c, const __grid_constant__ Params prm)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
-    persistent_body<true, kF16, kAT, kBT>(&map_a, &map_b, &map_c, prm);
+    persistent_body<true, kF16, kAT, kBT, kF32C>(&map_a, &map_b, &map_c, prm);
 #else
     sm90a_stub(prm.m, prm.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
@@ -1345,7 +1401,7 @@ cudaError_t run_gather(int dev, const Params &prm, size_t units, cudaStream_t st
 
 /* One instance (type, layouts): TMA mode where A's and B's rows (and
  * strides) allow it and the driver takes the maps, else gather mode. */
-template <bool kF16, bool kAT, bool kBT>
+template <bool kF16, bool kAT, bool kBT, bool kF32C>
 cudaError_t run(int dev, Params prm, const void *a, const void *b, size_t units, cudaStream_t stream)
 {
     const CUtensorMapDataType dtype = kF16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -1370,6 +1426,7 @@ cudaError_t run(int dev, Params prm, const void *a, const void *b, size_t units,
                      64, kBT ? 128 : kBK) == cudaSuccess;
     }
     if (!tma) {
+        if constexpr (kF32C) return cudaErrorNotSupported; /* fp32 partials: TMA mode only (gemm.c then runs unsplit) */
         prm.c_tma = false;
         prm.a = static_cast<const unsigned short *>(a);
         prm.b = static_cast<const unsigned short *>(b);
@@ -1378,11 +1435,11 @@ cudaError_t run(int dev, Params prm, const void *a, const void *b, size_t units,
     /* C through the TMA store when beta = 0 (C is not read) and its rows
      * (and the products' strides) are TMA-addressable: boxes of 64 columns x
      * 16 rows (a warp's rows); otherwise the epilogue stores from registers. */
-    prm.c_tma = prm.beta == 0.0f && tma_addressable(prm.c, prm.ldc, 2) && (prm.stride_c * 2) % 16 == 0 &&
+    prm.c_tma = !kF32C && prm.beta == 0.0f && tma_addressable(prm.c, prm.ldc, 2) && (prm.stride_c * 2) % 16 == 0 &&
                 map_batched(encode, &map_c, dtype, 2, prm.c, m, n, prm.ldc, batch > 1, batch, prm.stride_c, kEpiBoxCols,
                        kEpiRows) == cudaSuccess;
 
-    auto kernel = gemm16_persistent<kF16, kAT, kBT>;
+    auto kernel = gemm16_persistent<kF16, kAT, kBT, kF32C>;
     cudaError_t err = sm90a_image(kernel);
     if (err != cudaSuccess) return err;
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kDynSmemBytes);
@@ -1458,17 +1515,69 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run_ex(int type, int op_a, int
     const int layout = 2 * (op_a != 0) + (op_b != 0);
     if (type == 2) {
         switch (layout) {
-        case 0: return run<true, false, false>(dev, prm, a, b, units, stream);
-        case 1: return run<true, false, true>(dev, prm, a, b, units, stream);
-        case 2: return run<true, true, false>(dev, prm, a, b, units, stream);
-        default: return run<true, true, true>(dev, prm, a, b, units, stream);
+        case 0: return run<true, false, false, false>(dev, prm, a, b, units, stream);
+        case 1: return run<true, false, true, false>(dev, prm, a, b, units, stream);
+        case 2: return run<true, true, false, false>(dev, prm, a, b, units, stream);
+        default: return run<true, true, true, false>(dev, prm, a, b, units, stream);
         }
     }
     switch (layout) {
-    case 0: return run<false, false, false>(dev, prm, a, b, units, stream);
-    case 1: return run<false, false, true>(dev, prm, a, b, units, stream);
-    case 2: return run<false, true, false>(dev, prm, a, b, units, stream);
-    default: return run<false, true, true>(dev, prm, a, b, units, stream);
+    case 0: return run<false, false, false, false>(dev, prm, a, b, units, stream);
+    case 1: return run<false, false, true, false>(dev, prm, a, b, units, stream);
+    case 2: return run<false, true, false, false>(dev, prm, a, b, units, stream);
+    default: return run<false, true, true, false>(dev, prm, a, b, units, stream);
+    }
+}
+
+/* Split-K's first step (gemm.c, GK_GEMM_AUTO): the fp32 partials of one
+ * 16-bit product (type 1 bf16, 2 f16), alpha = 1, into `splits` dense m x n
+ * slabs at `partials` (slab z = the k-tiles z kc / 64 .. of the product, kc
+ * a multiple of 64, every slice non-empty: splits = ceil(k / kc)), in one
+ * launch: the units are the tiles of each slice, as if the slices were a
+ * batch, but A and B are addressed whole, so the last slice may be shorter
+ * (the TMA zero-fills past k). TMA mode only: cudaErrorNotSupported, with
+ * nothing launched, where the rows of A or B are not TMA-addressable. */
+extern "C" cudaError_t gk_gemm_bf16_05_persistent_run_split(int type, int op_a, int op_b, size_t m, size_t n,
+                                                           size_t k, size_t kc, size_t splits, const void *a,
+                                                           size_t lda, const void *b, size_t ldb, float *partials,
+                                                           cudaStream_t stream)
+{
+    if ((type != 1 && type != 2) || kc % kBK != 0 || kc == 0 || splits < 1 || (splits - 1) * kc >= k ||
+        splits * kc < k)
+        return cudaErrorNotSupported;
+    int dev = 0;
+    cudaError_t err = require_cc(9, 0, &dev);
+    if (err != cudaSuccess) return err;
+    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+    if (splits > 0x7fffffffu || tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * splits > 0x7fffffffu ||
+        k > 0xffffffffu)
+        return cudaErrorInvalidConfiguration;
+    Params prm;
+    memset(&prm, 0, sizeof(prm));
+    prm.lda = lda;
+    prm.ldb = ldb;
+    prm.ldc = n;
+    prm.stride_c = m * n; /* slab z */
+    prm.c = partials;
+    prm.m = (unsigned)m;
+    prm.n = (unsigned)n;
+    prm.k = (unsigned)k;
+    prm.tiles_m = (unsigned)tiles_m;
+    prm.tiles_n = (unsigned)tiles_n;
+    prm.batch = (unsigned)splits;
+    prm.alpha = 1.0f;
+    prm.kt_per = (unsigned)(kc / kBK);
+    prm.c_vec = ((uintptr_t)partials & 7u) == 0 && n % 2 == 0;
+    const size_t units = tiles_m * tiles_n * splits;
+    switch (4 * (type == 2) + 2 * (op_a != 0) + (op_b != 0)) {
+    case 0: return run<false, false, false, true>(dev, prm, a, b, units, stream);
+    case 1: return run<false, false, true, true>(dev, prm, a, b, units, stream);
+    case 2: return run<false, true, false, true>(dev, prm, a, b, units, stream);
+    case 3: return run<false, true, true, true>(dev, prm, a, b, units, stream);
+    case 4: return run<true, false, false, true>(dev, prm, a, b, units, stream);
+    case 5: return run<true, false, true, true>(dev, prm, a, b, units, stream);
+    case 6: return run<true, true, false, true>(dev, prm, a, b, units, stream);
+    default: return run<true, true, true, true>(dev, prm, a, b, units, stream);
     }
 }
 

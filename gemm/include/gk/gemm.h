@@ -460,8 +460,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * its cluster's k-split beats 17's few tiles (1.2 to 7 times on the H100,
  * still short of cuBLAS). The kernel file's header explains the design and
  * gemm/README.md gives its figures. */
-#define GK_GEMM_SKINNY_MAX_M ((size_t)64)
-#define GK_GEMM_SKINNY_MAX_M_KN ((size_t)32)
+#define GK_GEMM_SKINNY_MAX_M ((size_t)32)
+#define GK_GEMM_SKINNY_MAX_M_KN ((size_t)16)
 #define GK_GEMM_SKINNY_MIN_NK ((size_t)1 << 20)
 #define GK_GEMM_LONGK_MAX_MN ((size_t)1 << 18)
 #define GK_GEMM_LONGK_MIN_K ((size_t)8192)
@@ -499,6 +499,10 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * near cuBLAS (small, skinny and odd-row products) are listed on the page
  * with their measured ratios. */
 #define GK_GEMM_AUTO 0
+#define GK_GEMM_SPLIT16_MIN_K ((size_t)2048)
+#define GK_GEMM_SPLIT16_MAX_PAIRS ((size_t)32)
+#define GK_GEMM_SPLIT16_CLUSTERS ((size_t)64)
+#define GK_GEMM_SPLIT16_MIN_KC ((size_t)512)
 
 /* The variant GK_GEMM_AUTO runs for *desc (checked as gk_gemm_ex checks
  * it, then stored in *variant) and, when splits is not NULL, into how many
