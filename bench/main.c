@@ -10,7 +10,10 @@
  *
  * Everything about a problem's shape belongs to its module: the runner passes
  * the size strings to the module's parser and prints what its formatter
- * gives back.
+ * gives back. A sweep (--sizes sweep:N[:LO..HI[:SEED]], cli.h) is the one
+ * size the runner reads: it draws N shapes' sides and writes each shape as
+ * its sides joined by 'x', the spelling of every module whose axes are
+ * names joined by " x " (gemm's "m x n x k"), for the module to parse.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +39,7 @@ int gk_bench_param_index(const gk_bench_module *m, const char *key)
 /* What one module runs: its shapes and, per parameter, the values to sweep. */
 typedef struct plan {
     const gk_bench_module *m;
-    gk_bench_shape shapes[GK_CLI_MAX_LIST];
+    gk_bench_shape shapes[GK_CLI_MAX_SIZES];
     int num_shapes;
     char values[GK_BENCH_MAX_PARAMS][GK_CLI_MAX_LIST][GK_CLI_ITEM];
     int num_values[GK_BENCH_MAX_PARAMS];
@@ -51,29 +54,100 @@ static int in_list(const char *value, const char *list)
     return 0;
 }
 
+/* One size string of module m into p->shapes[p->num_shapes++]: 0, or 2 with a
+ * message on stderr (`sweep`: the sweep it was drawn from, or NULL). */
+static int add_shape(plan *p, const char *size, const char *sweep)
+{
+    const gk_bench_module *m = p->m;
+    char err[256] = "";
+    if (p->num_shapes >= GK_CLI_MAX_SIZES) {
+        fprintf(stderr, "gk_bench: --sizes: more than %d shapes for module %s\n", GK_CLI_MAX_SIZES, m->name);
+        return 2;
+    }
+    if (m->parse_size(size, &p->shapes[p->num_shapes], err, sizeof err) != 0) {
+        fprintf(stderr, "gk_bench: --sizes: module %s cannot take '%s'%s%s%s: %s\n  (%s takes %s)\n", m->name, size,
+                sweep ? " (drawn by '" : "", sweep ? sweep : "", sweep ? "')" : "", err, m->name, m->size_help);
+        return 2;
+    }
+    ++p->num_shapes;
+    return 0;
+}
+
+/* A sweep (cli.h) for module m: its shapes drawn, written as the module's
+ * size strings (the sides joined by 'x') and parsed by the module, after it
+ * has taken the smallest and the largest (every side LO, every side HI).
+ * 0, or 2 with a message on stderr. */
+static int add_sweep(plan *p, const char *spelling)
+{
+    const gk_bench_module *m = p->m;
+    gk_sweep sw;
+    char err[256] = "", size[GK_CLI_ITEM];
+    if (gk_parse_sweep(spelling, &sw, err, sizeof err) != 0) { /* gk_bench_parse checked it: not reached */
+        fprintf(stderr, "gk_bench: --sizes: %s\n", err);
+        return 2;
+    }
+    const int axes = gk_sweep_axes(m->axes, GK_BENCH_MAX_AXES);
+    if (axes == 0) {
+        fprintf(stderr,
+                "gk_bench: --sizes: module %s cannot take '%s': a sweep draws the sides of sizes written as "
+                "their axes joined by 'x', and %s's sizes are %s\n",
+                m->name, spelling, m->name, m->axes);
+        return 2;
+    }
+    if (p->num_shapes + sw.count > GK_CLI_MAX_SIZES) {
+        fprintf(stderr, "gk_bench: --sizes: '%s' makes more than %d shapes for module %s\n", spelling,
+                GK_CLI_MAX_SIZES, m->name);
+        return 2;
+    }
+    size_t edge[GK_BENCH_MAX_AXES];
+    for (int e = 0; e < 2; ++e) {
+        gk_bench_shape probe;
+        for (int a = 0; a < axes; ++a) edge[a] = e ? sw.hi : sw.lo;
+        if (gk_sweep_format(edge, axes, size, sizeof size) != 0) {
+            fprintf(stderr, "gk_bench: --sizes: '%s': its largest shape takes more than %d characters to write\n",
+                    spelling, GK_CLI_ITEM - 1);
+            return 2;
+        }
+        if (m->parse_size(size, &probe, err, sizeof err) != 0) {
+            fprintf(stderr, "gk_bench: --sizes: module %s cannot take '%s': its %s shape, %s: %s\n  (%s takes %s)\n",
+                    m->name, spelling, e ? "largest" : "smallest", size, err, m->name, m->size_help);
+            return 2;
+        }
+    }
+    size_t *sides = (size_t *)malloc((size_t)sw.count * (size_t)axes * sizeof *sides);
+    if (sides == NULL) {
+        fprintf(stderr, "gk_bench: out of host memory\n");
+        return 2;
+    }
+    gk_sweep_sides(&sw, axes, sides);
+    int rc = 0;
+    for (int i = 0; i < sw.count && rc == 0; ++i) {
+        /* No side is above HI: each shape fits where the largest did. */
+        gk_sweep_format(sides + (size_t)i * (size_t)axes, axes, size, sizeof size);
+        rc = add_shape(p, size, spelling);
+    }
+    free(sides);
+    return rc;
+}
+
 /* Everything the command line says about module m, checked before any GPU is
  * touched: 0, or 2 with a message on stderr. */
 static int make_plan(const gk_bench_cli *cli, const gk_bench_module *m, plan *p)
 {
     memset(p, 0, sizeof *p);
     p->m = m;
-    char items[GK_CLI_MAX_LIST][GK_CLI_ITEM];
+    char items[GK_CLI_MAX_SIZES][GK_CLI_ITEM];
     int n;
     if (cli->sizes != NULL) {
-        n = gk_split_list(cli->sizes, items, GK_CLI_MAX_LIST);
+        n = gk_split_list(cli->sizes, items, GK_CLI_MAX_SIZES);
     } else {
-        n = (int)m->num_default_sizes;
+        n = m->num_default_sizes <= GK_CLI_MAX_SIZES ? (int)m->num_default_sizes : GK_CLI_MAX_SIZES;
         for (int i = 0; i < n; ++i) snprintf(items[i], GK_CLI_ITEM, "%s", m->default_sizes[i]);
     }
     for (int i = 0; i < n; ++i) {
-        char err[256] = "";
-        if (m->parse_size(items[i], &p->shapes[i], err, sizeof err) != 0) {
-            fprintf(stderr, "gk_bench: --sizes: module %s cannot take '%s': %s\n  (%s takes %s)\n", m->name, items[i],
-                    err, m->name, m->size_help);
-            return 2;
-        }
+        int rc = gk_is_sweep(items[i]) ? add_sweep(p, items[i]) : add_shape(p, items[i], NULL);
+        if (rc != 0) return rc;
     }
-    p->num_shapes = n;
     if (m->num_params > GK_BENCH_MAX_PARAMS) {
         fprintf(stderr, "gk_bench: module %s declares too many parameters\n", m->name);
         return 2;

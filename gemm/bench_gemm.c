@@ -1,7 +1,10 @@
 /* The gemm module's entry in gk_bench (bench/bench.h).
  *
  * Sizes: "4096" (square) or "4097x3001x2049" (m x n x k), each axis any count
- * gk_parse_size reads (so "2^12" works).
+ * gk_parse_size reads (so "2^12" works); and, drawn by the runner (bench/cli.h),
+ * a sweep: "sweep:100" is 100 shapes whose m, n and k are each drawn
+ * log-uniformly from 1 to 8192 with the seed 2026 (the same shapes on
+ * every run), "sweep:N:LO..HI:SEED" another count, range or seed.
  *
  * Parameters, each a list that the runner sweeps (--param key=v1,v2):
  *   dtype     f32, bf16, f16: the type of A, B, C and the bias (default
@@ -415,7 +418,7 @@ static void round_to_type(float *x, size_t n, gk_gemm_type type)
 }
 
 /* The group's name: the product, its type (f32 unnamed, as in the default
- * run), the batch. */
+ * run), the batch, and compute=tf32 when it is asked for. */
 static void make_describe(state *s)
 {
     static const char *const ops[2][2] = {{"A*B", "A*B^T"}, {"A^T*B", "A^T*B^T"}};
@@ -431,7 +434,11 @@ static void make_describe(state *s)
     if (s->type != GK_GEMM_TYPE_F32 && len > 0 && (size_t)len < sizeof s->describe)
         len += snprintf(s->describe + len, sizeof s->describe - (size_t)len, ", %s", gk_gemm_type_name(s->type));
     if (s->batch > 1 && len > 0 && (size_t)len < sizeof s->describe)
-        snprintf(s->describe + len, sizeof s->describe - (size_t)len, ", batch %zu", s->batch);
+        len += snprintf(s->describe + len, sizeof s->describe - (size_t)len, ", batch %zu", s->batch);
+    /* compute=tf32 changes the auto row (its pick and its reference): a
+     * group of its own, apart from the same product in fp32. */
+    if (s->compute == GK_GEMM_COMPUTE_TF32 && len > 0 && (size_t)len < sizeof s->describe)
+        snprintf(s->describe + len, sizeof s->describe - (size_t)len, ", compute tf32");
 }
 
 static gk_status parse_params(state *s, const gk_bench_params *params)
@@ -805,7 +812,9 @@ static gk_bench_work work(void *p)
 }
 
 const gk_bench_module gk_gemm_bench_module = {
-    "gemm", "m x n x k", "one size for a square product (4096, 2^12) or m x n x k (4097x3001x2049)",
+    "gemm", "m x n x k",
+    "one size for a square product (4096, 2^12) or m x n x k (4097x3001x2049); or sweep:N[:LO..HI[:SEED]], N "
+    "shapes with every side drawn log-uniformly from LO to HI (sweep:100: 100 shapes, 1..8192, seed 2026)",
     default_sizes, sizeof default_sizes / sizeof default_sizes[0], "tflops", params, sizeof params / sizeof params[0],
     gk_gemm_bench_parse_size, gk_gemm_bench_format_size, num_cases, case_at, setup, skip, prepare, run, verify, work,
     describe, teardown,
