@@ -1,5 +1,6 @@
-/* Split-K for the fp32 storage rungs (GK_GEMM_AUTO's configuration of
- * variants 10 and 12): the sum of the slices, in a fixed order.
+/* Split-K (GK_GEMM_AUTO's configuration of variants 10 and 12 for fp32
+ * storage, and of variant 17 for BF16 and F16): the sum of the slices, in
+ * a fixed order.
  *
  * The region it serves: products with few output tiles and a long k. At
  * 256 x 256 x 65536 variant 12's tiles of 256 x 128 are 2 for 132 SMs, and
@@ -11,7 +12,9 @@
  * lda) and B_z = B + z kc ldb (or + z kc), and writes its partial product,
  * alpha = 1, beta = 0, no epilogue, into P_z, a dense m x n slab of fp32 in
  * the workspace. gemm.c makes that batched call (and one more for a
- * shorter last slice), then this file's kernel finishes C:
+ * shorter last slice; variant 17 instead computes every slice, the shorter
+ * last one too, in one launch of its persistent kernel, storing fp32
+ * partials of its 16-bit inputs), then this file's kernel finishes C:
  *
  *     C = epilogue(alpha (P_0 + P_1 + ... + P_{S-1}) + beta C + bias)
  *
@@ -27,13 +30,16 @@
  * terms, and the S partials are added in fp32: the sums of the k terms in
  * another order, with the same bound (gemm_ref.h's u32 sqrt(k + 2) term
  * counts additions in any order); alpha scales the total once, as in the
- * rung.
+ * rung, and a 16-bit C is rounded once, after the epilogue, as the rung
+ * rounds it.
  *
- * The kernel: a grid-stride loop over the m x n elements (size_t indices),
- * consecutive threads on consecutive columns, so every partial's read and
- * C's read and write are coalesced; beta = 0 never reads C; the epilogue is
- * common.cuh's epilogue_apply, its kind switched once per launch into one
- * instance per kind.
+ * The kernel: a grid-stride loop over groups of 4 consecutive elements of
+ * the m x n (size_t indices), consecutive threads on consecutive groups, so
+ * every partial's read and C's read and write are coalesced; where n is a
+ * multiple of 4 a group's 4 partials of one slice are one 16-byte load,
+ * and the slices' loop is unrolled by 4 (4 loads in flight per thread);
+ * beta = 0 never reads C; the epilogue is common.cuh's epilogue_apply, its
+ * kind and C's type switched once per launch into one instance each.
  *
  * Sources: split-K ("slice-K") as in NVIDIA CUTLASS's documentation
  * ("Efficient GEMM in CUDA": parallelized reductions), and Osama et al.,

@@ -397,6 +397,25 @@
  * to 8 128-byte lines); which of these, or the wgmma, bounds the odd shape
  * is for the measurement to say.
  *
+ * Split-K (GK_GEMM_AUTO's configuration, gk_gemm_bf16_05_persistent_run_split):
+ * with few tiles and a long k most SMs idle (256 x 256 x 65536: one pair
+ * of tiles, one cluster of 2 CTAs on 132 SMs, each walking 1024 k-tiles).
+ * The same kernel then stores fp32 partials: the launcher gives it S
+ * slices of kc = 64 kt_per as if they were a batch (unit u is a pair of
+ * slice u / pairs), A and B addressed whole (maps without a batch
+ * dimension), and each unit walks only its slice's k-tiles (ktile_range;
+ * the ring position `it` still counts every k-tile the CTA loads, so the
+ * producer and consumers stay in step). The TMA zero-fills past k, so the
+ * last slice may be shorter, and all slices run in one launch. The
+ * epilogue writes alpha * d as float pairs into slab z of the workspace
+ * (store_partial, no TMA store: its map is of C's 16-bit type), and
+ * gemm/split_k.cu adds the slabs in a fixed order and rounds C once. At
+ * 256 x 256 x 65536 (S = 64) that takes 0.0509 ms against 0.5851 unsplit
+ * (H100, gemm/tuning/split-h100/split_bf16.json; cuBLAS 0.0392); the rule
+ * for S, and its measurements, are on gemm/README.md. Only in TMA mode: with
+ * rows the TMA cannot address the launcher returns cudaErrorNotSupported
+ * before launching anything, and gemm.c runs the product unsplit.
+ *
  * Limits (as variant 16):
  * - sm_90a only (wgmma, setmaxnreg, the TMA and mbarrier forms used here,
  *   and the multicast form of the TMA, which PTX marks as optimized for

@@ -454,12 +454,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * GK_GEMM_AUTO picks it for BF16 and F16 when n k >= GK_GEMM_SKINNY_MIN_NK
  * (a weight of at least 2 MiB) and m <= GK_GEMM_SKINNY_MAX_M with the
  * weight stored n x k (op_b = T, y = x W^T), m <= GK_GEMM_SKINNY_MAX_M_KN
- * with it stored k x n (op_b = N), where variant 17 is faster from 64 rows
- * on; and for a small C with a long k, m n <= GK_GEMM_LONGK_MAX_MN (at most
- * 8 of variant 17's 128 x 256 tiles) and k >= GK_GEMM_LONGK_MIN_K, where
- * its cluster's k-split beats 17's few tiles (1.2 to 7 times on the H100,
- * still short of cuBLAS). The kernel file's header explains the design and
- * gemm/README.md gives its figures. */
+ * with it stored k x n (op_b = N), beyond which variant 17 split in two
+ * along k is as fast or faster on the H100; and for a small C with a long
+ * k, m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K, where
+ * variant 17 cannot split k (a batch, or rows its TMA cannot address).
+ * The kernel file's header explains the design and gemm/README.md gives
+ * its figures. */
 #define GK_GEMM_SKINNY_MAX_M ((size_t)32)
 #define GK_GEMM_SKINNY_MAX_M_KN ((size_t)16)
 #define GK_GEMM_SKINNY_MIN_NK ((size_t)1 << 20)
@@ -482,8 +482,9 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         (rows of 16 bytes: its TMA path), else                11
  *   BF16, F16   DEFAULT   n k >= GK_GEMM_SKINNY_MIN_NK and m <= GK_GEMM_SKINNY_MAX_M
  *                         (op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (op_b = N)       19
- *   BF16, F16   DEFAULT   m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K  19
- *   BF16, F16   DEFAULT   anything else                                         17
+ *   BF16, F16   DEFAULT   m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K,
+ *                         where 17 would not split k (below)                     19
+ *   BF16, F16   DEFAULT   anything else (split along k as below)                17
  *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
  * for one product with k >= 1024 and fewer than 64 output tiles (12's are
@@ -495,10 +496,22 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * the same bits on every run. The workspace then holds S m n floats (in
  * whole granules) before the variant's own scratch. A small product with a
  * long k (256 x 256 x 65536: 2 tiles, 64 slices) fills the GPU that way.
+ * When the pick is 17 (BF16, F16) for one product with k >=
+ * GK_GEMM_SPLIT16_MIN_K, lda and ldb multiples of 8 elements (rows its TMA
+ * can address), and at most GK_GEMM_SPLIT16_MAX_PAIRS of its units (pairs
+ * of 128 x 256 tiles stacked along m: ceil(m / 256) ceil(n / 256)), k is
+ * cut into S = min(floor(GK_GEMM_SPLIT16_CLUSTERS / pairs), floor(k /
+ * GK_GEMM_SPLIT16_MIN_KC)) slices of kc = ceil(k / S) rounded up to a
+ * multiple of 64 (then S = ceil(k / kc)): variant 17 computes every
+ * slice's fp32 partials in one launch, the last slice possibly shorter,
+ * and split_k.cu adds them as above, rounding C to its type once. Where a
+ * or b turns out not 16-byte aligned at the call, the product runs unsplit
+ * in the same workspace.
  * The rungs that exist set the limits: the shapes where none of them is
  * near cuBLAS (small, skinny and odd-row products) are listed on the page
  * with their measured ratios. */
 #define GK_GEMM_AUTO 0
+/* Variant 17's split-K (above): from the H100 measurements on gemm/README.md. */
 #define GK_GEMM_SPLIT16_MIN_K ((size_t)2048)
 #define GK_GEMM_SPLIT16_MAX_PAIRS ((size_t)32)
 #define GK_GEMM_SPLIT16_CLUSTERS ((size_t)64)
