@@ -378,6 +378,19 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         const size_t max_m = d->op_b == GK_GEMM_OP_T ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
         const int skinny = d->m <= max_m && d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM &&
                            d->n * d->k >= GK_GEMM_SKINNY_MIN_NK;
+        /* Tiny: k at most GK_GEMM_TINY_MAX_K, and m n k batch multiply-adds
+         * at most GK_GEMM_TINY_MAX_MNK, or at most GK_GEMM_TINY_LONGK_MAX_MNK
+         * with m n batch at most GK_GEMM_TINY_LONGK_MAX_MN outputs (each
+         * factor checked first, so that the products cannot overflow). */
+        const size_t big = GK_GEMM_TINY_LONGK_MAX_MNK;
+        if (!skinny && d->k <= GK_GEMM_TINY_MAX_K && d->m <= big && d->n <= big && d->batch <= big) {
+            const int empty = d->m == 0 || d->n == 0 || d->k == 0 || d->batch == 0;
+            const size_t mn = d->m * d->n; /* below 2^54: no overflow */
+            const size_t outs = mn <= big ? mn * d->batch : big + 1;
+            const size_t work = outs <= big ? outs * d->k : big + 1; /* k <= 2^14 */
+            if (empty || work <= GK_GEMM_TINY_MAX_MNK || (outs <= GK_GEMM_TINY_LONGK_MAX_MN && work <= big))
+                return 20;
+        }
         /* A small C with a long k (m n compared without overflow, likewise)
          * that variant 17 cannot split. */
         const int long_k = d->m <= GK_GEMM_LONGK_MAX_MN && d->n <= GK_GEMM_LONGK_MAX_MN &&

@@ -84,6 +84,12 @@ static const gk_gemm_row table[] = {
       "16-byte loads, k split over a cluster whose partial sums meet in distributed shared memory; sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
      NULL, NULL, gk_gemm_skinny_01_weight_stream_run_ex, NULL, NULL, NULL, NULL},
+    /* Tiny products: kernels/small_01_dot.cu (id 19 + NN). */
+    {{20, "dot",
+      "tiny products: each element of C a dot product of a group of 1 to 256 threads on the CUDA cores, summed in a "
+      "fixed tree; element loads, any layout and alignment",
+      GK_GEMM_BF16, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
+     NULL, gk_gemm_small_01_dot_run, gk_gemm_small_01_dot_run_ex, NULL, NULL, NULL, NULL},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,

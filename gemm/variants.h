@@ -171,6 +171,8 @@ gk_gemm_scratch_fn gk_gemm_12_tf32_wgmma_scratch;
 gk_gemm_fp8_run_fn gk_gemm_fp8_01_scaled_wgmma_run;
 gk_gemm_fp8_scratch_fn gk_gemm_fp8_01_scaled_wgmma_scratch;
 gk_gemm_ex_run_fn gk_gemm_skinny_01_weight_stream_run_ex;
+gk_gemm_bf16_run_fn gk_gemm_small_01_dot_run;
+gk_gemm_ex_run_fn gk_gemm_small_01_dot_run_ex;
 
 #ifdef __cplusplus
 }

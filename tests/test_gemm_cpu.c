@@ -1,6 +1,6 @@
 /* CPU tests of the gemm module: the float64 references (gk_gemm_ref, and
  * gk_gemm_ref_ex with its transposed operands and epilogues) and the
- * tolerances against known answers, the table of 19 variants (and its BF16
+ * tolerances against known answers, the table of 20 variants (and its BF16
  * view) against itself and against gemm/kernels/, the bf16 and fp16
  * conversions, gk_gemm_desc_init's defaults and the type and epilogue
  * names, and argument checking of gk_gemm, gk_gemm_bf16 and gk_gemm_ex
@@ -47,6 +47,12 @@ static const char *bf16_row_name(int id)
 static const char *skinny_row_name(int id)
 {
     const gk_gemm_variant *v = id >= 1 ? gk_gemm_bf16_find_variant(18 + id) : NULL;
+    return v ? v->name : NULL;
+}
+
+static const char *small_row_name(int id)
+{
+    const gk_gemm_variant *v = id >= 1 ? gk_gemm_bf16_find_variant(19 + id) : NULL;
     return v ? v->name : NULL;
 }
 
@@ -109,9 +115,9 @@ static void test_table(void)
     /* One table: ids 1-12 store fp32 (1-10 fp32 products, 11-12 TF32), 13-17
      * are the 16-bit rungs (bf16 everywhere, fp16 too where extended), 18
      * multiplies FP8 inputs (storing fp32, bf16 or fp16), 19 is the skinny
-     * products' kernel (bf16 and fp16). */
+     * products' kernel and 20 the tiny products' (bf16 and fp16). */
     size_t count = gk_gemm_variant_count();
-    CHECK(count == 19, "the ladder has %zu variants", count);
+    CHECK(count == 20, "the ladder has %zu variants", count);
     CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
               gk_gemm_find_variant((int)count + 1) == NULL && gk_gemm_find_variant(-1) == NULL,
           "out of range");
@@ -149,6 +155,11 @@ static void test_table(void)
                   "variant 19: bf16 and fp16, sm_90");
             CHECK(row && !row->run && !row->run16 && row->run_ex && !row->scratch && !row->run_fp8,
                   "row 19 has its extended function only (no workspace)");
+        } else if (v->id == 20) {
+            CHECK(v->precision == GK_GEMM_BF16 && v->types == (b16 | f16) && v->min_cc == 80,
+                  "variant 20: bf16 and fp16, sm_80");
+            CHECK(row && !row->run && row->run16 && row->run_ex && !row->scratch && !row->run_fp8,
+                  "row 20 has its 16-bit and extended functions (no workspace)");
         } else {
             CHECK(v->precision == GK_GEMM_BF16, "variant %d precision %d", v->id, (int)v->precision);
             CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
@@ -156,7 +167,7 @@ static void test_table(void)
         }
         /* Extended exactly where the row has an extended entry point: the
          * best fp32 rung (10) and the best 16-bit one (17) today. */
-        CHECK(v->extended == (v->id == 10 || v->id == 11 || v->id == 12 || v->id == 17 || v->id == 18 || v->id == 19),
+        CHECK(v->extended == (v->id == 10 || v->id == 11 || v->id == 12 || v->id >= 17),
               "variant %d extended %d", v->id, v->extended);
         CHECK(row && (row->run_ex != NULL || row->run_fp8 != NULL) == (v->extended == 1),
               "row %d: an extended entry point iff extended", v->id);
@@ -172,7 +183,8 @@ static void test_table(void)
 
     /* Every kernel file is a row: NN_name.cu of an fp32 row (12 files),
      * bf16_NN_name.cu of the 16-bit ladder (5 files), fp8_NN_name.cu of the
-     * FP8 row (1 file), skinny_NN_name.cu of the skinny row (1 file). */
+     * FP8 row (1 file), skinny_NN_name.cu of the skinny row (1 file),
+     * small_NN_name.cu of the tiny products' row (1 file). */
     size_t nf32 = 0, nfp8 = 0;
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_variant_at(i);
@@ -180,19 +192,20 @@ static void test_table(void)
         nf32 += stores(v, GK_GEMM_TYPE_F32) && v->precision != GK_GEMM_FP8;
     }
     CHECK(nf32 == 12 && nfp8 == 1, "%zu fp32 rows, %zu FP8 rows", nf32, nfp8);
-    CHECK(gk_gemm_bf16_variant_count() == 6, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
-    gk_test_table t[4] = {{"", row_name, nf32},
+    CHECK(gk_gemm_bf16_variant_count() == 7, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
+    gk_test_table t[5] = {{"", row_name, nf32},
                           {"bf16_", bf16_row_name, 5},
                           {"fp8_", fp8_row_name, nfp8},
-                          {"skinny_", skinny_row_name, 1}};
-    gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 4);
+                          {"skinny_", skinny_row_name, 1},
+                          {"small_", small_row_name, 1}};
+    gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 5);
 }
 
 static void test_bf16_table(void)
 {
-    /* The 16-bit view: rows 13..17 (the ladder) and 19 of the same table. */
+    /* The 16-bit view: rows 13..17 (the ladder), 19 and 20 of the same table. */
     size_t count = gk_gemm_bf16_variant_count();
-    CHECK(count == 6, "the 16-bit view has %zu variants", count);
+    CHECK(count == 7, "the 16-bit view has %zu variants", count);
     CHECK(gk_gemm_bf16_variant_at(count) == NULL && gk_gemm_bf16_find_variant(0) == NULL &&
               gk_gemm_bf16_find_variant(1) == NULL && gk_gemm_bf16_find_variant(5) == NULL &&
               gk_gemm_bf16_find_variant(12) == NULL && gk_gemm_bf16_find_variant(18) == NULL,
@@ -200,7 +213,7 @@ static void test_bf16_table(void)
     CHECK(gk_gemm_bf16_best_variant() == 17, "the best BF16 variant is 17: %d", gk_gemm_bf16_best_variant());
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_bf16_variant_at(i);
-        CHECK(v->id == (i < 5 ? 13 + (int)i : 19), "bf16 row %zu has id %d", i, v->id);
+        CHECK(v->id == (i < 5 ? 13 + (int)i : 14 + (int)i), "bf16 row %zu has id %d", i, v->id);
         CHECK(gk_gemm_bf16_find_variant(v->id) == v && gk_gemm_find_variant(v->id) == v,
               "find %d: the same row in both views", v->id);
         CHECK(v->precision == GK_GEMM_BF16, "bf16 variant %d precision %d", v->id, (int)v->precision);
@@ -623,7 +636,7 @@ static void test_ex_arguments(void)
     /* The variant first, then the two pointers to the description and the size. */
     gk_gemm_desc d0 = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, M, N, K);
     REJECT(gk_gemm_ex(99, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
-    REJECT(gk_gemm_ex(20, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex(21, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     /* The FP8 rung with 16-bit inputs: UNSUPPORTED (test_gemm_fp8_cpu.c tests its own calls). */
     REJECT(gk_gemm_ex(18, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
     REJECT(gk_gemm_ex(-1, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
@@ -919,9 +932,31 @@ static void test_auto(void)
      * GK_GEMM_SKINNY_MIN_NK elements with m <= GK_GEMM_SKINNY_MAX_M (stored
      * n x k, op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (stored k x n). */
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 7, 9, 11);
-    CHECK(auto_of(&d) == 17, "bf16: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 20, "bf16, tiny: %d", auto_of(&d));
     d.type = GK_GEMM_TYPE_F16;
-    CHECK(auto_of(&d) == 17, "f16: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 20, "f16, tiny: %d", auto_of(&d));
+    /* The tiny region's edges: k <= 2^14, and m n k batch <= 2^24, or m n
+     * batch <= 2^14 outputs and m n k batch <= 2^27. */
+    CHECK(GK_GEMM_TINY_MAX_MNK == 16777216 && GK_GEMM_TINY_MAX_K == 16384 && GK_GEMM_TINY_LONGK_MAX_MN == 16384 &&
+              GK_GEMM_TINY_LONGK_MAX_MNK == 134217728,
+          "the tiny region's edges");
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 4096, 4096, 1);
+    CHECK(auto_of(&d) == 20, "4096 x 4096 x 1 (2^24): %d", auto_of(&d));
+    d.m = 4097;
+    CHECK(auto_of(&d) == 17, "4097 x 4096 x 1: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 128, 128, 8192);
+    CHECK(auto_of(&d) == 20, "128 x 128 x 8192 (2^14 outputs, 2^27): %d", auto_of(&d));
+    d.k = 8200;
+    CHECK(auto_of(&d) == 17, "128 x 128 x 8200 (split): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 128, 128, 4096);
+    d.batch = 2, d.stride_a = 0, d.stride_b = 0, d.stride_c = 16384;
+    CHECK(auto_of(&d) == 17, "128 x 128 x 4096, a batch of 2 (2^15 outputs): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 1, 4, 16384);
+    CHECK(auto_of(&d) == 20, "1 x 4 x 16384: %d", auto_of(&d));
+    d.k = 16385;
+    CHECK(auto_of(&d) == 19, "1 x 4 x 16385 (k past the edge, odd rows: 19's long k): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 7, 9, 11);
+    CHECK(auto_of(&d) != 20, "f32 is never 20: %d", auto_of(&d));
     CHECK(GK_GEMM_SKINNY_MAX_M == 32 && GK_GEMM_SKINNY_MAX_M_KN == 16 && GK_GEMM_SKINNY_MIN_NK == 1048576,
           "the skinny region's edges");
     const gk_gemm_type t16[2] = {GK_GEMM_TYPE_BF16, GK_GEMM_TYPE_F16};
@@ -942,7 +977,9 @@ static void test_auto(void)
         d = gk_gemm_desc_init(t16[ti], 1, 8192, 8192);
         CHECK(auto_of(&d) == 19, "m = 1: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1023, 1025);
-        CHECK(auto_of(&d) == 17, "n k = 2^20 - 1: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 20, "n k = 2^20 - 1, m n k below 2^24 (tiny): %d", auto_of(&d));
+        d.m = 17;
+        CHECK(auto_of(&d) == 17, "17 x 1023 x 1025: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1, GK_GEMM_SKINNY_MIN_NK);
         CHECK(auto_of(&d) == 19, "n = 1, k = 2^20: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 0, 4096, 4096);

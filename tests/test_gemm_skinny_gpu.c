@@ -199,16 +199,17 @@ static void test_cpu(void)
             const int S = SKINNY_ID;
             expect_pick(t, ob, MM, f0, NK / f0, S, 1, S); /* both edges at once */
             expect_pick(t, ob, MM + 1, f0, NK / f0, 17, 1, 17); /* one row more (k = 1024: no split) */
-            expect_pick(t, ob, 1, f1, (NK - 1) / f1, 17, 1, 17); /* n k one less */
-            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 17, 1, 17);
+            /* n k one less: tiny (variant 20) up to 2^24 multiply-adds, batch included. */
+            expect_pick(t, ob, 1, f1, (NK - 1) / f1, 20, 1, 20);
+            expect_pick(t, ob, MM, f1, (NK - 1) / f1, oi ? 17 : 20, 1, 17);
             expect_pick(t, ob, 1, f0, NK / f0, S, 1, S);
             expect_pick(t, ob, 1, 1, NK, S, 1, S); /* extreme aspect ratios */
             expect_pick(t, ob, 1, NK, 1, S, 1, S);
-            /* Below both regions (rows of 8191 elements: no split). */
-            expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 17, 1, 17);
+            /* Below both regions: tiny (variant 20). */
+            expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 20, 1, 20);
             /* A small C with a long k that 17 cannot split (odd rows). */
             expect_pick(t, ob, 1, 1, NK - 1, S, 1, S);
-            expect_pick(t, ob, 1, NK - 1, 1, 17, 1, 17);
+            expect_pick(t, ob, 1, NK - 1, 1, 20, 1, 20);
             expect_pick(t, ob, 16, 8192, 8192, S, 1, S); /* the bench's skinny shapes */
             expect_pick(t, ob, MM, 8192, 8192, S, 1, S);
             /* 128 and 256 rows: 32 pairs of 17's tiles, S = min(64 / 32, 8192 / 512) = 2. */

@@ -67,7 +67,7 @@ typedef struct gk_test_table {
  * files as rows. */
 static inline void gk_test_kernel_files(const char *dir, const gk_test_table *tables, int ntables)
 {
-    enum { MAX_TABLES = 4 };
+    enum { MAX_TABLES = 8 };
     int files[MAX_TABLES] = {0};
     CHECK(ntables >= 1 && ntables <= MAX_TABLES, "%d tables", ntables);
     if (ntables < 1 || ntables > MAX_TABLES) return;

@@ -88,7 +88,7 @@ extern "C" {
 typedef enum gk_gemm_precision {
     GK_GEMM_FP32 = 0, /* fp32 products and sums (FFMA) */
     GK_GEMM_TF32 = 1, /* TF32 products on the tensor cores, fp32 sums */
-    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17, 19): exact products, fp32 sums, C in bf16 */
+    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17, 19, 20): exact products, fp32 sums, C in bf16 */
     GK_GEMM_FP16 = 3, /* the same kernels storing IEEE half (gk_gemm_ex, GK_GEMM_TYPE_F16): the
                          precision of a call, never of a table row */
     GK_GEMM_FP8 = 4   /* FP8 inputs (e4m3, e5m2: variant 18), exact products, fp32 sums */
@@ -139,9 +139,10 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * mantissa bits; passed as void pointers so that this header stays plain C)
  * on the tensor cores. Its variants are the 16-bit rows of the module's
  * one table: the ladder, ids 13-17 in teaching order (the kernel files are
- * gemm/kernels/bf16_NN_name.cu, id 12 + NN), and 19, the skinny products'
- * kernel ("Skinny products" below); gk_gemm_bf16_variant_at(i) is the
- * i-th of 13, 14, 15, 16, 17, 19, a view of the same table. 13 mma.sync with ldmatrix and
+ * gemm/kernels/bf16_NN_name.cu, id 12 + NN), 19, the skinny products'
+ * kernel ("Skinny products" below), and 20, the tiny products' ("Tiny
+ * products"); gk_gemm_bf16_variant_at(i) is the i-th of 13, 14, 15, 16,
+ * 17, 19, 20, a view of the same table. 13 mma.sync with ldmatrix and
  * cp.async (the Ampere way), 14 Hopper's wgmma reading both tiles from
  * shared memory, 15 the tensor memory accelerator (TMA) loading them into
  * an mbarrier pipeline, 16 warp specialization (a producer warpgroup issues
@@ -152,8 +153,8 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * overlap the next tile; CTAs in clusters of 2 share B's tiles through TMA
  * multicast). gk_gemm_bf16_best_variant() gives 17, the fastest of them at
  * every size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
- * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19 is faster
- * only in its region). gk_gemm_bf16 takes ids 13-17 and 19 (and
+ * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19 and 20 are
+ * faster only in their regions). gk_gemm_bf16 takes ids 13-17, 19 and 20 (and
  * GK_GEMM_AUTO, below); gk_gemm
  * returns GK_ERROR_UNSUPPORTED for them (and gk_gemm_bf16 for 1-12).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
@@ -460,6 +461,28 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * variant 17 cannot split k (a batch, or rows its TMA cannot address).
  * The kernel file's header explains the design and gemm/README.md gives
  * its figures. */
+/* ---- Tiny products: variant 20 ----------------------------------------------
+ * A BF16 or F16 product of at most GK_GEMM_TINY_MAX_MNK multiply-adds
+ * (m n k, times the batch) costs a tensor-core rung more to start than to
+ * compute, and so does one of a few outputs (m n batch at most
+ * GK_GEMM_TINY_LONGK_MAX_MN) with a long k (up to
+ * GK_GEMM_TINY_LONGK_MAX_MNK multiply-adds), which leaves most SMs of a
+ * tiled rung idle when variant 17 cannot split k. Variant
+ * 20 gives each element of C to a group of 1 to 256 threads (about k / 16)
+ * that add its k products on the CUDA cores and then their partial sums in
+ * a fixed tree (the same bits on every run); elements are loaded one by
+ * one, so it takes everything gk_gemm_ex offers for BF16 and F16 at any
+ * leading dimension and 2-byte alignment, with no workspace, on any GPU
+ * from compute capability 8.0. GK_GEMM_AUTO picks it for BF16 and F16 up
+ * in those regions, with k at most GK_GEMM_TINY_MAX_K, outside the skinny
+ * region; it is correct for any size, and slow for large ones (two loads
+ * per multiply-add) and for a few outputs with a very long k (at most 256
+ * threads per output). */
+#define GK_GEMM_TINY_MAX_MNK ((size_t)1 << 24)
+#define GK_GEMM_TINY_MAX_K ((size_t)16384)
+#define GK_GEMM_TINY_LONGK_MAX_MN ((size_t)1 << 14)
+#define GK_GEMM_TINY_LONGK_MAX_MNK ((size_t)1 << 27)
+
 #define GK_GEMM_SKINNY_MAX_M ((size_t)32)
 #define GK_GEMM_SKINNY_MAX_M_KN ((size_t)16)
 #define GK_GEMM_SKINNY_MIN_NK ((size_t)1 << 20)
@@ -482,6 +505,9 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         (rows of 16 bytes: its TMA path), else                11
  *   BF16, F16   DEFAULT   n k >= GK_GEMM_SKINNY_MIN_NK and m <= GK_GEMM_SKINNY_MAX_M
  *                         (op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (op_b = N)       19
+ *   BF16, F16   DEFAULT   k <= GK_GEMM_TINY_MAX_K and m n k batch <= GK_GEMM_TINY_MAX_MNK,
+ *                         or m n batch <= GK_GEMM_TINY_LONGK_MAX_MN and
+ *                         m n k batch <= GK_GEMM_TINY_LONGK_MAX_MNK               20
  *   BF16, F16   DEFAULT   m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K,
  *                         where 17 would not split k (below)                     19
  *   BF16, F16   DEFAULT   anything else (split along k as below)                17
