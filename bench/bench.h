@@ -111,7 +111,7 @@ typedef struct gk_bench_params {
 
 typedef struct gk_bench_module {
     const char *name;          /* "reduce": what --module selects */
-    const char *axes;          /* what a size is: "n", "m x n x k" */
+    const char *axes;          /* what a size is: "n", "m x n x k" (names joined by " x ": --sizes sweep:N draws such sizes) */
     const char *size_help;     /* the size strings it takes, e.g. "n: 1000, 2^20, 2^20+13, 16Mi" */
     const char *const *default_sizes; /* size strings */
     size_t num_default_sizes;
