@@ -229,8 +229,9 @@ static void split_slices(split_plan *sp, const gk_gemm_desc *d, const problem *p
     /* Slice z: A's columns z kc .. (rows, stored k x m), B's rows (columns, stored n x k). */
     sp->sa = d->op_a == GK_GEMM_OP_T ? kc * p->lda : kc;
     sp->sb = d->op_b == GK_GEMM_OP_T ? kc : kc * p->ldb;
-    /* No overflow: fewer than 64 tiles of 256 x 128 or 128 x 256 keep m and
-     * n below 2^14, and splits <= k / 512 < 2^22. Whole granules, so that
+    /* No overflow: fewer than 64 tiles of 256 x 128 or 128 x 256 (10, 12),
+     * or at most 32 pairs of 128 x 256 tiles (17), keep m and n below 2^14,
+     * and splits <= k / 512 < 2^22. Whole granules, so that
      * the variant's scratch after them stays 256-byte aligned. */
     sp->partial_bytes = (sp->splits * d->m * d->n * sizeof(float) + 255) / 256 * 256;
 }
