@@ -231,7 +231,8 @@ static void split_slices(split_plan *sp, const gk_gemm_desc *d, const problem *p
     sp->sb = d->op_b == GK_GEMM_OP_T ? kc : kc * p->ldb;
     /* No overflow: fewer than 64 tiles of 256 x 128 or 128 x 256 (10, 12),
      * or at most 32 pairs of 128 x 256 tiles (17), keep m and n below 2^14,
-     * and splits <= k / 512 < 2^22. Whole granules, so that
+     * and splits <= k / 512 < 2^22; at most 264 tiles of 64 x 64 (21) keep
+     * m n below 2^21 and splits <= 528. Whole granules, so that
      * the variant's scratch after them stays 256-byte aligned. */
     sp->partial_bytes = (sp->splits * d->m * d->n * sizeof(float) + 255) / 256 * 256;
 }
@@ -367,9 +368,44 @@ static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
     return sp;
 }
 
+/* GK_GEMM_AUTO's split of k for variant 21 (gk/gemm.h, "Split-K"): BF16
+ * and F16, one product, k >= GK_GEMM_SPLIT21_MIN_K, at most
+ * GK_GEMM_SPLIT21_CTAS / 2 tiles of 64 x 64 (so m n < 2^21: no overflow
+ * below): S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k /
+ * GK_GEMM_SPLIT21_MIN_KC)) >= 2 slices of kc = ceil(k / S) rounded up to a
+ * multiple of 64 (then S = ceil(k / kc)). Any layout and leading dimension. */
+static split_plan auto_split21(const gk_gemm_desc *d)
+{
+    split_plan sp = {.splits = 1, .kc = d->k};
+    if (d->type == GK_GEMM_TYPE_F32 || fp8_inputs(d) || d->batch != 1 || d->m == 0 || d->n == 0 ||
+        d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM || d->k < GK_GEMM_SPLIT21_MIN_K)
+        return sp;
+    const size_t tm = (d->m + 63) / 64, tn = (d->n + 63) / 64;
+    if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 2) return sp;
+    size_t s = GK_GEMM_SPLIT21_CTAS / (tm * tn);
+    if (s > d->k / GK_GEMM_SPLIT21_MIN_KC) s = d->k / GK_GEMM_SPLIT21_MIN_KC;
+    if (s < 2) return sp;
+    const size_t kc = ((d->k + s - 1) / s + 63) / 64 * 64;
+    sp.splits = (d->k + kc - 1) / kc;
+    sp.kc = kc;
+    if (sp.splits < 2) sp.splits = 1, sp.kc = d->k;
+    return sp;
+}
+
+/* The rows of A and B (every product's) are whole 16-byte units: lda, ldb
+ * and, for a batch, the strides are multiples of 8 elements (the rows
+ * variant 17's TMA addresses; the pointers are the call's to check). */
+static int rows16_bits(const gk_gemm_desc *d, int dense_ld)
+{
+    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
+    const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
+    const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
+    return lda % 8 == 0 && ldb % 8 == 0 && (d->batch <= 1 || (d->stride_a % 8 == 0 && d->stride_b % 8 == 0));
+}
+
 /* GK_GEMM_AUTO's table (gk/gemm.h). Reads the description only; a
  * description check_desc rejects may pick anything. can_split: the call
- * has a workspace (gk_gemm_ex), so that variant 17 may split k. */
+ * has a workspace (gk_gemm_ex), so that variants 17 and 21 may split k. */
 static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
 {
     if (fp8_inputs(d)) return 18;
@@ -379,25 +415,27 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         const size_t max_m = d->op_b == GK_GEMM_OP_T ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
         const int skinny = d->m <= max_m && d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM &&
                            d->n * d->k >= GK_GEMM_SKINNY_MIN_NK;
-        /* Tiny: k at most GK_GEMM_TINY_MAX_K, and m n k batch multiply-adds
-         * at most GK_GEMM_TINY_MAX_MNK, or at most GK_GEMM_TINY_LONGK_MAX_MNK
-         * with m n batch at most GK_GEMM_TINY_LONGK_MAX_MN outputs (each
-         * factor checked first, so that the products cannot overflow). */
-        const size_t big = GK_GEMM_TINY_LONGK_MAX_MNK;
-        if (!skinny && d->k <= GK_GEMM_TINY_MAX_K && d->m <= big && d->n <= big && d->batch <= big) {
-            const int empty = d->m == 0 || d->n == 0 || d->k == 0 || d->batch == 0;
-            const size_t mn = d->m * d->n; /* below 2^54: no overflow */
-            const size_t outs = mn <= big ? mn * d->batch : big + 1;
-            const size_t work = outs <= big ? outs * d->k : big + 1; /* k <= 2^14 */
-            if (empty || work <= GK_GEMM_TINY_MAX_MNK || (outs <= GK_GEMM_TINY_LONGK_MAX_MN && work <= big))
-                return 20;
-        }
-        /* A small C with a long k (m n compared without overflow, likewise)
-         * that variant 17 cannot split. */
-        const int long_k = d->m <= GK_GEMM_LONGK_MAX_MN && d->n <= GK_GEMM_LONGK_MAX_MN &&
-                           d->m * d->n <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K &&
-                           !(can_split && auto_split16(d, dense_ld).splits > 1);
-        return skinny || long_k ? 19 : 17;
+        if (skinny) return 19;
+        if (d->m == 0 || d->n == 0 || d->k == 0 || d->batch == 0) return 20; /* nothing to multiply */
+        const size_t lim = GK_GEMM_MAX_DIM;
+        if (d->m > lim || d->n > lim || d->k > lim || d->batch > lim) return 17; /* rejected by check_desc */
+        /* m n batch and m n k batch, saturated at 2^63 (each factor is below 2^31). */
+        const size_t sat = (size_t)1 << 63;
+        const size_t mn = d->m * d->n;
+        const size_t outs = mn <= sat / d->batch ? mn * d->batch : sat;
+        const size_t work = outs <= sat / d->k ? outs * d->k : sat;
+        const int split21 = can_split && auto_split21(d).splits > 1;
+        /* Tiny: a short k and few outputs, or a few outputs and a long k. */
+        if (d->k <= GK_GEMM_TINY_SHORT_K && outs <= GK_GEMM_TINY_SHORT_K_MAX_MN) return 20;
+        if (d->k >= GK_GEMM_TINY_LONGK_MIN_K && d->k <= GK_GEMM_TINY_MAX_K && outs <= GK_GEMM_TINY_LONGK_MAX_MN &&
+            work <= (split21 ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK))
+            return 20;
+        /* A small C with a long k that neither 17 nor 21 can split. */
+        if (mn <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K && !split21 &&
+            !(can_split && auto_split16(d, dense_ld).splits > 1))
+            return 19;
+        /* Mid-size: 21, up to the work where 17's wider tiles win. */
+        return work <= (rows16_bits(d, dense_ld) ? GK_GEMM_MID_MAX_MNK : GK_GEMM_MID_MAX_MNK_GATHER) ? 21 : 17;
     }
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
     const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
@@ -423,6 +461,7 @@ static split_plan auto_split(const gk_gemm_desc *d, int id)
 {
     split_plan sp = {.splits = 1, .kc = d->k};
     if (id == 17) return auto_split16(d, 1);
+    if (id == 21) return auto_split21(d);
     if (d->type != GK_GEMM_TYPE_F32 || (id != 10 && id != 12) || d->batch != 1 || d->m == 0 || d->n == 0 ||
         d->k < 1024 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
         return sp;

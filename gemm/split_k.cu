@@ -1,5 +1,5 @@
 /* Split-K (GK_GEMM_AUTO's configuration of variants 10 and 12 for fp32
- * storage, and of variant 17 for BF16 and F16): the sum of the slices, in
+ * storage, and of variants 17 and 21 for BF16 and F16): the sum of the slices, in
  * a fixed order.
  *
  * The region it serves: products with few output tiles and a long k. At
@@ -12,9 +12,9 @@
  * lda) and B_z = B + z kc ldb (or + z kc), and writes its partial product,
  * alpha = 1, beta = 0, no epilogue, into P_z, a dense m x n slab of fp32 in
  * the workspace. gemm.c makes that batched call (and one more for a
- * shorter last slice; variant 17 instead computes every slice, the shorter
- * last one too, in one launch of its persistent kernel, storing fp32
- * partials of its 16-bit inputs), then this file's kernel finishes C:
+ * shorter last slice; variants 17 and 21 instead compute every slice, the
+ * shorter last one too, in one launch, storing fp32 partials of their
+ * 16-bit inputs), then this file's kernel finishes C:
  *
  *     C = epilogue(alpha (P_0 + P_1 + ... + P_{S-1}) + beta C + bias)
  *

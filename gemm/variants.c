@@ -11,7 +11,8 @@
  * Ids 1-12 store fp32 (kernels/NN_name.cu), ids 13-17 16-bit types
  * (kernels/bf16_NN_name.cu: id 12 + NN), id 18 multiplies FP8 inputs
  * (kernels/fp8_NN_name.cu: id 17 + NN), id 19 serves skinny 16-bit
- * products (kernels/skinny_NN_name.cu: id 18 + NN). */
+ * products (kernels/skinny_NN_name.cu: id 18 + NN), ids 20 and 21 tiny and
+ * mid-size 16-bit products (kernels/small_NN_name.cu: id 19 + NN). */
 #include <stddef.h>
 
 #include "../common/module.h"
@@ -84,12 +85,19 @@ static const gk_gemm_row table[] = {
       "16-byte loads, k split over a cluster whose partial sums meet in distributed shared memory; sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
      NULL, NULL, gk_gemm_skinny_01_weight_stream_run_ex, NULL, NULL, NULL, NULL},
-    /* Tiny products: kernels/small_01_dot.cu (id 19 + NN). */
+    /* Tiny and mid-size products: kernels/small_NN_name.cu (id 19 + NN). */
     {{20, "dot",
       "tiny products: each element of C a dot product of a group of 1 to 256 threads on the CUDA cores, summed in a "
       "fixed tree; element loads, any layout and alignment",
       GK_GEMM_BF16, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
      NULL, gk_gemm_small_01_dot_run, gk_gemm_small_01_dot_run_ex, NULL, NULL, NULL, NULL},
+    /* Mid-size products: kernels/small_02_tiles.cu. */
+    {{21, "tiles",
+      "mid-size products: 64 x 64 tiles of mma.sync on 128-thread CTAs, up to 4 per SM; 3 cp.async stages where "
+      "rows are 16-byte units, element loads through registers elsewhere; any layout and alignment",
+      GK_GEMM_BF16, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
+     NULL, gk_gemm_small_02_tiles_run, gk_gemm_small_02_tiles_run_ex, NULL, NULL, NULL,
+     gk_gemm_small_02_tiles_run_split},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,

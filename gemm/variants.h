@@ -111,12 +111,12 @@ typedef cudaError_t gk_gemm_fp8_run_fn(int type_a, int type_b, int type_c, int o
                                        const float *scale_b_cols, float *amax, int fast_accum, void *workspace,
                                        cudaStream_t stream);
 
-/* Split-K's first step in one launch (variant 17, 16-bit types): the fp32
+/* Split-K's first step in one launch (variants 17 and 21, 16-bit types): the fp32
  * partials alpha = 1 of `splits` slices of k, slice z = k z kc .. (kc a
  * multiple of 64; the last slice shorter, never empty), into dense m x n
  * slabs at `partials`; type 1 bf16, 2 f16; the rest as gk_gemm_ex_run_fn's.
- * cudaErrorNotSupported, nothing launched, where the variant cannot (rows
- * of A or B its TMA cannot address): gk_gemm_ex then runs the product
+ * cudaErrorNotSupported, nothing launched, where the variant cannot (17:
+ * rows of A or B its TMA cannot address): gk_gemm_ex then runs the product
  * unsplit. */
 typedef cudaError_t gk_gemm_split_run_fn(int type, int op_a, int op_b, size_t m, size_t n, size_t k, size_t kc,
                                          size_t splits, const void *a, size_t lda, const void *b, size_t ldb,
@@ -127,7 +127,7 @@ typedef cudaError_t gk_gemm_split_run_fn(int type, int op_a, int op_b, size_t m,
  * ones (13-17), and `run_ex` where the variant is extended (NULL
  * otherwise), and `scratch` where run_ex needs a workspace (NULL
  * otherwise); `run_fp8` and `scratch_fp8` for the FP8 rung (18); `split`
- * where GK_GEMM_AUTO's split-K runs the slices in one launch (17). */
+ * where GK_GEMM_AUTO's split-K runs the slices in one launch (17, 21). */
 typedef struct gk_gemm_row {
     gk_gemm_variant info; /* what gk_gemm_variant_at() shows */
     gk_gemm_run_fn *run;
@@ -146,7 +146,7 @@ cudaError_t gk_gemm_fp8_quantize_launch(int type, const float *x, size_t count, 
 
 /* gemm/split_k.cu: C = epilogue(alpha (P_0 + ... + P_{splits-1}) + beta C +
  * bias) over `splits` dense m x n fp32 partials at `partials`, added in
- * that order (GK_GEMM_AUTO's split-K of variants 10, 12 and 17; m, n >= 1;
+ * that order (GK_GEMM_AUTO's split-K of variants 10, 12, 17 and 21; m, n >= 1;
  * type 0 f32, 1 bf16, 2 f16: C's and the bias's element; epilogue as
  * gk_gemm_ex_run_fn's). */
 cudaError_t gk_gemm_split_k_sum(int type, const float *partials, size_t splits, size_t m, size_t n, float alpha,
@@ -173,6 +173,9 @@ gk_gemm_fp8_scratch_fn gk_gemm_fp8_01_scaled_wgmma_scratch;
 gk_gemm_ex_run_fn gk_gemm_skinny_01_weight_stream_run_ex;
 gk_gemm_bf16_run_fn gk_gemm_small_01_dot_run;
 gk_gemm_ex_run_fn gk_gemm_small_01_dot_run_ex;
+gk_gemm_bf16_run_fn gk_gemm_small_02_tiles_run;
+gk_gemm_ex_run_fn gk_gemm_small_02_tiles_run_ex;
+gk_gemm_split_run_fn gk_gemm_small_02_tiles_run_split;
 
 #ifdef __cplusplus
 }

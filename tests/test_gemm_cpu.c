@@ -115,9 +115,10 @@ static void test_table(void)
     /* One table: ids 1-12 store fp32 (1-10 fp32 products, 11-12 TF32), 13-17
      * are the 16-bit rungs (bf16 everywhere, fp16 too where extended), 18
      * multiplies FP8 inputs (storing fp32, bf16 or fp16), 19 is the skinny
-     * products' kernel and 20 the tiny products' (bf16 and fp16). */
+     * products' kernel, 20 the tiny products' and 21 the mid-size products'
+     * (bf16 and fp16). */
     size_t count = gk_gemm_variant_count();
-    CHECK(count == 20, "the ladder has %zu variants", count);
+    CHECK(count == 21, "the ladder has %zu variants", count);
     CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
               gk_gemm_find_variant((int)count + 1) == NULL && gk_gemm_find_variant(-1) == NULL,
           "out of range");
@@ -155,11 +156,11 @@ static void test_table(void)
                   "variant 19: bf16 and fp16, sm_90");
             CHECK(row && !row->run && !row->run16 && row->run_ex && !row->scratch && !row->run_fp8,
                   "row 19 has its extended function only (no workspace)");
-        } else if (v->id == 20) {
+        } else if (v->id == 20 || v->id == 21) {
             CHECK(v->precision == GK_GEMM_BF16 && v->types == (b16 | f16) && v->min_cc == 80,
-                  "variant 20: bf16 and fp16, sm_80");
+                  "variant %d: bf16 and fp16, sm_80", v->id);
             CHECK(row && !row->run && row->run16 && row->run_ex && !row->scratch && !row->run_fp8,
-                  "row 20 has its 16-bit and extended functions (no workspace)");
+                  "row %d has its 16-bit and extended functions (no workspace)", v->id);
         } else {
             CHECK(v->precision == GK_GEMM_BF16, "variant %d precision %d", v->id, (int)v->precision);
             CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
@@ -184,7 +185,7 @@ static void test_table(void)
     /* Every kernel file is a row: NN_name.cu of an fp32 row (12 files),
      * bf16_NN_name.cu of the 16-bit ladder (5 files), fp8_NN_name.cu of the
      * FP8 row (1 file), skinny_NN_name.cu of the skinny row (1 file),
-     * small_NN_name.cu of the tiny products' row (1 file). */
+     * small_NN_name.cu of the tiny and mid-size products' rows (2 files). */
     size_t nf32 = 0, nfp8 = 0;
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_variant_at(i);
@@ -192,20 +193,20 @@ static void test_table(void)
         nf32 += stores(v, GK_GEMM_TYPE_F32) && v->precision != GK_GEMM_FP8;
     }
     CHECK(nf32 == 12 && nfp8 == 1, "%zu fp32 rows, %zu FP8 rows", nf32, nfp8);
-    CHECK(gk_gemm_bf16_variant_count() == 7, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
+    CHECK(gk_gemm_bf16_variant_count() == 8, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
     gk_test_table t[5] = {{"", row_name, nf32},
                           {"bf16_", bf16_row_name, 5},
                           {"fp8_", fp8_row_name, nfp8},
                           {"skinny_", skinny_row_name, 1},
-                          {"small_", small_row_name, 1}};
+                          {"small_", small_row_name, 2}};
     gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 5);
 }
 
 static void test_bf16_table(void)
 {
-    /* The 16-bit view: rows 13..17 (the ladder), 19 and 20 of the same table. */
+    /* The 16-bit view: rows 13..17 (the ladder), 19, 20 and 21 of the same table. */
     size_t count = gk_gemm_bf16_variant_count();
-    CHECK(count == 7, "the 16-bit view has %zu variants", count);
+    CHECK(count == 8, "the 16-bit view has %zu variants", count);
     CHECK(gk_gemm_bf16_variant_at(count) == NULL && gk_gemm_bf16_find_variant(0) == NULL &&
               gk_gemm_bf16_find_variant(1) == NULL && gk_gemm_bf16_find_variant(5) == NULL &&
               gk_gemm_bf16_find_variant(12) == NULL && gk_gemm_bf16_find_variant(18) == NULL,
@@ -636,7 +637,7 @@ static void test_ex_arguments(void)
     /* The variant first, then the two pointers to the description and the size. */
     gk_gemm_desc d0 = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, M, N, K);
     REJECT(gk_gemm_ex(99, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
-    REJECT(gk_gemm_ex(21, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
+    REJECT(gk_gemm_ex((int)gk_gemm_variant_count() + 1, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
     /* The FP8 rung with 16-bit inputs: UNSUPPORTED (test_gemm_fp8_cpu.c tests its own calls). */
     REJECT(gk_gemm_ex(18, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNSUPPORTED);
     REJECT(gk_gemm_ex(-1, &d0, a, b, c, NULL, &bytes, 0), GK_ERROR_UNKNOWN_VARIANT);
@@ -928,35 +929,72 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 11, "tf32, stride_a not a multiple of 4: %d", auto_of(&d));
     d.stride_a = 64 * 64 + 4;
     CHECK(auto_of(&d) == 12, "tf32, stride_a a multiple of 4: %d", auto_of(&d));
-    /* 16-bit types -> 17, or 19 against a weight of n k >=
-     * GK_GEMM_SKINNY_MIN_NK elements with m <= GK_GEMM_SKINNY_MAX_M (stored
-     * n x k, op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (stored k x n). */
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 7, 9, 11);
+    /* 16-bit types: 19 against a weight of n k >= GK_GEMM_SKINNY_MIN_NK
+     * elements with m <= GK_GEMM_SKINNY_MAX_M (stored n x k, op_b = T) or
+     * GK_GEMM_SKINNY_MAX_M_KN (stored k x n); 20 in the tiny regions; 21 up
+     * to GK_GEMM_MID_MAX_MNK (rows of whole 16-byte units) or
+     * GK_GEMM_MID_MAX_MNK_GATHER multiply-adds; 17 beyond. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 7, 9, 8);
     CHECK(auto_of(&d) == 20, "bf16, tiny: %d", auto_of(&d));
     d.type = GK_GEMM_TYPE_F16;
     CHECK(auto_of(&d) == 20, "f16, tiny: %d", auto_of(&d));
-    /* The tiny region's edges: k <= 2^14, and m n k batch <= 2^24, or m n
-     * batch <= 2^14 outputs and m n k batch <= 2^27. */
-    CHECK(GK_GEMM_TINY_MAX_MNK == 16777216 && GK_GEMM_TINY_MAX_K == 16384 && GK_GEMM_TINY_LONGK_MAX_MN == 16384 &&
-              GK_GEMM_TINY_LONGK_MAX_MNK == 134217728,
-          "the tiny region's edges");
+    d.k = 9;
+    CHECK(auto_of(&d) == 21, "7 x 9 x 9 (k past the short-k edge): %d", auto_of(&d));
+    /* The tiny regions' edges: k <= 8 with m n batch <= 2^18; m n batch <=
+     * 2^13 with 192 <= k <= 2^14 and m n k batch <= 2^22 (21 splits k) or
+     * 2^27 (it does not). */
+    CHECK(GK_GEMM_TINY_SHORT_K == 8 && GK_GEMM_TINY_SHORT_K_MAX_MN == 262144 && GK_GEMM_TINY_LONGK_MIN_K == 192 &&
+              GK_GEMM_TINY_MAX_K == 16384 && GK_GEMM_TINY_LONGK_MAX_MN == 8192 &&
+              GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK == 4194304 && GK_GEMM_TINY_LONGK_MAX_MNK == 134217728,
+          "the tiny regions' edges");
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 512, 512, 8);
+    CHECK(auto_of(&d) == 20, "512 x 512 x 8 (2^18 outputs): %d", auto_of(&d));
+    d.n = 513;
+    CHECK(auto_of(&d) == 21, "512 x 513 x 8: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 4096, 4096, 1);
-    CHECK(auto_of(&d) == 20, "4096 x 4096 x 1 (2^24): %d", auto_of(&d));
-    d.m = 4097;
-    CHECK(auto_of(&d) == 17, "4097 x 4096 x 1: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 128, 128, 8192);
-    CHECK(auto_of(&d) == 20, "128 x 128 x 8192 (2^14 outputs, 2^27): %d", auto_of(&d));
-    d.k = 8200;
-    CHECK(auto_of(&d) == 17, "128 x 128 x 8200 (split): %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 128, 128, 4096);
-    d.batch = 2, d.stride_a = 0, d.stride_b = 0, d.stride_c = 16384;
-    CHECK(auto_of(&d) == 17, "128 x 128 x 4096, a batch of 2 (2^15 outputs): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 21, "4096 x 4096 x 1 (2^24 outputs): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 64, 128, 192);
+    CHECK(auto_of(&d) == 20, "64 x 128 x 192 (2^13 outputs, k < 1024: no split): %d", auto_of(&d));
+    d.k = 191;
+    CHECK(auto_of(&d) == 21, "64 x 128 x 191: %d", auto_of(&d));
+    d.k = 192, d.n = 129;
+    CHECK(auto_of(&d) == 21, "64 x 129 x 192: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 64, 128, 1023);
+    CHECK(auto_of(&d) == 20, "64 x 128 x 1023 (2^27 at most, no split): %d", auto_of(&d));
+    d.k = 1024;
+    CHECK(auto_of(&d) == 21, "64 x 128 x 1024 (21 splits it, above 2^22): %d", auto_of(&d));
+    d.batch = 2, d.m = 32, d.stride_a = 0, d.stride_b = 0, d.stride_c = 32 * 128;
+    CHECK(auto_of(&d) == 20, "32 x 128 x 1024, a batch of 2 (no split): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 16, 16, 16384);
+    CHECK(auto_of(&d) == 20, "16 x 16 x 16384 (2^22): %d", auto_of(&d));
+    d.n = 17;
+    CHECK(auto_of(&d) == 21, "16 x 17 x 16384 (split): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 1, 4, 16384);
     CHECK(auto_of(&d) == 20, "1 x 4 x 16384: %d", auto_of(&d));
     d.k = 16385;
-    CHECK(auto_of(&d) == 19, "1 x 4 x 16385 (k past the edge, odd rows: 19's long k): %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 7, 9, 11);
-    CHECK(auto_of(&d) != 20, "f32 is never 20: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 21, "1 x 4 x 16385 (k past the edge: 21 split): %d", auto_of(&d));
+    /* The mid region's edges: 2^28 with lda, ldb multiples of 8, else 2^33. */
+    CHECK(GK_GEMM_MID_MAX_MNK == 268435456 && GK_GEMM_MID_MAX_MNK_GATHER == ((size_t)1 << 33), "the mid region's edges");
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 512, 512, 1024);
+    CHECK(auto_of(&d) == 21, "512 x 512 x 1024 (2^28): %d", auto_of(&d));
+    d.k = 1032;
+    CHECK(auto_of(&d) == 17, "512 x 512 x 1032: %d", auto_of(&d));
+    d.lda = 1033;
+    CHECK(auto_of(&d) == 21, "512 x 512 x 1032, lda 1033: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 1024, 1024, 8192);
+    d.lda = 8193;
+    CHECK(auto_of(&d) == 21, "1024 x 1024 x 8192, lda 8193 (odd rows, 2^33): %d", auto_of(&d));
+    d.k = 8193;
+    CHECK(auto_of(&d) == 17, "1024 x 1024 x 8193 (above 2^33): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 256, 256, 256);
+    d.op_a = GK_GEMM_OP_T, d.batch = 16, d.stride_a = 65536, d.stride_b = 65536 + 4, d.stride_c = 65536;
+    CHECK(auto_of(&d) == 21, "256^3, a batch of 16 (2^28): %d", auto_of(&d));
+    d.batch = 17;
+    CHECK(auto_of(&d) == 21, "a batch of 17, stride_b not a multiple of 8: %d", auto_of(&d));
+    d.stride_b = 65536;
+    CHECK(auto_of(&d) == 17, "a batch of 17, strides multiples of 8: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 7, 9, 8);
+    CHECK(auto_of(&d) != 20 && auto_of(&d) != 21, "f32 is never 20 or 21: %d", auto_of(&d));
     CHECK(GK_GEMM_SKINNY_MAX_M == 32 && GK_GEMM_SKINNY_MAX_M_KN == 16 && GK_GEMM_SKINNY_MIN_NK == 1048576,
           "the skinny region's edges");
     const gk_gemm_type t16[2] = {GK_GEMM_TYPE_BF16, GK_GEMM_TYPE_F16};
@@ -964,7 +1002,7 @@ static void test_auto(void)
         d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M_KN, 1024, 1024);
         CHECK(auto_of(&d) == 19, "%s m = 16, n k = 2^20, k x n: %d", gk_gemm_type_name(t16[ti]), auto_of(&d));
         d.m = GK_GEMM_SKINNY_MAX_M_KN + 1;
-        CHECK(auto_of(&d) == 17, "m = 17, k x n: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 21, "m = 17, k x n: %d", auto_of(&d));
         d.op_b = GK_GEMM_OP_T;
         CHECK(auto_of(&d) == 19, "m = 17, n x k: %d", auto_of(&d));
         d.m = GK_GEMM_SKINNY_MAX_M;
@@ -973,33 +1011,31 @@ static void test_auto(void)
         CHECK(auto_of(&d) == 19, "any op_a and epilogue: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M + 1, 1024, 1024);
         d.op_b = GK_GEMM_OP_T;
-        CHECK(auto_of(&d) == 17, "m = 33, n x k: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 21, "m = 33, n x k: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 1, 8192, 8192);
         CHECK(auto_of(&d) == 19, "m = 1: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1023, 1025);
-        CHECK(auto_of(&d) == 20, "n k = 2^20 - 1, m n k below 2^24 (tiny): %d", auto_of(&d));
-        d.m = 17;
-        CHECK(auto_of(&d) == 17, "17 x 1023 x 1025: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 21, "n k = 2^20 - 1 (not skinny): %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1, GK_GEMM_SKINNY_MIN_NK);
         CHECK(auto_of(&d) == 19, "n = 1, k = 2^20: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 0, 4096, 4096);
         CHECK(auto_of(&d) == 19, "m = 0: %d", auto_of(&d));
         /* A small C with a long k: m n <= GK_GEMM_LONGK_MAX_MN and k >=
-         * GK_GEMM_LONGK_MIN_K goes to 19 only where variant 17 cannot split
-         * it (a batch, rows the TMA cannot address); else 17 split. */
+         * GK_GEMM_LONGK_MIN_K goes to 19 only where neither 17 nor 21 splits
+         * it (a batch); else the split one. */
         CHECK(GK_GEMM_LONGK_MAX_MN == 262144 && GK_GEMM_LONGK_MIN_K == 8192, "the long-k region's edges");
         d = gk_gemm_desc_init(t16[ti], 512, 512, 8192);
-        CHECK(auto_of(&d) == 17, "512 x 512 x 8192 (split): %d", auto_of(&d));
+        CHECK(auto_of(&d) == 17, "512 x 512 x 8192 (2^31, split): %d", auto_of(&d));
         d.lda = 8200 + 1;
-        CHECK(auto_of(&d) == 19, "512 x 512 x 8192, lda odd (no split): %d", auto_of(&d));
-        d.n = 513;
-        CHECK(auto_of(&d) == 17, "512 x 513 x 8192: %d", auto_of(&d));
-        d.n = 512, d.k = 8191;
-        CHECK(auto_of(&d) == 17, "512 x 512 x 8191: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 21, "512 x 512 x 8192, lda odd (21 split): %d", auto_of(&d));
+        d.batch = 2, d.stride_a = 0, d.stride_b = 0, d.stride_c = 512 * 512;
+        CHECK(auto_of(&d) == 19, "512 x 512 x 8192, a batch of 2 (no split): %d", auto_of(&d));
+        d.k = 8191;
+        CHECK(auto_of(&d) == 21, "512 x 512 x 8191, a batch of 2: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 1, 262144, 8192);
         CHECK(auto_of(&d) == 19, "1 x 2^18 x 8192 (skinny): %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 262145, 1, 8192);
-        CHECK(auto_of(&d) == 17, "(2^18 + 1) x 1 x 8192: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 21, "(2^18 + 1) x 1 x 8192 (ldb 1, below 2^33): %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 256, 256, 65536);
         CHECK(auto_of(&d) == 17, "256 x 256 x 65536 (split): %d", auto_of(&d));
         d.op_a = GK_GEMM_OP_T, d.op_b = GK_GEMM_OP_T, d.batch = 4, d.stride_a = 0, d.stride_b = 0, d.stride_c = 65536;
@@ -1082,8 +1118,18 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 100, 3000, 5000, 1, 17, 5, 6000128},
         /* 512 x 4352: 2 x 17 = 34 pairs, more than GK_GEMM_SPLIT16_MAX_PAIRS: no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 512, 4352, 8192, 1, 17, 1, 256},
-        /* k = 2047 < GK_GEMM_SPLIT16_MIN_K: no split. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 256, 256, 2047, 1, 17, 1, 256},
+        /* 256 x 256 x 2047 (below 2^28): 21, 16 tiles of 64 x 64: S = min(528 / 16 = 33, 2047 / 256 = 7)
+         * = 7, kc = 293 -> 320, S = ceil(2047 / 320) = 7: 7 x 256 x 256 x 4 = 1,835,008 bytes. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 256, 256, 2047, 1, 21, 7, 1835008},
+        /* 991 x 132 x 3663 (odd rows): 16 x 3 = 48 tiles: S = min(11, 14) = 11, kc = 333 -> 384, S = 10:
+         * 10 x 991 x 132 x 4 = 5,232,480 -> 5,232,640. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 991, 132, 3663, 1, 21, 10, 5232640},
+        /* 1024 x 256 x 1024 (2^28): 64 tiles: S = min(8, 4) = 4, kc = 256: 4 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 256, 1024, 1, 21, 4, 4194304},
+        /* k = 1023 < GK_GEMM_SPLIT21_MIN_K; a batch; 18 x 16 = 288 tiles > 264: no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 1023, 1, 21, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 1024, 2, 21, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1089, 1024, 2047, 1, 21, 1, 256},
         /* 1024^3: k below GK_GEMM_SPLIT16_MIN_K, no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 17, 1, 256},
     };

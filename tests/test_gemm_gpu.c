@@ -899,14 +899,19 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 65, 33, 47, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 10},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 100, 60, 37, 0, 3, GK_GEMM_EPILOGUE_BIAS, 0.0f, 12},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 17, 65, 65, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 11},
-        /* 20: tiny (m n k batch <= 2^24; a few outputs with a long k). */
+        /* 20: tiny (a short k and few outputs; a few outputs with a long k). */
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 20},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 200, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 20},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 20},
-        /* 17 (k below 2048: no split). */
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 64, 300, 1000, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 17},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 1000, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 17},
-        /* 19: a skinny product (n k >= 2^20), and a small C with a long k. */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 300, 500, 5, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.5f, 20},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 40, 100, 700, 0, 2, GK_GEMM_EPILOGUE_NONE, -1.0f, 20},
+        /* 21: mid-size, any rows (odd ones, a batch; 16-byte ones). */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 200, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 21},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 21},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 136, 512, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 21},
+        /* 17: above 2^28 multiply-adds with rows of 16-byte units (k below 2048: no split), above 2^33 with odd rows. */
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 512, 512, 1032, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 17},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 264, 2048, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 17},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 4096, 2049, 1025, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.0f, 17},
+        /* 19: a skinny product (n k >= 2^20), and a small C with a long k (a batch: no split). */
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 17, 1100, 1000, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 19},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 70, 90, 20000, 0, 2, GK_GEMM_EPILOGUE_NONE, 0.5f, 19},
     };
@@ -973,13 +978,16 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 44, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 8},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 64, 128, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
-        /* Variant 17's split (BF16, F16): every layout, a shorter last slice. */
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 296, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 9},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 72, 3000, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 5},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 80, 512, 2048, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 40, 1000, 2560, -1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
-        /* B's rows of 300 elements (600 bytes): not the TMA's, no split. */
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 300, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 1},
+        /* Variant 17's split (BF16, F16, above 2^28 multiply-adds): a shorter last slice. */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 256, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 128, 8192, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 16},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 136, 512, 4160, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 8},
+        /* Variant 21's split (BF16, F16, mid-size): every layout, odd rows, a shorter last slice. */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 296, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 72, 3000, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 10},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 80, 512, 2048, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 8},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 40, 1000, 2560, -1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 10},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 300, 5001, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
     };
     for (size_t ci = 0; ci < sizeof sc / sizeof sc[0]; ++ci) {
         const split_case *x = &sc[ci];
@@ -1070,7 +1078,7 @@ int main(int argc, char **argv)
     if (only && !(only->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32))) /* a 16-bit row: gk_gemm_bf16's */
         only_bf16 = only, only = NULL, tables = 2;
     if (bf16_variant != 0 && (only_bf16 = gk_gemm_bf16_find_variant(bf16_variant)) == NULL) {
-        printf("no bf16 variant %d (the 16-bit rows are 13-17)\n", bf16_variant);
+        printf("no bf16 variant %d (the 16-bit rows are 13-17 and 19-21)\n", bf16_variant);
         return 2;
     }
     cublasHandle_t h;

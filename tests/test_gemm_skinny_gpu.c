@@ -141,10 +141,11 @@ static int auto_of(const gk_gemm_desc *d, size_t *splits)
 /* CHECK that GK_GEMM_AUTO picks `want` for an m x n x k product of type t
  * as stored, dense, one product, cut into `splits` slices (gk/gemm.h:
  * variant 17 splits k for few tiles and a long enough k, rows the TMA can
- * address, one product), and `want_other` for the same product
+ * address, one product; variant 21 for few tiles and k >= 1024, one
+ * product), and `want_other` for the same product
  * transposed, batched with a broadcast weight, padded (odd leading
  * dimensions) and with an epilogue, never split: the skinny region reads
- * the type, m, n and k only, the long-k one also whether 17 may split. */
+ * the type, m, n and k only, the long-k one also whether 17 or 21 may split. */
 static void expect_pick(gk_gemm_type t, gk_gemm_op op_b, size_t m, size_t n, size_t k, int want, size_t want_splits,
                         int want_other)
 {
@@ -198,18 +199,20 @@ static void test_cpu(void)
             const size_t MM = oi ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
             const int S = SKINNY_ID;
             expect_pick(t, ob, MM, f0, NK / f0, S, 1, S); /* both edges at once */
-            expect_pick(t, ob, MM + 1, f0, NK / f0, 17, 1, 17); /* one row more (k = 1024: no split) */
-            /* n k one less: tiny (variant 20) up to 2^24 multiply-adds, batch included. */
+            /* One row more: mid-size (variant 21; 16 tiles of 64 x 64: S = min(33, 1024 / 256) = 4). */
+            expect_pick(t, ob, MM + 1, f0, NK / f0, 21, 4, 21);
+            /* n k one less: tiny (variant 20: at most 2^13 outputs, 2^22 multiply-adds), or 21. */
             expect_pick(t, ob, 1, f1, (NK - 1) / f1, 20, 1, 20);
-            expect_pick(t, ob, MM, f1, (NK - 1) / f1, oi ? 17 : 20, 1, 17);
+            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 21, 4, 21);
             expect_pick(t, ob, 1, f0, NK / f0, S, 1, S);
             expect_pick(t, ob, 1, 1, NK, S, 1, S); /* extreme aspect ratios */
             expect_pick(t, ob, 1, NK, 1, S, 1, S);
             /* Below both regions: tiny (variant 20). */
             expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 20, 1, 20);
-            /* A small C with a long k that 17 cannot split (odd rows). */
-            expect_pick(t, ob, 1, 1, NK - 1, S, 1, S);
-            expect_pick(t, ob, 1, NK - 1, 1, 20, 1, 20);
+            /* A small C with a long k: 21 splits it (528 / 1 tile, kc = 1986 -> 2048: 512 slices);
+             * a batch (no split): 19. k = 1 with 2^20 - 1 outputs: 21. */
+            expect_pick(t, ob, 1, 1, NK - 1, 21, 512, S);
+            expect_pick(t, ob, 1, NK - 1, 1, 21, 1, 21);
             expect_pick(t, ob, 16, 8192, 8192, S, 1, S); /* the bench's skinny shapes */
             expect_pick(t, ob, MM, 8192, 8192, S, 1, S);
             /* 128 and 256 rows: 32 pairs of 17's tiles, S = min(64 / 32, 8192 / 512) = 2. */
@@ -217,12 +220,15 @@ static void test_cpu(void)
             expect_pick(t, ob, 256, 8192, 8192, 17, 2, 17);
             expect_pick(t, ob, 16, 4100, (NK + 4099) / 4100, S, 1, S); /* n k just past the edge */
             /* The long-k region: m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K:
-             * 17 split where it can be (4 pairs: S = min(16, 16) = 16), else 19. */
+             * 17 split where it can be (above 2^28 multiply-adds, rows of 16-byte units:
+             * 4 pairs, S = min(16, 16) = 16), 21 split or unsplit in the mid region, 19 for a batch. */
             expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K, 17, 16, S);
-            /* 6 pairs, S = min(10, 16) = 10, kc = 820 -> 832: 10 slices where B's rows
-             * (k = 8192 for op_b T) allow it; n = 513 (op_b N) does not. */
-            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, 17, oi ? 10 : 1, 17);
-            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 17, 1, 17); /* lda 8191: no split */
+            /* 512 x 513: m n > 2^18. 6 pairs of 17, S = min(10, 16) = 10, kc = 820 -> 832: 10 slices
+             * where B's rows (k = 8192 for op_b T) allow it; n = 513 (op_b N): odd rows, 21 with 8 x 9
+             * tiles: S = min(7, 32) = 7. Batched: 21 (below 2^33). */
+            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, oi ? 17 : 21, oi ? 10 : 7, 21);
+            /* lda 8191: odd rows, 21 (64 tiles: S = min(8, 31) = 8). */
+            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 21, 8, 21);
             expect_pick(t, ob, 256, 256, 65536, 17, 64, S);                   /* 1 pair: S = 64 */
         }
     /* F32 storage never 19: the fp32 and TF32 rows of the table (9: as

@@ -255,33 +255,7 @@ __host__ __device__ constexpr bool copy_writes_conflict_free()
 static_assert(ldmatrix_conflict_free(), "ldmatrix: one wavefront per 8x8 matrix");
 static_assert(copy_writes_conflict_free(), "copies: one wavefront per 8 chunks");
 
-/* ---- PTX wrappers (sm_80+; empty elsewhere, and never called there) ----- */
-/* Four 8x8 matrices of 16-bit elements from shared memory (lane 8i + j
- * names row j of matrix i; register i of every lane receives matrix i),
- * kTrans: each matrix transposed on the way. */
-template <bool kTrans> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (kTrans)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                     : "r"(addr));
-    else
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                     : "r"(addr));
-#endif
-}
-/* d += a * b on the tensor cores, one m16n8k16 tile. */
-__device__ __forceinline__ void mma_bf16(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
-}
+/* ldmatrix_x4 and mma16816 (PTX wrappers, sm_80+) are common.cuh's. */
 
 template <bool kAVec, bool kBVec>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -350,8 +324,8 @@ gemm_bf16_mma_sync(unsigned m, unsigned n, unsigned k, float alpha, const unsign
                     ldmatrix_x4<true>(bf, bs + b_ldm_offset(lane, wn, jj, s));
 #pragma unroll
                     for (int i = 0; i < kMT; ++i) {
-                        mma_bf16(acc[i][2 * jj], af[i], bf[0], bf[1]);
-                        mma_bf16(acc[i][2 * jj + 1], af[i], bf[2], bf[3]);
+                        mma16816<__nv_bfloat16>(acc[i][2 * jj], af[i][0], af[i][1], af[i][2], af[i][3], bf[0], bf[1]);
+                        mma16816<__nv_bfloat16>(acc[i][2 * jj + 1], af[i][0], af[i][1], af[i][2], af[i][3], bf[2], bf[3]);
                     }
                 }
             }

@@ -1138,33 +1138,8 @@ __device__ __forceinline__ void epilogue_tile(const float (&d)[kAcc], const CUte
                                   bn, lane, prm.alpha, prm.beta, prm.c_vec, bias, prm.bias_vec);
 }
 
-/* A split product's partial tile (GK_GEMM_AUTO's split-K, gemm.c): alpha
- * * d in fp32, no bias, beta = 0 (the launcher refuses anything else), from
- * registers in store_tile's fragment layout, float pairs (8 bytes) where
- * c_vec (c 8-byte aligned, ldc and the stride even: col is even, so the
- * pair is aligned). Rows past m are skipped, columns past n guarded. */
-__device__ __forceinline__ void store_partial(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
-                                              unsigned row0, unsigned bn, int lane, float alpha, bool c_vec)
-{
-    const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const unsigned row = row0 + g + 8 * h;
-        if (row >= m) continue;
-        float *const crow = c + (size_t)row * ldc;
-#pragma unroll
-        for (int j = 0; j < kAcc / 4; ++j) {
-            const unsigned col = bn + 8 * j + 2 * t;
-            const float v0 = alpha * d[4 * j + 2 * h], v1 = alpha * d[4 * j + 2 * h + 1];
-            if (c_vec && col + 2 <= n) {
-                *reinterpret_cast<float2 *>(crow + col) = make_float2(v0, v1);
-            } else {
-                if (col < n) crow[col] = v0;
-                if (col + 1 < n) crow[col + 1] = v1;
-            }
-        }
-    }
-}
+/* A split product's partial tile: common.cuh's store_partial (alpha * d in
+ * fp32, no bias, beta = 0: the launcher refuses anything else). */
 
 /* The k-tiles unit of product z walks: all of them, or with split-K
  * (kF32C and kt_per > 0: product z is slice z of one product, A and B not
@@ -1345,7 +1320,7 @@ __device__ __forceinline__ void persistent_body(const CUtensorMap *map_a, const 
             const unsigned row0 = bm + 64 * cw + 16 * (warp & 3);
             const uint32_t buf = epi0 + (uint32_t)((warp - 4) * kEpiWarpBytes);
             if constexpr (kF32C) {
-                store_partial(d, static_cast<float *>(prm.c) + (size_t)z * prm.stride_c, prm.ldc, prm.m, prm.n, row0,
+                store_partial<kAcc>(d, static_cast<float *>(prm.c) + (size_t)z * prm.stride_c, prm.ldc, prm.m, prm.n, row0,
                               bn, lane, prm.alpha, prm.c_vec);
             } else {
                 switch (prm.epi) { /* uniform: one instance of the epilogue per kind */

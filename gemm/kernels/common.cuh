@@ -13,12 +13,15 @@
  *   - the sm_80 asynchronous copies and mbarriers as inline PTX (cp.async,
  *     cp.async.mbarrier.arrive, mbarrier init / arrive / try_wait), for
  *     variants 9-12 and the BF16 ladder;
+ *   - the sm_80 tensor-core instructions (ldmatrix.x4, mma.sync m16n8k16
+ *     for bf16 and f16) of variants 13, 19 and 21;
  *   - the BF16 ladder's shared-memory layout (128-byte rows, 16-byte chunk
  *     q of row r at chunk q ^ (r % 8)), its copy path (16-byte cp.async, or
  *     chunks gathered element by element where rows are not 16-byte
  *     aligned or a chunk straddles the last column: Bf16Slab) and its
  *     epilogue (bf16 pairs: store_pair, store_tile), which variant 13
- *     introduces and variants 14-17 reuse.
+ *     introduces and variants 14-17 reuse, and the fp32 partial tiles of
+ *     split-K (store_partial).
  * sm90.cuh adds the Hopper-only instructions (TMA, wgmma, setmaxnreg) and
  * the tensor maps; it includes this file.
  *
@@ -286,6 +289,52 @@ __device__ __forceinline__ void st_shared16(uint32_t dst, uint32_t x, uint32_t y
 {
     asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "r"(x), "r"(y), "r"(z), "r"(w)
                  : "memory");
+}
+
+/* ---- sm_80 tensor-core instructions (PTX ISA: ldmatrix, mma.m16n8k16) ---------------
+ * Four 8x8 matrices of 16-bit elements from shared memory (lane 8i + j
+ * names row j of matrix i, a 16-byte-aligned address; register i of every
+ * lane receives matrix i: lane 4g + t holds row g, elements 2t and 2t + 1),
+ * kTrans: each matrix transposed on the way (lane 4g + t then holds column
+ * g, rows 2t and 2t + 1). Variants 13, 19 and 21. */
+template <bool kTrans> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (kTrans)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr));
+    else
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr));
+#endif
+}
+template <typename T> constexpr bool kIsBf16 = false;
+template <> constexpr bool kIsBf16<__nv_bfloat16> = true;
+/* d += A B: one mma.sync m16n8k16 with fp32 accumulators, A and B in T
+ * (__nv_bfloat16 or __half). Fragments (lane = 4g + t, each register two
+ * 16-bit elements, the lower index in the low half): a0 = A[g][2t..],
+ * a1 = A[g + 8][2t..], a2 = A[g][2t + 8..], a3 = A[g + 8][2t + 8..];
+ * b0 = B[2t..][g], b1 = B[2t + 8..][g]; d0, d1 = D[g][2t, 2t + 1], d2, d3 =
+ * D[g + 8][2t, 2t + 1]. */
+template <typename T>
+__device__ __forceinline__ void mma16816(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                         uint32_t b0, uint32_t b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (kIsBf16<T>) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    } else {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    }
+#endif
 }
 
 /* An mbarrier is a 64-bit object in shared memory. Each phase waits for a
@@ -629,6 +678,35 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], T *c, size_t 
             const unsigned col = bn + 8 * j + 2 * t;
             store_pair<kEpi>(crow, col, n, alpha, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], beta, c_vec,
                              bias_pair<kEpi>(bias, col, n, bias_vec));
+        }
+    }
+}
+
+/* A split product's partial tile (GK_GEMM_AUTO's split-K, gemm.c; variants
+ * 17 and 21): alpha * d in fp32, from registers in store_tile's fragment
+ * layout, float pairs (8 bytes) where c_vec (c 8-byte aligned, ldc and the
+ * stride even: col is even, so the pair is aligned). Rows past m are
+ * skipped, columns past n guarded. */
+template <int kAcc>
+__device__ __forceinline__ void store_partial(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
+                                              unsigned row0, unsigned bn, int lane, float alpha, bool c_vec)
+{
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const unsigned row = row0 + g + 8 * h;
+        if (row >= m) continue;
+        float *const crow = c + (size_t)row * ldc;
+#pragma unroll
+        for (int j = 0; j < kAcc / 4; ++j) {
+            const unsigned col = bn + 8 * j + 2 * t;
+            const float v0 = alpha * d[4 * j + 2 * h], v1 = alpha * d[4 * j + 2 * h + 1];
+            if (c_vec && col + 2 <= n) {
+                *reinterpret_cast<float2 *>(crow + col) = make_float2(v0, v1);
+            } else {
+                if (col < n) crow[col] = v0;
+                if (col + 1 < n) crow[col + 1] = v1;
+            }
         }
     }
 }

@@ -5,11 +5,11 @@
  * in single precision (gk_gemm: from the naive kernel, variant 1, to a tuned
  * fp32 kernel, 10, and two TF32 tensor-core kernels: 11 with
  * Ampere's mma.sync, 12 with Hopper's wgmma fed by the TMA) and in
- * bfloat16 on the tensor cores (gk_gemm_bf16, variants 13-17 and 19: see "BF16"
+ * bfloat16 (gk_gemm_bf16, variants 13-17 and 19-21: see "BF16"
  * below), and, through gk_gemm_ex (below), with transposed operands,
  * batches, FP16 and fused bias and activation, and FP8 inputs (variant 18,
- * "FP8" below), and skinny 16-bit products (variant 19, "Skinny products"
- * below). Every variant is one file in
+ * "FP8" below), and skinny, tiny and mid-size 16-bit products (variants
+ * 19-21: "Skinny products", "Tiny products", "Mid-size products" below). Every variant is one file in
  * gemm/kernels/ and one row of the module's one table (gemm/variants.c),
  * ids 1-19, whose read-only description gk_gemm_variant_at() shows; the
  * API, the tests, the bench and the docs all read it and use its ids.
@@ -88,7 +88,7 @@ extern "C" {
 typedef enum gk_gemm_precision {
     GK_GEMM_FP32 = 0, /* fp32 products and sums (FFMA) */
     GK_GEMM_TF32 = 1, /* TF32 products on the tensor cores, fp32 sums */
-    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17, 19, 20): exact products, fp32 sums, C in bf16 */
+    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17, 19-21): exact products, fp32 sums, C in bf16 */
     GK_GEMM_FP16 = 3, /* the same kernels storing IEEE half (gk_gemm_ex, GK_GEMM_TYPE_F16): the
                          precision of a call, never of a table row */
     GK_GEMM_FP8 = 4   /* FP8 inputs (e4m3, e5m2: variant 18), exact products, fp32 sums */
@@ -140,9 +140,10 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * on the tensor cores. Its variants are the 16-bit rows of the module's
  * one table: the ladder, ids 13-17 in teaching order (the kernel files are
  * gemm/kernels/bf16_NN_name.cu, id 12 + NN), 19, the skinny products'
- * kernel ("Skinny products" below), and 20, the tiny products' ("Tiny
- * products"); gk_gemm_bf16_variant_at(i) is the i-th of 13, 14, 15, 16,
- * 17, 19, 20, a view of the same table. 13 mma.sync with ldmatrix and
+ * kernel ("Skinny products" below), 20, the tiny products' ("Tiny
+ * products"), and 21, the mid-size products' ("Mid-size products");
+ * gk_gemm_bf16_variant_at(i) is the i-th of 13, 14, 15, 16, 17, 19, 20,
+ * 21, a view of the same table. 13 mma.sync with ldmatrix and
  * cp.async (the Ampere way), 14 Hopper's wgmma reading both tiles from
  * shared memory, 15 the tensor memory accelerator (TMA) loading them into
  * an mbarrier pipeline, 16 warp specialization (a producer warpgroup issues
@@ -153,8 +154,8 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * overlap the next tile; CTAs in clusters of 2 share B's tiles through TMA
  * multicast). gk_gemm_bf16_best_variant() gives 17, the fastest of them at
  * every size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
- * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19 and 20 are
- * faster only in their regions). gk_gemm_bf16 takes ids 13-17, 19 and 20 (and
+ * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19-21 are
+ * faster only in their regions). gk_gemm_bf16 takes ids 13-17 and 19-21 (and
  * GK_GEMM_AUTO, below); gk_gemm
  * returns GK_ERROR_UNSUPPORTED for them (and gk_gemm_bf16 for 1-12).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
@@ -215,13 +216,16 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *             F16: gk/gemm.h "FP8", gemm/kernels/fp8_01_scaled_wgmma.cu;
  *   19        16-bit storage, a few rows of op(A) against a large op(B) (the
  *             weight): "Skinny products" below,
- *             gemm/kernels/skinny_01_weight_stream.cu; gk_gemm_bf16 takes it.
+ *             gemm/kernels/skinny_01_weight_stream.cu; gk_gemm_bf16 takes it;
+ *   20, 21    16-bit storage, tiny and mid-size products: "Tiny products"
+ *             and "Mid-size products" below, gemm/kernels/small_01_dot.cu and
+ *             small_02_tiles.cu; gk_gemm_bf16 takes them.
  * variant->types says which element types a variant stores, and
  * variant->extended whether it takes every option below (transposed
  * operands, batches, epilogues); the others take the default layout, one
  * product and no epilogue, and return GK_ERROR_UNSUPPORTED, with a message,
- * for anything else. Variants 10 (fp32), 11 and 12 (TF32), 17 and 19 (BF16
- * and FP16) and 18 (FP8 inputs) are extended.
+ * for anything else. Variants 10 (fp32), 11 and 12 (TF32), 17 and 19-21
+ * (BF16 and FP16) and 18 (FP8 inputs) are extended.
  *
  * The options:
  *   - op_a, op_b: an operand as stored (GK_GEMM_OP_N) or transposed
@@ -462,26 +466,47 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * The kernel file's header explains the design and gemm/README.md gives
  * its figures. */
 /* ---- Tiny products: variant 20 ----------------------------------------------
- * A BF16 or F16 product of at most GK_GEMM_TINY_MAX_MNK multiply-adds
- * (m n k, times the batch) costs a tensor-core rung more to start than to
- * compute, and so does one of a few outputs (m n batch at most
- * GK_GEMM_TINY_LONGK_MAX_MN) with a long k (up to
- * GK_GEMM_TINY_LONGK_MAX_MNK multiply-adds), which leaves most SMs of a
- * tiled rung idle when variant 17 cannot split k. Variant
- * 20 gives each element of C to a group of 1 to 256 threads (about k / 16)
- * that add its k products on the CUDA cores and then their partial sums in
- * a fixed tree (the same bits on every run); elements are loaded one by
- * one, so it takes everything gk_gemm_ex offers for BF16 and F16 at any
- * leading dimension and 2-byte alignment, with no workspace, on any GPU
- * from compute capability 8.0. GK_GEMM_AUTO picks it for BF16 and F16 up
- * in those regions, with k at most GK_GEMM_TINY_MAX_K, outside the skinny
- * region; it is correct for any size, and slow for large ones (two loads
- * per multiply-add) and for a few outputs with a very long k (at most 256
- * threads per output). */
-#define GK_GEMM_TINY_MAX_MNK ((size_t)1 << 24)
+ * A BF16 or F16 product with a short k and few outputs (k at most
+ * GK_GEMM_TINY_SHORT_K, m n batch at most GK_GEMM_TINY_SHORT_K_MAX_MN)
+ * costs a tensor-core rung more to start than to compute, and so does one
+ * of a few outputs (m n batch at most GK_GEMM_TINY_LONGK_MAX_MN) with a
+ * long k (from GK_GEMM_TINY_LONGK_MIN_K to GK_GEMM_TINY_MAX_K, up to
+ * GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK multiply-adds where variant 21 can
+ * split k, GK_GEMM_TINY_LONGK_MAX_MNK where it cannot), whose few tiles
+ * would walk k one after another. Variant 20 gives each element of C to a
+ * group of 1 to 256 threads (about k / 16) that add its k products on the
+ * CUDA cores and then their partial sums in a fixed tree (the same bits on
+ * every run); elements are loaded one by one, so it takes everything
+ * gk_gemm_ex offers for BF16 and F16 at any leading dimension and 2-byte
+ * alignment, with no workspace, on any GPU from compute capability 8.0.
+ * GK_GEMM_AUTO picks it for BF16 and F16 in those regions, outside the
+ * skinny one; it is correct for any size, and slow for large ones (two
+ * loads per multiply-add: 256^3 takes 52 us on the H100, against 7.7 us
+ * on variant 21). */
+#define GK_GEMM_TINY_SHORT_K ((size_t)8)
+#define GK_GEMM_TINY_SHORT_K_MAX_MN ((size_t)1 << 18)
+#define GK_GEMM_TINY_LONGK_MIN_K ((size_t)192)
 #define GK_GEMM_TINY_MAX_K ((size_t)16384)
-#define GK_GEMM_TINY_LONGK_MAX_MN ((size_t)1 << 14)
+#define GK_GEMM_TINY_LONGK_MAX_MN ((size_t)1 << 13)
+#define GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK ((size_t)1 << 22)
 #define GK_GEMM_TINY_LONGK_MAX_MNK ((size_t)1 << 27)
+
+/* ---- Mid-size products: variant 21 --------------------------------------------
+ * Between the tiny region and the large products that fill the GPU with
+ * variant 17's 128 x 256 tiles, a BF16 or F16 product has too few of
+ * those tiles to occupy 132 SMs (1024 x 256 x 1024: 8) and, where its rows
+ * are not whole 16-byte units, variant 17 copies them element by element
+ * with a quarter of its threads. Variant 21 computes 64 x 64 tiles with
+ * mma.sync on 128-thread CTAs, up to 4 per SM, in either layout of each
+ * operand, through 3 stages of 16-byte cp.async where the rows allow it and
+ * element loads through registers elsewhere; it needs no workspace (except
+ * to split k, below) and a compute capability 8.0 GPU. GK_GEMM_AUTO picks
+ * it for BF16 and F16 outside the skinny, tiny and long-k regions up to
+ * m n k batch <= GK_GEMM_MID_MAX_MNK multiply-adds where lda, ldb (and the
+ * batch strides) are multiples of 8 elements, GK_GEMM_MID_MAX_MNK_GATHER
+ * elsewhere; beyond that variant 17's wider tiles win. */
+#define GK_GEMM_MID_MAX_MNK ((size_t)1 << 28)
+#define GK_GEMM_MID_MAX_MNK_GATHER ((size_t)1 << 33)
 
 #define GK_GEMM_SKINNY_MAX_M ((size_t)32)
 #define GK_GEMM_SKINNY_MAX_M_KN ((size_t)16)
@@ -505,12 +530,20 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         (rows of 16 bytes: its TMA path), else                11
  *   BF16, F16   DEFAULT   n k >= GK_GEMM_SKINNY_MIN_NK and m <= GK_GEMM_SKINNY_MAX_M
  *                         (op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (op_b = N)       19
- *   BF16, F16   DEFAULT   k <= GK_GEMM_TINY_MAX_K and m n k batch <= GK_GEMM_TINY_MAX_MNK,
- *                         or m n batch <= GK_GEMM_TINY_LONGK_MAX_MN and
- *                         m n k batch <= GK_GEMM_TINY_LONGK_MAX_MNK               20
+ *   BF16, F16   DEFAULT   an empty product (m, n, k or batch 0)                  20
+ *   BF16, F16   DEFAULT   k <= GK_GEMM_TINY_SHORT_K and m n batch <=
+ *                         GK_GEMM_TINY_SHORT_K_MAX_MN, or m n batch <=
+ *                         GK_GEMM_TINY_LONGK_MAX_MN with GK_GEMM_TINY_LONGK_MIN_K
+ *                         <= k <= GK_GEMM_TINY_MAX_K and m n k batch <=
+ *                         GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK where 21 would split k
+ *                         (below), GK_GEMM_TINY_LONGK_MAX_MNK where not          20
  *   BF16, F16   DEFAULT   m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K,
- *                         where 17 would not split k (below)                     19
- *   BF16, F16   DEFAULT   anything else (split along k as below)                17
+ *                         where neither 17 nor 21 would split k (below)          19
+ *   BF16, F16   DEFAULT   m n k batch <= GK_GEMM_MID_MAX_MNK (lda, ldb and the
+ *                         batch strides multiples of 8) or
+ *                         GK_GEMM_MID_MAX_MNK_GATHER (otherwise)                 21
+ *   BF16, F16   DEFAULT   anything else                                          17
+ *                         (17 and 21 split along k as below)
  *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
  * for one product with k >= 1024 and fewer than 64 output tiles (12's are
@@ -533,6 +566,13 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * and split_k.cu adds them as above, rounding C to its type once. Where a
  * or b turns out not 16-byte aligned at the call, the product runs unsplit
  * in the same workspace.
+ * When the pick is 21 (BF16, F16) for one product with k >=
+ * GK_GEMM_SPLIT21_MIN_K and at most GK_GEMM_SPLIT21_CTAS / 2 of its 64 x 64
+ * tiles, k is cut into S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k
+ * / GK_GEMM_SPLIT21_MIN_KC)) slices (when S >= 2) of kc = ceil(k / S)
+ * rounded up to a multiple of 64 (then S = ceil(k / kc)): variant 21
+ * computes every slice's fp32 partials in one launch, at any layout and
+ * alignment, and split_k.cu adds them as above.
  * The rungs that exist set the limits: the shapes where none of them is
  * near cuBLAS (small, skinny and odd-row products) are listed on the page
  * with their measured ratios. */
@@ -542,6 +582,10 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_SPLIT16_MAX_PAIRS ((size_t)32)
 #define GK_GEMM_SPLIT16_CLUSTERS ((size_t)64)
 #define GK_GEMM_SPLIT16_MIN_KC ((size_t)512)
+/* Variant 21's split-K (above): 4 CTAs on each of the H100's 132 SMs. */
+#define GK_GEMM_SPLIT21_MIN_K ((size_t)1024)
+#define GK_GEMM_SPLIT21_CTAS ((size_t)528)
+#define GK_GEMM_SPLIT21_MIN_KC ((size_t)256)
 
 /* The variant GK_GEMM_AUTO runs for *desc (checked as gk_gemm_ex checks
  * it, then stored in *variant) and, when splits is not NULL, into how many
