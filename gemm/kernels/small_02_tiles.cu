@@ -37,11 +37,9 @@
  *     aligned, leading dimension and batch stride multiples of 8 elements)
  *     the tiles come in by cp.async (16 bytes per thread and chunk, zero
  *     fill past the matrix) into 3 stages, 2 k-tiles in flight while a
- *     third is computed: 3 x 18 KB = 54 KB per CTA, 4 CTAs per SM; when
- *     the grid fits one wave of 3 CTAs per SM (on the H100, up to 396
- *     tiles: 256^3 has 16, 512^3 64) 4 stages, 3 k-tiles in flight, so
- *     that a short k waits for memory once rather than twice (72 KB, 3
- *     CTAs per SM);
+ *     third is computed: 3 x 18 KB = 54 KB per CTA, 4 CTAs per SM (a
+ *     fourth stage, tried for grids of one wave, changed nothing
+ *     measurable at 256^3 and 512^3 on the H100: 7.7 and 10.3 us);
  *   - elsewhere each thread loads its 8 chunks of the next k-tile element
  *     by element (2-byte loads: any leading dimension, any 2-byte
  *     alignment) into 32 registers while the warps compute the current
@@ -83,11 +81,11 @@ constexpr int kThreads = 128;               /* 4 warps as 2 (m) x 2 (n), 32 x 32
 constexpr int kPitch = kBK + 8;             /* elements per shared-memory row: 144 bytes */
 constexpr int kTileBytes = 64 * kPitch * 2; /* one operand's k-tile: 64 rows, 9,216 bytes */
 constexpr int kStageBytes = 2 * kTileBytes; /* A and B: 18,432 */
-constexpr int kRegStages = 2; /* element loads through registers; cp.async: 3 or 4 stages (launch) */
+constexpr int kAsyncStages = 3, kRegStages = 2;
 constexpr int kChunks = 64 * 64 / 8 / kThreads; /* 16-byte chunks per thread, operand and k-tile: 4 */
 static_assert(kBM == 64 && kBN == 64 && kBK == 64, "every tile is 64 x 64 in either orientation");
 static_assert((kPitch * 2) % 16 == 0 && (kPitch * 2 / 4) % 32 == 4, "rows 16-byte aligned, 4 banks apart");
-static_assert(3 * kStageBytes <= 227 * 1024 / 4 && 4 * kStageBytes <= 227 * 1024 / 3, "4 CTAs per SM with 3 stages, 3 with 4");
+static_assert(kAsyncStages * kStageBytes <= 227 * 1024 / 4, "4 CTAs per SM");
 
 struct Params {
     const unsigned short *a, *b;
@@ -198,11 +196,9 @@ __device__ __forceinline__ void ktile(float (&acc)[2][16], uint32_t sa, uint32_t
 }
 
 /* kF32C: C is fp32, a split product's partials (alpha only, no epilogue). */
-template <typename T, bool kAT, bool kBT, int kStages, bool kF32C>
+template <typename T, bool kAT, bool kBT, bool kAsync, bool kF32C>
 __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
 {
-    constexpr bool kAsync = kStages > kRegStages;
-    constexpr int kAsyncStages = kStages;
     extern __shared__ __align__(128) unsigned char smem[];
     const uint32_t s0 = smem_u32(smem);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 1, wn = warp & 1;
@@ -226,10 +222,9 @@ __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
             for (int j = 0; j < 16; ++j) acc[i][j] = 0.0f;
 
         if constexpr (kAsync) {
-            /* Stages kt % kStages: k-tiles kt + 1 .. kt + kStages - 1 in
-             * flight while kt is computed. One group per k-tile (empty past
-             * the last), so that wait_group kStages - 2 always means "k-tile
-             * kt has landed". */
+            /* Stages kt % 3: k-tiles kt + 1 and kt + 2 in flight while kt is
+             * computed. One group per k-tile (empty past the last), so that
+             * wait_group 1 always means "k-tile kt has landed". */
 #pragma unroll
             for (int s = 0; s < kAsyncStages - 1; ++s) {
                 if ((unsigned)s < nkt) {
@@ -323,24 +318,12 @@ bool rows16(const void *p, size_t ld, size_t stride, bool batched)
     return (uintptr_t)p % 16 == 0 && ld % 8 == 0 && (!batched || stride % 8 == 0);
 }
 
-/* cp.async with 3 stages (2 k-tiles in flight, 54 KB: 4 CTAs per SM),
- * or 4 (3 in flight, 72 KB: 3 per SM) when the grid fits one wave of 3 per
- * SM and a unit has 3 k-tiles or more: a short product then waits for its
- * memory once, not twice. */
 template <typename T, bool kAT, bool kBT, bool kF32C>
 cudaError_t launch(const Params &p, bool async, cudaStream_t stream)
 {
-    int dev = 0, sms = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err != cudaSuccess) return err;
-    const unsigned unit_kt = p.kt_per != 0 ? p.kt_per : (p.k + kBK - 1) / kBK;
-    const int stages = !async ? kRegStages : (p.units <= (size_t)3 * sms && unit_kt >= 3 ? 4 : 3);
-    auto kernel = stages == 4   ? tiles_kernel<T, kAT, kBT, 4, kF32C>
-                  : stages == 3 ? tiles_kernel<T, kAT, kBT, 3, kF32C>
-                                : tiles_kernel<T, kAT, kBT, kRegStages, kF32C>;
-    const int smem = stages * kStageBytes;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    auto kernel = async ? tiles_kernel<T, kAT, kBT, true, kF32C> : tiles_kernel<T, kAT, kBT, false, kF32C>;
+    const int smem = (async ? kAsyncStages : kRegStages) * kStageBytes;
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (err != cudaSuccess) return err;
     const size_t blocks = p.units < 0x7fffffffu ? p.units : 0x7fffffffu;
     kernel<<<(unsigned)blocks, kThreads, smem, stream>>>(p);
