@@ -9,8 +9,8 @@
  * 57 (rows of 57 and 151 elements: not 16-byte units, so the TMA cannot
  * address them) its producer warpgroup copies each stage element by
  * element for 20 x 1 tiles. Here a tile is 64 x 64 of C, a CTA 128
- * threads, so that there are 16 times more tiles than variant 17's (1024^3:
- * 256; 2464 x 151 x 57: 117), and up to 4 CTAs share an SM:
+ * threads, so that a large C has eight times as many tiles as variant
+ * 17's (1024^3: 256; 2464 x 151 x 57: 117), and up to 4 CTAs share an SM:
  *
  *   - 4 warps as 2 x 2, each owning 32 x 32 of the tile: 2 m16 x 4 n8
  *     accumulator tiles (32 fp32 registers per thread), fed per k16-step by
@@ -52,7 +52,7 @@
  *     columns 2t, 2t + 1) is the wgmma's m64nNk16 layout of one warp.
  *
  * What bounds it: it is the Ampere way (as variant 13, on a quarter of
- * its tile), so at large sizes it stays far below variants 17's wgmma
+ * its tile), so at large sizes it stays far below variant 17's wgmma
  * rate; AUTO (gk/gemm.h) gives it the middle region only, where the tile
  * count and the start of a CTA matter more than the rate of one SM. Each
  * warp issues 8 mma per 4 ldmatrix and waits for its copies once per

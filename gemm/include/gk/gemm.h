@@ -496,7 +496,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * variant 17's 128 x 256 tiles, a BF16 or F16 product has too few of
  * those tiles to occupy 132 SMs (1024 x 256 x 1024: 8) and, where its rows
  * are not whole 16-byte units, variant 17 copies them element by element
- * with a quarter of its threads. Variant 21 computes 64 x 64 tiles with
+ * with its producer warpgroup (128 of its 384 threads). Variant 21 computes 64 x 64 tiles with
  * mma.sync on 128-thread CTAs, up to 4 per SM, in either layout of each
  * operand, through 3 stages of 16-byte cp.async where the rows allow it and
  * element loads through registers elsewhere; it needs no workspace (except
