@@ -29,8 +29,8 @@
  * the tiny products' dot products, 21 the mid-size products' tiles; 18
  * multiplies FP8 inputs and has its own module, gemm_fp8), then the auto
  * row, the references and the ceiling. A run shows the variants that store
- * its dtype (variant->types): f32 ids 1-12, bf16 ids 13-17 and 19-21, f16 ids
- * 17 and 19-21. Each runs through gk_gemm_ex with the run's
+ * its dtype (variant->types): f32 ids 1-12 and 20, bf16 ids 13-17 and 19-21,
+ * f16 ids 17 and 19-21. Each runs through gk_gemm_ex with the run's
  * description and a workspace of the size its two-phase query asks for
  * (poisoned). A variant that does not take the description (transposed
  * operands, a batch or an epilogue on a variant that is not extended) says
@@ -180,7 +180,7 @@ void gk_gemm_bench_format_size(const gk_bench_shape *shape, char *buf, size_t si
 enum { P_DTYPE, P_LAYOUT, P_BATCH, P_EPILOGUE, P_COMPUTE };
 static const gk_bench_param_decl params[] = {
     {"dtype", "f32,bf16,f16", "f32,bf16",
-     "type of A, B, C: f32 runs ids 1-12 (fp32, TF32), bf16 and f16 the ids that store it (13-17 and 19-21; 17 and 19-21)",
+     "type of A, B, C: f32 runs ids 1-12 (fp32, TF32) and 20, bf16 and f16 the ids that store them (13-17 and 19-21; 17 and 19-21)",
      NULL},
     {"layout", "nn,nt,tn,tt", "nn",
      "op_a op_b, row-major: nt = B stored n x k (y = x W^T), tn = A stored k x m", NULL},
@@ -593,12 +593,14 @@ static void in_run(void *p, gk_bench_case *c)
         const gk_gemm_desc d = make_desc(s, s->m, s->n, s->k, s->batch);
         int id = 0;
         if (gk_ok(gk_gemm_auto_variant(&d, &id, NULL))) v = gk_gemm_find_variant(id);
-        if (v != NULL)
-            c->peak = v->precision == GK_GEMM_TF32 ? GK_PEAK_TF32 : is_16bit(v) ? GK_PEAK_BF16 : GK_PEAK_FP32;
     }
     if (v == NULL) return;
-    c->precision = gk_gemm_precision_name(is_16bit(v) && s->type == GK_GEMM_TYPE_F16 ? GK_GEMM_FP16 : v->precision);
-    c->reference = reference_key(s->type, v->precision, s->epilogue != GK_GEMM_EPILOGUE_NONE);
+    /* What the variant computes in for the run's type (variant 20 takes
+     * fp32 as well as the 16-bit types). */
+    const gk_gemm_precision pr = gk_gemm_variant_precision(v, s->type);
+    c->peak = pr == GK_GEMM_TF32 ? GK_PEAK_TF32 : pr == GK_GEMM_FP32 ? GK_PEAK_FP32 : GK_PEAK_BF16;
+    c->precision = gk_gemm_precision_name(pr);
+    c->reference = reference_key(s->type, pr, s->epilogue != GK_GEMM_EPILOGUE_NONE);
 }
 
 /* A run has one dtype and one epilogue: the variants that store that type,
@@ -645,7 +647,7 @@ static gk_status prepare_variant(state *s)
     const gk_gemm_variant *v = gk_gemm_find_variant(id);
     if (v == NULL) return GK_FAIL(GK_ERROR_UNKNOWN_VARIANT, "no such gemm variant");
     if (v->min_cc > s->cc) return GK_FAIL(GK_ERROR_UNSUPPORTED, "needs a newer GPU (variant->min_cc)");
-    s->precision = is_16bit(v) && s->type == GK_GEMM_TYPE_F16 ? GK_GEMM_FP16 : v->precision;
+    s->precision = gk_gemm_variant_precision(v, s->type);
     s->desc = make_desc(s, s->m, s->n, s->k, s->batch);
     gk_gemm_desc tiny = make_desc(s, 1, 1, 1, 1);
     /* The workspace query: GK_ERROR_UNSUPPORTED here when the variant does

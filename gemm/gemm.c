@@ -403,6 +403,28 @@ static int rows16_bits(const gk_gemm_desc *d, int dense_ld)
     return lda % 8 == 0 && ldb % 8 == 0 && (d->batch <= 1 || (d->stride_a % 8 == 0 && d->stride_b % 8 == 0));
 }
 
+/* m n batch and m n k batch of a product whose factors are each at most
+ * GK_GEMM_MAX_DIM, saturated at 2^63. */
+static void outputs_and_work(const gk_gemm_desc *d, size_t *outs, size_t *work)
+{
+    const size_t sat = (size_t)1 << 63, mn = d->m * d->n;
+    *outs = d->batch == 0 || mn <= sat / d->batch ? mn * d->batch : sat;
+    *work = d->k == 0 || *outs <= sat / d->k ? *outs * d->k : sat;
+}
+
+/* The tiny regions of variant 20 (gk/gemm.h), for a non-empty product
+ * whose factors are each at most GK_GEMM_MAX_DIM: a short k and few
+ * outputs; at most long_k_outs outputs with a long k, up to long_k_work
+ * multiply-adds; and any product of at most all_work. */
+static int tiny(const gk_gemm_desc *d, size_t long_k_outs, size_t long_k_work, size_t all_work)
+{
+    size_t outs, work;
+    outputs_and_work(d, &outs, &work);
+    return (d->k <= GK_GEMM_TINY_SHORT_K && outs <= GK_GEMM_TINY_SHORT_K_MAX_MN) || work <= all_work ||
+           (d->k >= GK_GEMM_TINY_LONGK_MIN_K && d->k <= GK_GEMM_TINY_MAX_K && outs <= long_k_outs &&
+            work <= long_k_work);
+}
+
 /* GK_GEMM_AUTO's table (gk/gemm.h). Reads the description only; a
  * description check_desc rejects may pick anything. can_split: the call
  * has a workspace (gk_gemm_ex), so that variants 17 and 21 may split k. */
@@ -419,16 +441,13 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         if (d->m == 0 || d->n == 0 || d->k == 0 || d->batch == 0) return 20; /* nothing to multiply */
         const size_t lim = GK_GEMM_MAX_DIM;
         if (d->m > lim || d->n > lim || d->k > lim || d->batch > lim) return 17; /* rejected by check_desc */
-        /* m n batch and m n k batch, saturated at 2^63 (each factor is below 2^31). */
-        const size_t sat = (size_t)1 << 63;
+        size_t outs, work;
+        outputs_and_work(d, &outs, &work);
         const size_t mn = d->m * d->n;
-        const size_t outs = mn <= sat / d->batch ? mn * d->batch : sat;
-        const size_t work = outs <= sat / d->k ? outs * d->k : sat;
         const int split21 = can_split && auto_split21(d).splits > 1;
         /* Tiny: a short k and few outputs, or a few outputs and a long k. */
-        if (d->k <= GK_GEMM_TINY_SHORT_K && outs <= GK_GEMM_TINY_SHORT_K_MAX_MN) return 20;
-        if (d->k >= GK_GEMM_TINY_LONGK_MIN_K && d->k <= GK_GEMM_TINY_MAX_K && outs <= GK_GEMM_TINY_LONGK_MAX_MN &&
-            work <= (split21 ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK))
+        if (tiny(d, GK_GEMM_TINY_LONGK_MAX_MN, split21 ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK,
+                 0))
             return 20;
         /* A small C with a long k that neither 17 nor 21 can split. */
         if (mn <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K && !split21 &&
@@ -437,6 +456,11 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         /* Mid-size: 21, up to the work where 17's wider tiles win. */
         return work <= (rows16_bits(d, dense_ld) ? GK_GEMM_MID_MAX_MNK : GK_GEMM_MID_MAX_MNK_GATHER) ? 21 : 17;
     }
+    /* F32, either compute: tiny products on variant 20 (fp32 products). */
+    if (d->m != 0 && d->n != 0 && d->k != 0 && d->batch != 0 && d->m <= GK_GEMM_MAX_DIM && d->n <= GK_GEMM_MAX_DIM &&
+        d->k <= GK_GEMM_MAX_DIM && d->batch <= GK_GEMM_MAX_DIM &&
+        tiny(d, GK_GEMM_TINY_F32_LONGK_MAX_MN, GK_GEMM_TINY_LONGK_MAX_MNK, GK_GEMM_TINY_F32_MAX_MNK))
+        return 20;
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
     const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
     if (d->compute == GK_GEMM_COMPUTE_TF32) {

@@ -12,7 +12,8 @@
  * (kernels/bf16_NN_name.cu: id 12 + NN), id 18 multiplies FP8 inputs
  * (kernels/fp8_NN_name.cu: id 17 + NN), id 19 serves skinny 16-bit
  * products (kernels/skinny_NN_name.cu: id 18 + NN), ids 20 and 21 tiny and
- * mid-size 16-bit products (kernels/small_NN_name.cu: id 19 + NN). */
+ * mid-size 16-bit products (kernels/small_NN_name.cu: id 19 + NN; 20
+ * takes fp32 too). */
 #include <stddef.h>
 
 #include "../common/module.h"
@@ -89,8 +90,9 @@ static const gk_gemm_row table[] = {
     {{20, "dot",
       "tiny products: each element of C a dot product of a group of 1 to 256 threads on the CUDA cores, summed in a "
       "fixed tree; element loads, any layout and alignment",
-      GK_GEMM_BF16, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
-     NULL, gk_gemm_small_01_dot_run, gk_gemm_small_01_dot_run_ex, NULL, NULL, NULL, NULL},
+      GK_GEMM_BF16, 80,
+      GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
+     gk_gemm_small_01_dot_run_f32, gk_gemm_small_01_dot_run, gk_gemm_small_01_dot_run_ex, NULL, NULL, NULL, NULL},
     /* Mid-size products: kernels/small_02_tiles.cu. */
     {{21, "tiles",
       "mid-size products: 64 x 64 tiles of mma.sync on 128-thread CTAs, up to 4 per SM; 3 cp.async stages where "
@@ -113,10 +115,13 @@ static int last_of(int (*keep)(const gk_gemm_variant *))
     return best;
 }
 static int is_fp32(const gk_gemm_variant *v) { return v->precision == GK_GEMM_FP32; }
-/* gk_gemm_best_variant's candidates: fp32 storage from fp32 inputs (not the FP8 rung). */
+/* gk_gemm_best_variant's candidates: the fp32 and TF32 rungs (fp32
+ * storage from fp32 inputs; not the FP8 rung, nor a region's kernel of the
+ * 16-bit rows that also takes fp32: 20). */
 static int stores_f32(const gk_gemm_variant *v)
 {
-    return (v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32)) != 0 && v->precision != GK_GEMM_FP8;
+    return (v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32)) != 0 &&
+           (v->precision == GK_GEMM_FP32 || v->precision == GK_GEMM_TF32);
 }
 static int is_16bit(const gk_gemm_variant *v) { return v->precision == GK_GEMM_BF16; }
 /* The 16-bit ladder: the 16-bit rows before the FP8 rung (13-17); the
@@ -126,6 +131,14 @@ static int is_16bit_ladder(const gk_gemm_variant *v) { return is_16bit(v) && v->
 int gk_gemm_best_fp32_variant(void) { return last_of(is_fp32); }
 int gk_gemm_best_variant(void) { return last_of(stores_f32); }
 int gk_gemm_bf16_best_variant(void) { return last_of(is_16bit_ladder); }
+
+gk_gemm_precision gk_gemm_variant_precision(const gk_gemm_variant *v, gk_gemm_type t)
+{
+    if (v == NULL) return GK_GEMM_FP32;
+    if (v->precision == GK_GEMM_BF16 && t == GK_GEMM_TYPE_F16) return GK_GEMM_FP16;
+    if (v->precision == GK_GEMM_BF16 && t == GK_GEMM_TYPE_F32) return GK_GEMM_FP32;
+    return v->precision;
+}
 
 const char *gk_gemm_precision_name(gk_gemm_precision p)
 {

@@ -156,11 +156,20 @@ static void test_table(void)
                   "variant 19: bf16 and fp16, sm_90");
             CHECK(row && !row->run && !row->run16 && row->run_ex && !row->scratch && !row->run_fp8,
                   "row 19 has its extended function only (no workspace)");
-        } else if (v->id == 20 || v->id == 21) {
+        } else if (v->id == 20) {
+            CHECK(v->precision == GK_GEMM_BF16 && v->types == (b16 | f16 | f32) && v->min_cc == 80,
+                  "variant 20: bf16, fp16 and fp32, sm_80");
+            CHECK(row && row->run && row->run16 && row->run_ex && !row->scratch && !row->run_fp8,
+                  "row 20 has its fp32, 16-bit and extended functions (no workspace)");
+            CHECK(gk_gemm_variant_precision(v, GK_GEMM_TYPE_F32) == GK_GEMM_FP32 &&
+                      gk_gemm_variant_precision(v, GK_GEMM_TYPE_BF16) == GK_GEMM_BF16 &&
+                      gk_gemm_variant_precision(v, GK_GEMM_TYPE_F16) == GK_GEMM_FP16,
+                  "variant 20 computes in fp32, bf16 or fp16 by type");
+        } else if (v->id == 21) {
             CHECK(v->precision == GK_GEMM_BF16 && v->types == (b16 | f16) && v->min_cc == 80,
-                  "variant %d: bf16 and fp16, sm_80", v->id);
-            CHECK(row && !row->run && row->run16 && row->run_ex && !row->scratch && !row->run_fp8,
-                  "row %d has its 16-bit and extended functions (no workspace)", v->id);
+                  "variant 21: bf16 and fp16, sm_80");
+            CHECK(row && !row->run && row->run16 && row->run_ex && !row->scratch && !row->run_fp8 && row->split,
+                  "row 21 has its 16-bit, extended and split functions (no workspace)");
         } else {
             CHECK(v->precision == GK_GEMM_BF16, "variant %d precision %d", v->id, (int)v->precision);
             CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
@@ -190,7 +199,7 @@ static void test_table(void)
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_variant_at(i);
         nfp8 += v->precision == GK_GEMM_FP8;
-        nf32 += stores(v, GK_GEMM_TYPE_F32) && v->precision != GK_GEMM_FP8;
+        nf32 += stores(v, GK_GEMM_TYPE_F32) && (v->precision == GK_GEMM_FP32 || v->precision == GK_GEMM_TF32);
     }
     CHECK(nf32 == 12 && nfp8 == 1, "%zu fp32 rows, %zu FP8 rows", nf32, nfp8);
     CHECK(gk_gemm_bf16_variant_count() == 8, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
@@ -905,29 +914,55 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 10, "2^30 x 2 x 1: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 1024, 1024);
     CHECK(auto_of(&d) == 9, "an empty product: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 256);
+    d.op_b = GK_GEMM_OP_T;
+    CHECK(auto_of(&d) == 10, "256^3 nt: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 256);
+    d.batch = 2, d.stride_c = 256 * 256;
+    CHECK(auto_of(&d) == 10, "256^3 x 2: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 256);
+    d.epilogue = GK_GEMM_EPILOGUE_BIAS, d.bias = (const void *)64;
+    CHECK(auto_of(&d) == 10, "256^3 with a bias: %d", auto_of(&d));
+    /* F32 tiny products (either compute) -> 20: k <= 8 with m n batch <=
+     * 2^18, m n k batch <= 2^23, or m n batch <= 2^14 with 192 <= k <=
+     * 2^14 and m n k batch <= 2^27. */
+    CHECK(GK_GEMM_TINY_F32_MAX_MNK == 8388608 && GK_GEMM_TINY_F32_LONGK_MAX_MN == 16384, "fp32's tiny edges");
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
     d.op_b = GK_GEMM_OP_T;
-    CHECK(auto_of(&d) == 10, "64^3 nt: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
-    d.batch = 2, d.stride_c = 64 * 64;
-    CHECK(auto_of(&d) == 10, "64^3 x 2: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
-    d.epilogue = GK_GEMM_EPILOGUE_BIAS, d.bias = (const void *)64;
-    CHECK(auto_of(&d) == 10, "64^3 with a bias: %d", auto_of(&d));
-    /* TF32: rows of 16 bytes -> 12, else 11. */
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 100, 60, 36);
+    CHECK(auto_of(&d) == 20, "64^3 nt: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 128);
+    CHECK(auto_of(&d) == 20, "256 x 256 x 128 (2^23): %d", auto_of(&d));
+    d.k = 129;
+    CHECK(auto_of(&d) == 9, "256 x 256 x 129: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4096, 2048, 1);
+    CHECK(auto_of(&d) == 20, "4096 x 2048 x 1 (2^23): %d", auto_of(&d));
+    d.n = 2049;
+    CHECK(auto_of(&d) == 9, "4096 x 2049 x 1: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 128, 128, 8192);
+    CHECK(auto_of(&d) == 20, "128 x 128 x 8192 (2^14 outputs, 2^27): %d", auto_of(&d));
+    d.n = 129;
+    CHECK(auto_of(&d) == 9, "128 x 129 x 8192: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 128, 16384);
     d.compute = GK_GEMM_COMPUTE_TF32;
-    CHECK(auto_of(&d) == 12, "tf32, lda 36, ldb 60: %d", auto_of(&d));
-    d.lda = 37;
-    CHECK(auto_of(&d) == 11, "tf32, lda 37: %d", auto_of(&d));
-    d.lda = 0, d.op_a = GK_GEMM_OP_T; /* dense lda = m = 100 */
-    CHECK(auto_of(&d) == 12, "tf32, A stored k x m, lda 100: %d", auto_of(&d));
-    d.m = 101;
-    CHECK(auto_of(&d) == 11, "tf32, A stored k x m, lda 101: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
-    d.compute = GK_GEMM_COMPUTE_TF32, d.batch = 3, d.stride_a = 64 * 64 + 2, d.stride_b = 0, d.stride_c = 64 * 64;
+    CHECK(auto_of(&d) == 20, "tf32, 64 x 128 x 16384 (2^13 outputs, 2^27): %d", auto_of(&d));
+    d.k = 16388;
+    CHECK(auto_of(&d) == 12, "tf32, 64 x 128 x 16388: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 7, 9);
+    CHECK(auto_of(&d) == 9, "f32, an empty product: %d", auto_of(&d));
+    /* TF32: rows of 16 bytes -> 12, else 11. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 400, 240, 144);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 12, "tf32, lda 144, ldb 240: %d", auto_of(&d));
+    d.lda = 145;
+    CHECK(auto_of(&d) == 11, "tf32, lda 145: %d", auto_of(&d));
+    d.lda = 0, d.op_a = GK_GEMM_OP_T; /* dense lda = m = 400 */
+    CHECK(auto_of(&d) == 12, "tf32, A stored k x m, lda 400: %d", auto_of(&d));
+    d.m = 401;
+    CHECK(auto_of(&d) == 11, "tf32, A stored k x m, lda 401: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 256);
+    d.compute = GK_GEMM_COMPUTE_TF32, d.batch = 3, d.stride_a = 256 * 256 + 2, d.stride_b = 0, d.stride_c = 256 * 256;
     CHECK(auto_of(&d) == 11, "tf32, stride_a not a multiple of 4: %d", auto_of(&d));
-    d.stride_a = 64 * 64 + 4;
+    d.stride_a = 256 * 256 + 4;
     CHECK(auto_of(&d) == 12, "tf32, stride_a a multiple of 4: %d", auto_of(&d));
     /* 16-bit types: 19 against a weight of n k >= GK_GEMM_SKINNY_MIN_NK
      * elements with m <= GK_GEMM_SKINNY_MAX_M (stored n x k, op_b = T) or
@@ -994,7 +1029,9 @@ static void test_auto(void)
     d.stride_b = 65536;
     CHECK(auto_of(&d) == 17, "a batch of 17, strides multiples of 8: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 7, 9, 8);
-    CHECK(auto_of(&d) != 20 && auto_of(&d) != 21, "f32 is never 20 or 21: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 20, "f32, tiny: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 1024);
+    CHECK(auto_of(&d) == 9, "f32 is never 21 (512 x 512 x 1024): %d", auto_of(&d));
     CHECK(GK_GEMM_SKINNY_MAX_M == 32 && GK_GEMM_SKINNY_MAX_M_KN == 16 && GK_GEMM_SKINNY_MIN_NK == 1048576,
           "the skinny region's edges");
     const gk_gemm_type t16[2] = {GK_GEMM_TYPE_BF16, GK_GEMM_TYPE_F16};
@@ -1057,14 +1094,15 @@ static void test_auto(void)
     d.ldc = 3;
     EXPECT(gk_gemm_auto_variant(&d, &id, NULL), GK_ERROR_INVALID_ARGUMENT);
     /* A call with GK_GEMM_AUTO is the call with its pick: the same workspace
-     * (A copied for a TF32 tn product: variant 12's copy, 48,128 bytes as
-     * in test_ex_arguments), the same statuses. */
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 100, 60, 37);
-    d.compute = GK_GEMM_COMPUTE_TF32, d.op_a = GK_GEMM_OP_T, d.batch = 3, d.stride_a = 3700, d.stride_c = 6000;
+     * (A copied for a TF32 tn product: variant 12's copy of each product's
+     * A as 400 rows of 64 floats, 3 x 102,400 = 307,200 bytes), the same
+     * statuses. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 400, 120, 64);
+    d.compute = GK_GEMM_COMPUTE_TF32, d.op_a = GK_GEMM_OP_T, d.batch = 3, d.stride_a = 25600, d.stride_c = 48000;
     size_t want = 0, got = 0;
     EXPECT(gk_gemm_ex(auto_of(&d), &d, NULL, NULL, NULL, NULL, &want, 0), GK_SUCCESS);
     EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &d, NULL, NULL, NULL, NULL, &got, 0), GK_SUCCESS);
-    CHECK(auto_of(&d) == 12 && got == want && got == 48128, "auto tn tf32: variant %d, %zu and %zu bytes", auto_of(&d),
+    CHECK(auto_of(&d) == 12 && got == want && got == 307200, "auto tn tf32: variant %d, %zu and %zu bytes", auto_of(&d),
           got, want);
     d.compute = GK_GEMM_COMPUTE_DEFAULT;
     EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &d, NULL, NULL, NULL, NULL, &got, 0), GK_SUCCESS);
@@ -1089,10 +1127,12 @@ static void test_auto(void)
         /* 10 (fp32, 2^32 > 2^30): 2 x 1 tiles of 128 x 256: the same split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 10, 64, 16777216},
         /* 1 tile: S = min(128, 4100 / 512 = 8) = 8, kc = 513 -> 544, S = ceil(4100 / 544) = 8 (the
-         * last slice 292 deep): 8 x 33 x 44 x 4 = 46,464 bytes -> 46,592. */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4100, 1, 12, 8, 46592},
+         * last slice 292 deep): 8 x 136 x 128 x 4 = 557,056 bytes. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4100, 1, 12, 8, 557056},
         /* Odd rows (lda = 4099): variant 11, which is never split. */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4099, 1, 11, 1, 256},
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4099, 1, 11, 1, 256},
+        /* 33 x 44 x 4100: 1,452 outputs, fp32 tiny (variant 20), not split. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4100, 1, 20, 1, 256},
         /* 10 nt (not plain): 1 x 2 tiles, S = min(64, 3000 / 512 = 5) = 5, kc = 600 -> 608, S = 5:
          * 5 x 70 x 300 x 4 = 420,000 -> 420,096. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 10, 5, 420096},
@@ -1134,7 +1174,7 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 17, 1, 256},
     };
     for (size_t i = 0; i < sizeof sc / sizeof sc[0]; ++i) {
-        gk_gemm_desc e = gk_gemm_desc_init(sc[i].id >= 17 ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n,
+        gk_gemm_desc e = gk_gemm_desc_init(sc[i].id >= 17 && sc[i].compute == GK_GEMM_COMPUTE_DEFAULT ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n,
                                            sc[i].k);
         e.compute = sc[i].compute, e.op_b = sc[i].op_b, e.batch = sc[i].batch, e.stride_c = sc[i].m * sc[i].n;
         int pid = -1;

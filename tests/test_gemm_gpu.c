@@ -300,7 +300,8 @@ static int run_case(const gk_gemm_variant *v, const inputs *in, const config *cf
     gk_test_require(st, label);
     float *got = (float *)gk_test_xmalloc(dc.total * sizeof(float));
     TRY_CUDA(cudaMemcpy(got, dc.base, dc.total * sizeof(float), cudaMemcpyDeviceToHost));
-    int ok = gk_gemm_check(got + GUARD + cf->offset, ldc, ref, mag, rms, s->m, s->n, s->k, v->precision, s->large,
+    int ok = gk_gemm_check(got + GUARD + cf->offset, ldc, ref, mag, rms, s->m, s->n, s->k,
+                           gk_gemm_variant_precision(v, GK_GEMM_TYPE_F32), s->large,
                            label, stdout) == 0;
     ok &= untouched_outside(got, &dc, cf->offset, label) == 0;
     if (twice && ok) {
@@ -674,7 +675,7 @@ static size_t ex_untouched(const ex_buf *b, gk_gemm_type t, const unsigned char 
 /* The precision a C of type t from variant v is checked at. */
 static gk_gemm_precision ex_precision(const gk_gemm_variant *v, gk_gemm_type t)
 {
-    return t == GK_GEMM_TYPE_F16 ? GK_GEMM_FP16 : t == GK_GEMM_TYPE_BF16 ? GK_GEMM_BF16 : v->precision;
+    return gk_gemm_variant_precision(v, t);
 }
 
 /* A workspace of the size the query asks for (grown on demand). */
@@ -895,10 +896,13 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         int want; /* the pick the table gives */
     } auto_case;
     static const auto_case cs[] = {
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 65, 33, 47, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 9},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 65, 33, 47, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 10},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 100, 60, 37, 0, 3, GK_GEMM_EPILOGUE_BIAS, 0.0f, 12},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 17, 65, 65, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 11},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 520, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 9},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 200, 100, 520, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 10},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 200, 120, 372, 0, 3, GK_GEMM_EPILOGUE_BIAS, 0.0f, 12},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 650, 651, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 11},
+        /* 20 with fp32: tiny products, either compute. */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 20},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_T, 40, 30, 50, 0, 2, GK_GEMM_EPILOGUE_BIAS, 0.0f, 20},
         /* 20: tiny (a short k and few outputs; a few outputs with a long k). */
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 20},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 300, 500, 5, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.5f, 20},
@@ -975,9 +979,9 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         size_t splits; /* what the rule gives */
     } split_case;
     static const split_case sc[] = {
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 44, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 8},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 136, 128, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 8},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 64, 128, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 128, 136, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
         /* Variant 17's split (BF16, F16, above 2^28 multiply-adds): a shorter last slice. */
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 256, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 128, 8192, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 16},
@@ -1109,14 +1113,18 @@ int main(int argc, char **argv)
     for (size_t vi = 0; vi < gk_gemm_variant_count(); ++vi) {
         const gk_gemm_variant *v = gk_gemm_variant_at(vi);
         if (v->precision == GK_GEMM_FP8) continue; /* FP8 inputs: test_gemm_fp8_gpu */
-        const int is16 = !(v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32));
-        if (!(tables & (is16 ? 2 : 1))) continue;
+        /* The tables a row belongs to: fp32 (bit 0) where it stores F32,
+         * 16-bit (bit 1) where it stores BF16 or F16 (variant 20: both). */
+        const unsigned b16 = GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16);
+        const int in_tables = ((v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32)) ? 1 : 0) | ((v->types & b16) ? 2 : 0);
+        if (!(tables & in_tables)) continue;
         if ((only || only_bf16) && v != only && v != only_bf16) continue;
         if (!runs_here(v, &dev)) continue;
         run_ex_default(v, small_only, seed, &ws, &ws_cap);
         if (!v->extended) continue;
         for (int t = GK_GEMM_TYPE_F32; t <= GK_GEMM_TYPE_F16; ++t)
-            if (v->types & GK_GEMM_TYPE_BIT(t)) run_ex_variant(v, (gk_gemm_type)t, small_only, seed, &ws, &ws_cap);
+            if ((v->types & GK_GEMM_TYPE_BIT(t)) && (tables & (t == GK_GEMM_TYPE_F32 ? 1 : 2)))
+                run_ex_variant(v, (gk_gemm_type)t, small_only, seed, &ws, &ws_cap);
     }
     if (!only && !only_bf16 && tables == 3) test_auto(seed, &ws, &ws_cap);
     if (ws) cudaFree(ws);

@@ -233,16 +233,20 @@ static void test_cpu(void)
         }
     /* F32 storage never 19: the fp32 and TF32 rows of the table (9: as
      * stored, one product, m n k <= 2^30; 10 otherwise; 12 with TF32 and
-     * rows of 16 bytes); FP8 inputs: 18. */
+     * rows of 16 bytes), 20 for tiny products (1 x 1024 x 1024: 2^20
+     * multiply-adds); FP8 inputs: 18. */
     gk_gemm_desc d = gk_gemm_desc_init(F32, 1, 1024, 1024);
     int id = auto_of(&d, NULL);
-    CHECK(id == 9, "GK_GEMM_AUTO, f32 1 x 1024 x 1024: %d (want 9, never 19)", id);
+    CHECK(id == 20, "GK_GEMM_AUTO, f32 1 x 1024 x 1024: %d (want 20, never 19)", id);
+    d = gk_gemm_desc_init(F32, 4, 8192, 8192);
+    id = auto_of(&d, NULL);
+    CHECK(id == 9, "GK_GEMM_AUTO, f32 4 x 8192 x 8192: %d (want 9, never 19)", id);
     d.op_b = GK_GEMM_OP_T;
     id = auto_of(&d, NULL);
-    CHECK(id == 10, "GK_GEMM_AUTO, f32 1 x 1024 x 1024 nt: %d (want 10, never 19)", id);
+    CHECK(id == 10, "GK_GEMM_AUTO, f32 4 x 8192 x 8192 nt: %d (want 10, never 19)", id);
     d.compute = GK_GEMM_COMPUTE_TF32;
     id = auto_of(&d, NULL);
-    CHECK(id == 12, "GK_GEMM_AUTO, f32 TF32 1 x 1024 x 1024 nt: %d (want 12, never 19)", id);
+    CHECK(id == 12, "GK_GEMM_AUTO, f32 TF32 4 x 8192 x 8192 nt: %d (want 12, never 19)", id);
     d = gk_gemm_desc_init(F32, 16, 8192, 8192);
     d.op_b = GK_GEMM_OP_T;
     id = auto_of(&d, NULL);

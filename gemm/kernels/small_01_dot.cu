@@ -1,4 +1,5 @@
-/* Variant 20 (small_01): tiny products as dot products on the CUDA cores.
+/* Variant 20 (small_01): tiny products as dot products on the CUDA cores,
+ * in bf16, f16 or fp32.
  *
  * The region it serves: products so small that a tensor-core rung spends
  * its time starting, not computing. Variant 17 launches 384 threads with
@@ -24,8 +25,8 @@
  *     G = 1 the loads of B (stored k x n) and the stores of C are
  *     coalesced; with G >= 2 the lanes of a group walk k, coalesced for A
  *     stored m x k and B stored n x k (y = x W^T);
- *   - elements are loaded one by one (2 bytes), so any leading dimension,
- *     any 2-byte alignment, either layout of each operand and a batch
+ *   - elements are loaded one by one (2 bytes, or 4 for fp32), so any
+ *     leading dimension, any element alignment, either layout of each operand and a batch
  *     (strides, 0 broadcasts) cost nothing extra; the epilogue (alpha,
  *     beta, bias, ReLU or GELU) is common.cuh's, applied in fp32 before
  *     the one rounding of C; beta = 0 never reads C.
@@ -39,10 +40,13 @@
  * GK_GEMM_TINY_MAX_MNK), where a launch of a few microseconds is what the
  * whole product costs. Measured figures are on gemm/README.md.
  *
- * Precision: the k terms are exact products of 16-bit numbers in fp32,
- * added in fp32 in an order of their own (the bound of gemm_ref.h counts
- * additions in any order), then alpha, beta, bias and the activation, and
- * one rounding to C's type (BF16 or FP16).
+ * Precision: the k terms are exact products of 16-bit numbers in fp32
+ * (fp32 inputs: fmaf's one rounding per term), added in fp32 in an order
+ * of their own (the bound of gemm_ref.h counts additions in any order),
+ * then alpha, beta, bias and the activation, and one rounding to C's type
+ * (BF16 or FP16; fp32 C: none more). With fp32 inputs it is an fp32
+ * product (gk_gemm_variant_precision: GK_GEMM_FP32), whatever
+ * desc.compute allows.
  *
  * Sources: the dot-product form of matrix multiplication and the tree
  * reduction within a block (PMPP, chapters 3 and 10); warp shuffles (CUDA
@@ -58,7 +62,7 @@ namespace {
 constexpr int kThreads = 256;
 
 struct Params {
-    const unsigned short *a, *b; /* 16-bit elements */
+    const void *a, *b; /* elements of T: 16-bit, or float */
     void *c;
     const void *bias;
     size_t sa_i, sa_k, sb_j, sb_k; /* A(i, kk) = a[i sa_i + kk sa_k]; B(kk, j) = b[kk sb_k + j sb_j] */
@@ -68,13 +72,27 @@ struct Params {
     unsigned g_log2; /* G = 1 << g_log2 threads per output */
 };
 
-template <typename T> __device__ __forceinline__ float elem(const unsigned short *p, size_t i)
-{
-    T x;
-    const unsigned short bits = __ldg(p + i);
-    memcpy(&x, &bits, sizeof bits);
-    return Half16<T>::to_float(x);
-}
+/* Element i of a T array as a float, and C's element type both ways:
+ * bf16 and f16 through common.cuh's Half16, float as it is. */
+template <typename T> struct Elem {
+    __device__ static __forceinline__ float load(const void *p, size_t i)
+    {
+        T x;
+        const unsigned short bits = __ldg(static_cast<const unsigned short *>(p) + i);
+        memcpy(&x, &bits, sizeof bits);
+        return Half16<T>::to_float(x);
+    }
+    __device__ static __forceinline__ float to_float(T x) { return Half16<T>::to_float(x); }
+    __device__ static __forceinline__ T from_float(float x) { return Half16<T>::from_float(x); }
+};
+template <> struct Elem<float> {
+    __device__ static __forceinline__ float load(const void *p, size_t i)
+    {
+        return __ldg(static_cast<const float *>(p) + i);
+    }
+    __device__ static __forceinline__ float to_float(float x) { return x; }
+    __device__ static __forceinline__ float from_float(float x) { return x; }
+};
 
 template <typename T, int kEpi> __global__ void __launch_bounds__(kThreads) dot_kernel(const Params p)
 {
@@ -92,10 +110,11 @@ template <typename T, int kEpi> __global__ void __launch_bounds__(kThreads) dot_
             z = o / p.mn;
             const size_t r = o - z * p.mn;
             i = r / p.n, j = r - i * p.n;
-            const unsigned short *ap = p.a + z * p.stride_a + i * p.sa_i;
-            const unsigned short *bp = p.b + z * p.stride_b + j * p.sb_j;
+            const T *ap = static_cast<const T *>(p.a) + z * p.stride_a + i * p.sa_i;
+            const T *bp = static_cast<const T *>(p.b) + z * p.stride_b + j * p.sb_j;
 #pragma unroll 4
-            for (size_t kk = t; kk < p.k; kk += G) s = fmaf(elem<T>(ap, kk * p.sa_k), elem<T>(bp, kk * p.sb_k), s);
+            for (size_t kk = t; kk < p.k; kk += G)
+                s = fmaf(Elem<T>::load(ap, kk * p.sa_k), Elem<T>::load(bp, kk * p.sb_k), s);
         }
         /* The group's G sums in a fixed tree: within the warp (lanes of a
          * group differ in their low g_log2 bits), then across its warps. */
@@ -113,9 +132,9 @@ template <typename T, int kEpi> __global__ void __launch_bounds__(kThreads) dot_
         if (live && t == 0u) {
             T *const cp = static_cast<T *>(p.c) + z * p.stride_c + i * p.ldc + j;
             float v = p.alpha * s;
-            if (p.beta != 0.0f) v += p.beta * Half16<T>::to_float(*cp);
-            const float bias = kEpi != 0 ? Half16<T>::to_float(static_cast<const T *>(p.bias)[j]) : 0.0f;
-            *cp = Half16<T>::from_float(epilogue_apply<kEpi>(v, bias));
+            if (p.beta != 0.0f) v += p.beta * Elem<T>::to_float(*cp);
+            const float bias = kEpi != 0 ? Elem<T>::to_float(static_cast<const T *>(p.bias)[j]) : 0.0f;
+            *cp = Elem<T>::from_float(epilogue_apply<kEpi>(v, bias));
         }
     }
 }
@@ -134,9 +153,9 @@ cudaError_t launch(const Params &p, int epilogue, unsigned blocks, cudaStream_t 
 
 } // namespace
 
-/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 1
- * bf16, 2 f16; op_a, op_b 0 as stored, 1 transposed; strides read when
- * batch > 1; epilogue 0-3 with bias. */
+/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 0
+ * f32, 1 bf16, 2 f16; op_a, op_b 0 as stored, 1 transposed; strides read
+ * when batch > 1; epilogue 0-3 with bias. */
 extern "C" cudaError_t gk_gemm_small_01_dot_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
                                                   float alpha, const void *a, size_t lda, size_t stride_a,
                                                   const void *b, size_t ldb, size_t stride_b, float beta, void *c,
@@ -144,15 +163,15 @@ extern "C" cudaError_t gk_gemm_small_01_dot_run_ex(int type, int op_a, int op_b,
                                                   const void *bias, void *workspace, cudaStream_t stream)
 {
     (void)workspace; /* needs none */
-    if (type != 1 && type != 2) return cudaErrorNotSupported; /* 16-bit types only */
+    if (type < 0 || type > 2) return cudaErrorNotSupported; /* f32, bf16, f16 */
     int dev = 0, sms = 0;
     cudaError_t err = cudaGetDevice(&dev);
     if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (err != cudaSuccess) return err;
     Params p;
     memset(&p, 0, sizeof p);
-    p.a = static_cast<const unsigned short *>(a);
-    p.b = static_cast<const unsigned short *>(b);
+    p.a = a;
+    p.b = b;
     p.c = c;
     p.bias = bias;
     p.sa_i = op_a ? 1 : lda, p.sa_k = op_a ? lda : 1; /* A stored m x k (N) or k x m (T) */
@@ -169,7 +188,18 @@ extern "C" cudaError_t gk_gemm_small_01_dot_run_ex(int type, int op_a, int op_b,
     const size_t cap = (size_t)sms * 8; /* 8 blocks of 256 threads per SM: 2048 threads, the SM's most */
     const unsigned blocks = (unsigned)(want < cap ? want : cap);
     if (blocks == 0) return cudaSuccess;
-    return type == 2 ? launch<__half>(p, epilogue, blocks, stream) : launch<__nv_bfloat16>(p, epilogue, blocks, stream);
+    return type == 2   ? launch<__half>(p, epilogue, blocks, stream)
+           : type == 1 ? launch<__nv_bfloat16>(p, epilogue, blocks, stream)
+                       : launch<float>(p, epilogue, blocks, stream);
+}
+
+/* gk_gemm's entry point: f32, as stored, one product, no epilogue. */
+extern "C" cudaError_t gk_gemm_small_01_dot_run_f32(size_t m, size_t n, size_t k, float alpha, const float *a,
+                                                   size_t lda, const float *b, size_t ldb, float beta, float *c,
+                                                   size_t ldc, cudaStream_t stream)
+{
+    return gk_gemm_small_01_dot_run_ex(0, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0, nullptr,
+                                       nullptr, stream);
 }
 
 /* gk_gemm_bf16's entry point: bf16, as stored, one product, no epilogue. */

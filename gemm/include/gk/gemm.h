@@ -11,7 +11,7 @@
  * "FP8" below), and skinny, tiny and mid-size 16-bit products (variants
  * 19-21: "Skinny products", "Tiny products", "Mid-size products" below). Every variant is one file in
  * gemm/kernels/ and one row of the module's one table (gemm/variants.c),
- * ids 1-19, whose read-only description gk_gemm_variant_at() shows; the
+ * ids 1-21, whose read-only description gk_gemm_variant_at() shows; the
  * API, the tests, the bench and the docs all read it and use its ids.
  * gemm/README.md walks up the ladder with measured numbers.
  *
@@ -99,11 +99,12 @@ typedef enum gk_gemm_precision {
 
 /* A read-only description of one variant (one row of the table). */
 typedef struct gk_gemm_variant {
-    int id;                      /* 1 .. 19 in teaching order: gk_gemm_ex's, gk_bench's
+    int id;                      /* 1 .. 21 in teaching order: gk_gemm_ex's, gk_bench's
                                     and gemm/README.md's id                          */
     const char *name;            /* the kernel file's name without its number        */
     const char *idea;            /* one line: what this step changes                 */
-    gk_gemm_precision precision;
+    gk_gemm_precision precision; /* of its 16-bit or fp32 products: see
+                                    gk_gemm_variant_precision for each type          */
     int min_cc;                  /* oldest compute capability it runs on, e.g. 80    */
     unsigned types;              /* GK_GEMM_TYPE_BIT of each type it stores          */
     int extended;                /* 1: takes every op, batch and epilogue of
@@ -156,8 +157,8 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * every size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
  * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19-21 are
  * faster only in their regions). gk_gemm_bf16 takes ids 13-17 and 19-21 (and
- * GK_GEMM_AUTO, below); gk_gemm
- * returns GK_ERROR_UNSUPPORTED for them (and gk_gemm_bf16 for 1-12).
+ * GK_GEMM_AUTO, below); gk_gemm returns GK_ERROR_UNSUPPORTED for them
+ * except 20, which takes fp32 too (and gk_gemm_bf16 for 1-12).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
  *     m = 0 or n = 0 does nothing, k = 0 scales C by beta (A and B are not
@@ -208,7 +209,8 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *
  * One numbering: the id gk_gemm_ex takes is the id of the module's table
  * (gk_gemm_variant_at), the id gk_bench prints and gemm/README.md uses:
- *   1 .. 12   fp32 storage (GK_GEMM_TYPE_F32): 1-10 fp32 products, 11-12 TF32;
+ *   1 .. 12   fp32 storage (GK_GEMM_TYPE_F32): 1-10 fp32 products, 11-12 TF32
+ *             (and 20, below: gk_gemm takes it);
  *   13 .. 17  16-bit storage (GK_GEMM_TYPE_BF16 or GK_GEMM_TYPE_F16), the
  *             tensor-core rungs bf16_01 .. bf16_05 (gemm/kernels/bf16_NN_*.cu);
  *             gk_gemm_bf16 takes these ids too;
@@ -217,9 +219,10 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *   19        16-bit storage, a few rows of op(A) against a large op(B) (the
  *             weight): "Skinny products" below,
  *             gemm/kernels/skinny_01_weight_stream.cu; gk_gemm_bf16 takes it;
- *   20, 21    16-bit storage, tiny and mid-size products: "Tiny products"
- *             and "Mid-size products" below, gemm/kernels/small_01_dot.cu and
- *             small_02_tiles.cu; gk_gemm_bf16 takes them.
+ *   20, 21    16-bit storage (20: fp32 too), tiny and mid-size products:
+ *             "Tiny products" and "Mid-size products" below,
+ *             gemm/kernels/small_01_dot.cu and small_02_tiles.cu;
+ *             gk_gemm_bf16 takes them, gk_gemm takes 20.
  * variant->types says which element types a variant stores, and
  * variant->extended whether it takes every option below (transposed
  * operands, batches, epilogues); the others take the default layout, one
@@ -478,9 +481,14 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * CUDA cores and then their partial sums in a fixed tree (the same bits on
  * every run); elements are loaded one by one, so it takes everything
  * gk_gemm_ex offers for BF16 and F16 at any leading dimension and 2-byte
- * alignment, with no workspace, on any GPU from compute capability 8.0.
+ * alignment, with no workspace, on any GPU from compute capability 8.0,
+ * and fp32 too (gk_gemm takes it).
  * GK_GEMM_AUTO picks it for BF16 and F16 in those regions, outside the
- * skinny one; it is correct for any size, and slow for large ones (two
+ * skinny one, and for F32 (either compute: its fp32 products are more
+ * accurate than TF32's) in them (up to GK_GEMM_TINY_F32_LONGK_MAX_MN
+ * outputs with a long k: no variant 21 for fp32) and up to
+ * GK_GEMM_TINY_F32_MAX_MNK multiply-adds of any shape; it is correct for
+ * any size, and slow for large ones (two
  * loads per multiply-add: 256^3 takes 52 us on the H100, against 7.7 us
  * on variant 21). */
 #define GK_GEMM_TINY_SHORT_K ((size_t)8)
@@ -490,6 +498,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_TINY_LONGK_MAX_MN ((size_t)1 << 13)
 #define GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK ((size_t)1 << 22)
 #define GK_GEMM_TINY_LONGK_MAX_MNK ((size_t)1 << 27)
+#define GK_GEMM_TINY_F32_MAX_MNK ((size_t)1 << 23)
+#define GK_GEMM_TINY_F32_LONGK_MAX_MN ((size_t)1 << 14)
 
 /* ---- Mid-size products: variant 21 --------------------------------------------
  * Between the tiny region and the large products that fill the GPU with
@@ -524,6 +534,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * bench (gemm/bench-h200.json: H200, CUDA 13.0, cold L2, medians;
  * gemm/README.md, "GK_GEMM_AUTO", gives the figures):
  *   type        compute   description                                    variant
+ *   F32         either    k <= GK_GEMM_TINY_SHORT_K and m n batch <=
+ *                         GK_GEMM_TINY_SHORT_K_MAX_MN, or m n k batch <=
+ *                         GK_GEMM_TINY_F32_MAX_MNK, or m n batch <=
+ *                         GK_GEMM_TINY_F32_LONGK_MAX_MN with GK_GEMM_TINY_LONGK_MIN_K
+ *                         <= k <= GK_GEMM_TINY_MAX_K and m n k batch <=
+ *                         GK_GEMM_TINY_LONGK_MAX_MNK (tiny: fp32 products)       20
  *   F32         DEFAULT   as stored, one product, no epilogue, m n k <= 2^30    9
  *   F32         DEFAULT   anything else                                         10
  *   F32         TF32      lda, ldb and the batch strides multiples of 4         12
@@ -593,6 +609,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant, size_t *splits);
 
 const char *gk_gemm_type_name(gk_gemm_type t);         /* "f32", "bf16", "f16", "e4m3", "e5m2" */
+/* What variant v (a row of the table above) computes in when it stores type t (the tolerance its
+ * results are held to): GK_GEMM_FP16 for a 16-bit row (precision
+ * GK_GEMM_BF16) storing F16, GK_GEMM_FP32 for a 16-bit row that also
+ * takes fp32 (variant 20, whose fp32 products are fmaf's), else
+ * v->precision. */
+gk_gemm_precision gk_gemm_variant_precision(const gk_gemm_variant *v, gk_gemm_type t);
 const char *gk_gemm_epilogue_name(gk_gemm_epilogue e); /* "none", "bias", "bias_relu", "bias_gelu" */
 
 #ifdef __cplusplus
