@@ -339,6 +339,20 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
     return GK_CUDA_STATUS(err);
 }
 
+/* k cut into s slices of kc = ceil(k / s) rounded up to a multiple of the
+ * variant's k-tile (granule), then s = ceil(k / kc); no split (1 slice of
+ * k) unless that leaves 2 or more. The last slice may be shorter. */
+static split_plan split_into(const gk_gemm_desc *d, size_t s, size_t granule)
+{
+    split_plan sp = {.splits = 1, .kc = d->k};
+    if (s < 2) return sp;
+    const size_t kc = ((d->k + s - 1) / s + granule - 1) / granule * granule;
+    sp.splits = (d->k + kc - 1) / kc;
+    sp.kc = kc;
+    if (sp.splits < 2) sp.splits = 1, sp.kc = d->k;
+    return sp;
+}
+
 /* GK_GEMM_AUTO's split of k for variant 17 (gk/gemm.h, "Split-K"): BF16
  * and F16, one product, k >= GK_GEMM_SPLIT16_MIN_K, A's and B's rows
  * whole 16-byte units (lda, ldb multiples of 8 elements: the TMA's), and at
@@ -361,11 +375,7 @@ static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
     if (pairs > GK_GEMM_SPLIT16_MAX_PAIRS) return sp;
     size_t s = GK_GEMM_SPLIT16_CLUSTERS / pairs;
     if (s > d->k / GK_GEMM_SPLIT16_MIN_KC) s = d->k / GK_GEMM_SPLIT16_MIN_KC;
-    const size_t kc = ((d->k + s - 1) / s + 63) / 64 * 64;
-    sp.splits = (d->k + kc - 1) / kc;
-    sp.kc = kc;
-    if (sp.splits < 2) sp.splits = 1, sp.kc = d->k;
-    return sp;
+    return split_into(d, s, 64);
 }
 
 /* GK_GEMM_AUTO's split of k for variant 21 (gk/gemm.h, "Split-K"): BF16
@@ -384,12 +394,7 @@ static split_plan auto_split21(const gk_gemm_desc *d)
     if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 2) return sp;
     size_t s = GK_GEMM_SPLIT21_CTAS / (tm * tn);
     if (s > d->k / GK_GEMM_SPLIT21_MIN_KC) s = d->k / GK_GEMM_SPLIT21_MIN_KC;
-    if (s < 2) return sp;
-    const size_t kc = ((d->k + s - 1) / s + 63) / 64 * 64;
-    sp.splits = (d->k + kc - 1) / kc;
-    sp.kc = kc;
-    if (sp.splits < 2) sp.splits = 1, sp.kc = d->k;
-    return sp;
+    return split_into(d, s, 64);
 }
 
 /* The rows of A and B (every product's) are whole 16-byte units: lda, ldb
@@ -494,12 +499,7 @@ static split_plan auto_split(const gk_gemm_desc *d, int id)
     if (tiles >= 64) return sp;
     size_t s = (128 + tiles - 1) / tiles;
     if (s > d->k / 512) s = d->k / 512;
-    if (s < 2) return sp;
-    const size_t kc = ((d->k + s - 1) / s + 31) / 32 * 32;
-    sp.splits = (d->k + kc - 1) / kc;
-    sp.kc = kc;
-    if (sp.splits < 2) sp.splits = 1, sp.kc = d->k;
-    return sp;
+    return split_into(d, s, 32);
 }
 
 gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant, size_t *splits)
