@@ -19,7 +19,7 @@
  *     accumulation);
  *   - k-tiles of 64: per k-tile and CTA, 64 x 64 elements of A and of B
  *     (8 KB each) for 64 x 64 x 64 multiply-adds: 32 per element loaded
- *     (variant 17's tile: 85.3), the price of four times as many tiles;
+ *     (variant 17's tile: 85.3), the price of eight times as many tiles;
  *   - shared memory in the operands' own orientation (rows along the
  *     stored matrix's contiguous dimension), so that every layout is one
  *     copy path: A stored m x k (op_a = N) or k x m (T), B stored k x n (N)
@@ -51,7 +51,7 @@
  *     the mma's accumulator fragment (d0, d1 in row g, d2, d3 in row g + 8,
  *     columns 2t, 2t + 1) is the wgmma's m64nNk16 layout of one warp.
  *
- * What bounds it: it is the Ampere way (as variant 13, on a quarter of
+ * What bounds it: it is the Ampere way (as variant 13, on an eighth of
  * its tile), so at large sizes it stays far below variant 17's wgmma
  * rate; AUTO (gk/gemm.h) gives it the middle region only, where the tile
  * count and the start of a CTA matter more than the rate of one SM. Each
@@ -60,7 +60,8 @@
  * are on gemm/README.md.
  *
  * Precision: exact products of 16-bit numbers accumulated in fp32 by the
- * tensor cores, in k order within each k16 step; alpha, beta, bias and the
+ * tensor cores, one k16 step after another (a split product: each slice
+ * so, then the slices added in a fixed order); alpha, beta, bias and the
  * activation in fp32; one rounding to C's type.
  *
  * Sources: PTX ISA (mma.m16n8k16 fragments, ldmatrix and .trans, cp.async
