@@ -353,6 +353,17 @@ static split_plan split_into(const gk_gemm_desc *d, size_t s, size_t granule)
     return sp;
 }
 
+/* The rows of A and B (every product's) are whole 16-byte units: lda, ldb
+ * and, for a batch, the strides are multiples of 8 elements (the rows
+ * variant 17's TMA addresses; the pointers are the call's to check). */
+static int rows16_bits(const gk_gemm_desc *d, int dense_ld)
+{
+    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
+    const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
+    const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
+    return lda % 8 == 0 && ldb % 8 == 0 && (d->batch <= 1 || (d->stride_a % 8 == 0 && d->stride_b % 8 == 0));
+}
+
 /* GK_GEMM_AUTO's split of k for variant 17 (gk/gemm.h, "Split-K"): BF16
  * and F16, one product, k >= GK_GEMM_SPLIT16_MIN_K, A's and B's rows
  * whole 16-byte units (lda, ldb multiples of 8 elements: the TMA's), and at
@@ -367,10 +378,7 @@ static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
     if (d->type == GK_GEMM_TYPE_F32 || fp8_inputs(d) || d->batch != 1 || d->m == 0 || d->n == 0 ||
         d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM || d->k < GK_GEMM_SPLIT16_MIN_K)
         return sp;
-    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
-    const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
-    const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
-    if (lda % 8 != 0 || ldb % 8 != 0) return sp;
+    if (!rows16_bits(d, dense_ld)) return sp;
     const size_t pairs = ((d->m + 255) / 256) * ((d->n + 255) / 256);
     if (pairs > GK_GEMM_SPLIT16_MAX_PAIRS) return sp;
     size_t s = GK_GEMM_SPLIT16_CLUSTERS / pairs;
@@ -395,17 +403,6 @@ static split_plan auto_split21(const gk_gemm_desc *d)
     size_t s = GK_GEMM_SPLIT21_CTAS / (tm * tn);
     if (s > d->k / GK_GEMM_SPLIT21_MIN_KC) s = d->k / GK_GEMM_SPLIT21_MIN_KC;
     return split_into(d, s, 64);
-}
-
-/* The rows of A and B (every product's) are whole 16-byte units: lda, ldb
- * and, for a batch, the strides are multiples of 8 elements (the rows
- * variant 17's TMA addresses; the pointers are the call's to check). */
-static int rows16_bits(const gk_gemm_desc *d, int dense_ld)
-{
-    const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
-    const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
-    const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
-    return lda % 8 == 0 && ldb % 8 == 0 && (d->batch <= 1 || (d->stride_a % 8 == 0 && d->stride_b % 8 == 0));
 }
 
 /* m n batch and m n k batch of a product whose factors are each at most

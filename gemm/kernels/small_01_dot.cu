@@ -26,8 +26,8 @@
  *     coalesced; with G >= 2 the lanes of a group walk k, coalesced for A
  *     stored m x k and B stored n x k (y = x W^T);
  *   - elements are loaded one by one (2 bytes, or 4 for fp32), so any
- *     leading dimension, any element alignment, either layout of each operand and a batch
- *     (strides, 0 broadcasts) cost nothing extra; the epilogue (alpha,
+ *     leading dimension, any element alignment, either layout of each
+ *     operand and a batch (strides, 0 broadcasts) cost nothing extra; the epilogue (alpha,
  *     beta, bias, ReLU or GELU) is common.cuh's, applied in fp32 before
  *     the one rounding of C; beta = 0 never reads C.
  *
@@ -35,10 +35,11 @@
  * so each multiply-add costs two loads (through L1, which holds the
  * operands after their first touch): 2 m n k loads, where a 128 x 256 x 64
  * k-tile of variant 17 brings 384 x 64 elements for 2,097,152
- * multiply-adds. That is why it serves the
- * tiny region only (GK_GEMM_AUTO's rule, gk/gemm.h: m n k at most
- * GK_GEMM_TINY_MAX_MNK), where a launch of a few microseconds is what the
- * whole product costs. Measured figures are on gemm/README.md.
+ * multiply-adds. That is why it serves the tiny regions only
+ * (GK_GEMM_AUTO's rules, gk/gemm.h, "Tiny products": a short k with few
+ * outputs, a few outputs with a long k, and for fp32 any product of at
+ * most GK_GEMM_TINY_F32_MAX_MNK), where a launch of a few microseconds is
+ * what the whole product costs. Measured figures are on gemm/README.md.
  *
  * Precision: the k terms are exact products of 16-bit numbers in fp32
  * (fp32 inputs: fmaf's one rounding per term), added in fp32 in an order
