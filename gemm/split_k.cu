@@ -53,17 +53,6 @@
 
 namespace {
 
-/* C's element as fp32 and back: fp32 itself, or a 16-bit type through
- * common.cuh's Half16 (round to nearest even, once). */
-template <typename T> struct Elem32 {
-    __device__ static __forceinline__ float to_float(T x) { return Half16<T>::to_float(x); }
-    __device__ static __forceinline__ T from_float(float x) { return Half16<T>::from_float(x); }
-};
-template <> struct Elem32<float> {
-    __device__ static __forceinline__ float to_float(float x) { return x; }
-    __device__ static __forceinline__ float from_float(float x) { return x; }
-};
-
 /* Each thread finishes 4 consecutive elements i .. i + 3 of the m n (a
  * grid-stride loop over groups of 4). kVec: n is a multiple of 4, so a
  * group never crosses a row and its partials are one 16-byte load per
@@ -97,8 +86,8 @@ __global__ void __launch_bounds__(256) split_k_sum(const float *__restrict__ par
             if (i >= mn) break;
             const size_t row = i / n, col = i - row * n;
             T *const p = c + row * ldc + col;
-            const float v = beta == 0.0f ? alpha * s[e] : alpha * s[e] + beta * Elem32<T>::to_float(*p);
-            *p = Elem32<T>::from_float(epilogue_apply<kEpi>(v, kEpi != 0 ? Elem32<T>::to_float(bias[col]) : 0.0f));
+            const float v = beta == 0.0f ? alpha * s[e] : alpha * s[e] + beta * CElem<T>::to_float(*p);
+            *p = CElem<T>::from_float(epilogue_apply<kEpi>(v, kEpi != 0 ? CElem<T>::to_float(bias[col]) : 0.0f));
         }
     }
 }

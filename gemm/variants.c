@@ -12,8 +12,8 @@
  * (kernels/bf16_NN_name.cu: id 12 + NN), id 18 multiplies FP8 inputs
  * (kernels/fp8_NN_name.cu: id 17 + NN), id 19 serves skinny 16-bit
  * products (kernels/skinny_NN_name.cu: id 18 + NN), ids 20 and 21 tiny and
- * mid-size 16-bit products (kernels/small_NN_name.cu: id 19 + NN; 20
- * takes fp32 too). */
+ * mid-size 16-bit products (kernels/small_NN_name.cu: id 19 + NN; both
+ * take fp32 too: 20 in fp32, 21 on TF32, the row's f32). */
 #include <stddef.h>
 
 #include "../common/module.h"
@@ -21,85 +21,89 @@
 
 static const gk_gemm_row table[] = {
     {{1, "naive", "one thread per element of C, threads walk down the rows: loads not coalesced", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_01_naive_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_01_naive_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{2, "coalesced", "threads walk along the rows of C: B loads and C stores coalesced", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_02_coalesced_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_02_coalesced_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{3, "smem_tiled", "32x32 tiles of A and B in shared memory: each global load used 32 times", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_03_smem_tiled_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_03_smem_tiled_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{4, "1d_blocktiling", "each thread computes a column of results: one B value from shared memory feeds several",
       GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_04_1d_blocktiling_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_04_1d_blocktiling_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{5, "2d_blocktiling", "each thread computes an 8x8 tile: outer products of register fragments", GK_GEMM_FP32,
       75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_05_2d_blocktiling_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_05_2d_blocktiling_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{6, "vectorized", "16-byte loads, A tile stored transposed for vector reads from shared memory", GK_GEMM_FP32,
       75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_06_vectorized_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_06_vectorized_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{7, "bank_conflict_free", "shared-memory layout free of bank conflicts", GK_GEMM_FP32, 75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_07_bank_conflict_free_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_07_bank_conflict_free_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{8, "warp_tiling", "a warp-level tile between block and thread: fewer shared-memory wavefronts", GK_GEMM_FP32,
       75, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_08_warp_tiling_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_08_warp_tiling_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{9, "double_buffered_cp_async", "cp.async into two shared-memory stages: loads overlap the FMAs",
       GK_GEMM_FP32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 0},
-     gk_gemm_09_double_buffered_cp_async_run, NULL, NULL, NULL, NULL, NULL, NULL},
+     gk_gemm_09_double_buffered_cp_async_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{10, "tuned_fp32", "multistage cp.async, large register tiles, tuned on an H100/H200", GK_GEMM_FP32, 80,
       GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
-     gk_gemm_10_tuned_fp32_run, NULL, gk_gemm_10_tuned_fp32_run_ex, NULL, NULL, NULL, NULL},
+     gk_gemm_10_tuned_fp32_run, NULL, gk_gemm_10_tuned_fp32_run_ex, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{11, "tf32_mma", "TF32 tensor cores (mma.sync m16n8k8), fp32 accumulation", GK_GEMM_TF32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
-     gk_gemm_11_tf32_mma_run, NULL, gk_gemm_11_tf32_mma_run_ex, gk_gemm_11_tf32_mma_scratch, NULL, NULL, NULL},
+     gk_gemm_11_tf32_mma_run, NULL, gk_gemm_11_tf32_mma_run_ex, gk_gemm_11_tf32_mma_scratch, NULL, NULL, NULL,
+     GK_GEMM_TF32},
     {{12, "tf32_wgmma",
       "TF32 on Hopper's wgmma: TMA, a producer and two consumer warpgroups, persistent tiles; B^T from registers; "
       "sm_90a",
       GK_GEMM_TF32, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
-     gk_gemm_12_tf32_wgmma_run, NULL, gk_gemm_12_tf32_wgmma_run_ex, gk_gemm_12_tf32_wgmma_scratch, NULL, NULL, NULL},
+     gk_gemm_12_tf32_wgmma_run, NULL, gk_gemm_12_tf32_wgmma_run_ex, gk_gemm_12_tf32_wgmma_scratch, NULL, NULL, NULL,
+     GK_GEMM_TF32},
     /* The 16-bit rungs: kernels/bf16_01_mma_sync.cu .. bf16_05_persistent.cu. */
     {{13, "mma_sync", "mma.sync m16n8k16 fed by ldmatrix from swizzled tiles, multistage cp.async (the Ampere way)",
       GK_GEMM_BF16, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
-     NULL, gk_gemm_bf16_01_mma_sync_run, NULL, NULL, NULL, NULL, NULL},
+     NULL, gk_gemm_bf16_01_mma_sync_run, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{14, "wgmma", "Hopper wgmma reads both tiles from shared memory (descriptors, 128-byte swizzle); sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
-     NULL, gk_gemm_bf16_02_wgmma_run, NULL, NULL, NULL, NULL, NULL},
+     NULL, gk_gemm_bf16_02_wgmma_run, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{15, "tma", "the TMA loads both tiles (host-made tensor maps, 128-byte swizzle) into an mbarrier pipeline; sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
-     NULL, gk_gemm_bf16_03_tma_run, NULL, NULL, NULL, NULL, NULL},
+     NULL, gk_gemm_bf16_03_tma_run, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{16, "warp_specialized",
       "a producer warpgroup issues the TMA, two consumer warpgroups the wgmma (mbarriers, setmaxnreg); sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16), 0},
-     NULL, gk_gemm_bf16_04_warp_specialized_run, NULL, NULL, NULL, NULL, NULL},
+     NULL, gk_gemm_bf16_04_warp_specialized_run, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{17, "persistent",
       "persistent CTAs walk grouped tiles; the TMA ring runs on across tiles, so the next tile loads during the "
       "epilogue; 2-CTA clusters multicast B; with beta = 0, C leaves through shared memory and TMA stores; sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
      NULL, gk_gemm_bf16_05_persistent_run, gk_gemm_bf16_05_persistent_run_ex, NULL, NULL, NULL,
-     gk_gemm_bf16_05_persistent_run_split},
+     gk_gemm_bf16_05_persistent_run_split, GK_GEMM_FP32},
     /* The FP8 rung: kernels/fp8_01_scaled_wgmma.cu (id 17 + NN). */
     {{18, "scaled_wgmma",
       "FP8 inputs (e4m3, e5m2) on wgmma k32, K-major operands through the TMA, per-tensor, row and column "
       "scales, fp32 promotion of partial sums, amax; variant 17's persistent producer/consumer ring; sm_90a",
       GK_GEMM_FP8, 90,
       GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
-     NULL, NULL, NULL, NULL, gk_gemm_fp8_01_scaled_wgmma_run, gk_gemm_fp8_01_scaled_wgmma_scratch, NULL},
+     NULL, NULL, NULL, NULL, gk_gemm_fp8_01_scaled_wgmma_run, gk_gemm_fp8_01_scaled_wgmma_scratch, NULL, GK_GEMM_FP32},
     /* A region's kernel beside the 16-bit ladder: kernels/skinny_01_weight_stream.cu (id 18 + NN). */
     {{19, "weight_stream",
       "skinny products (few rows of op(A)): the weight streamed from global memory into mma.sync registers with "
       "16-byte loads, k split over a cluster whose partial sums meet in distributed shared memory; sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
-     NULL, NULL, gk_gemm_skinny_01_weight_stream_run_ex, NULL, NULL, NULL, NULL},
+     NULL, NULL, gk_gemm_skinny_01_weight_stream_run_ex, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     /* Tiny and mid-size products: kernels/small_NN_name.cu (id 19 + NN). */
     {{20, "dot",
       "tiny products: each element of C a dot product of a group of 1 to 256 threads on the CUDA cores, summed in a "
       "fixed tree; element loads, any layout and alignment",
       GK_GEMM_BF16, 80,
       GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
-     gk_gemm_small_01_dot_run_f32, gk_gemm_small_01_dot_run, gk_gemm_small_01_dot_run_ex, NULL, NULL, NULL, NULL},
+     gk_gemm_small_01_dot_run_f32, gk_gemm_small_01_dot_run, gk_gemm_small_01_dot_run_ex, NULL, NULL, NULL, NULL,
+     GK_GEMM_FP32},
     /* Mid-size products: kernels/small_02_tiles.cu. */
     {{21, "tiles",
       "mid-size products: 64 x 64 tiles of mma.sync on 128-thread CTAs, up to 4 per SM; 3 cp.async stages where "
-      "rows are 16-byte units, element loads through registers elsewhere; any layout and alignment",
-      GK_GEMM_BF16, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
-     NULL, gk_gemm_small_02_tiles_run, gk_gemm_small_02_tiles_run_ex, NULL, NULL, NULL,
-     gk_gemm_small_02_tiles_run_split},
+      "rows are 16-byte units, element loads through registers elsewhere; any layout and alignment; fp32 on TF32",
+      GK_GEMM_BF16, 80,
+      GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
+     gk_gemm_small_02_tiles_run_tf32, gk_gemm_small_02_tiles_run, gk_gemm_small_02_tiles_run_ex, NULL, NULL, NULL,
+     gk_gemm_small_02_tiles_run_split, GK_GEMM_TF32},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,
@@ -136,7 +140,10 @@ gk_gemm_precision gk_gemm_variant_precision(const gk_gemm_variant *v, gk_gemm_ty
 {
     if (v == NULL) return GK_GEMM_FP32;
     if (v->precision == GK_GEMM_BF16 && t == GK_GEMM_TYPE_F16) return GK_GEMM_FP16;
-    if (v->precision == GK_GEMM_BF16 && t == GK_GEMM_TYPE_F32) return GK_GEMM_FP32;
+    if (v->precision == GK_GEMM_BF16 && t == GK_GEMM_TYPE_F32) {
+        const gk_gemm_row *r = gk_gemm_row_find(v->id);
+        return r != NULL ? r->f32 : GK_GEMM_FP32;
+    }
     return v->precision;
 }
 

@@ -111,10 +111,11 @@ typedef cudaError_t gk_gemm_fp8_run_fn(int type_a, int type_b, int type_c, int o
                                        const float *scale_b_cols, float *amax, int fast_accum, void *workspace,
                                        cudaStream_t stream);
 
-/* Split-K's first step in one launch (variants 17 and 21, 16-bit types): the fp32
+/* Split-K's first step in one launch (variants 17 and 21): the fp32
  * partials alpha = 1 of `splits` slices of k, slice z = k z kc .. (kc a
  * multiple of 64; the last slice shorter, never empty), into dense m x n
- * slabs at `partials`; type 1 bf16, 2 f16; the rest as gk_gemm_ex_run_fn's.
+ * slabs at `partials`; type 1 bf16, 2 f16 (and 0 f32 for 21, on TF32);
+ * the rest as gk_gemm_ex_run_fn's.
  * cudaErrorNotSupported, nothing launched, where the variant cannot (17:
  * rows of A or B its TMA cannot address): gk_gemm_ex then runs the product
  * unsplit. */
@@ -127,7 +128,10 @@ typedef cudaError_t gk_gemm_split_run_fn(int type, int op_a, int op_b, size_t m,
  * ones (13-17), and `run_ex` where the variant is extended (NULL
  * otherwise), and `scratch` where run_ex needs a workspace (NULL
  * otherwise); `run_fp8` and `scratch_fp8` for the FP8 rung (18); `split`
- * where GK_GEMM_AUTO's split-K runs the slices in one launch (17, 21). */
+ * where GK_GEMM_AUTO's split-K runs the slices in one launch (17, 21);
+ * `f32`: what the row computes fp32 storage in (1-12: their precision;
+ * 20: FP32; 21: TF32; FP32 where the row stores no F32, unread there);
+ * gk_gemm_variant_precision reads it for the 16-bit rows 20 and 21. */
 typedef struct gk_gemm_row {
     gk_gemm_variant info; /* what gk_gemm_variant_at() shows */
     gk_gemm_run_fn *run;
@@ -137,6 +141,7 @@ typedef struct gk_gemm_row {
     gk_gemm_fp8_run_fn *run_fp8;
     gk_gemm_fp8_scratch_fn *scratch_fp8;
     gk_gemm_split_run_fn *split;
+    gk_gemm_precision f32;
 } gk_gemm_row;
 
 /* gemm/fp8_quantize.cu: gk_gemm_fp8_quantize's launch (arguments checked:
@@ -177,6 +182,7 @@ gk_gemm_ex_run_fn gk_gemm_small_01_dot_run_ex;
 gk_gemm_bf16_run_fn gk_gemm_small_02_tiles_run;
 gk_gemm_ex_run_fn gk_gemm_small_02_tiles_run_ex;
 gk_gemm_split_run_fn gk_gemm_small_02_tiles_run_split;
+gk_gemm_run_fn gk_gemm_small_02_tiles_run_tf32;
 
 #ifdef __cplusplus
 }

@@ -116,7 +116,7 @@ static void test_table(void)
      * are the 16-bit rungs (bf16 everywhere, fp16 too where extended), 18
      * multiplies FP8 inputs (storing fp32, bf16 or fp16), 19 is the skinny
      * products' kernel, 20 the tiny products' and 21 the mid-size products'
-     * (bf16 and fp16). */
+     * (bf16 and fp16, and fp32: 20 in fp32, 21 on TF32). */
     size_t count = gk_gemm_variant_count();
     CHECK(count == 21, "the ladder has %zu variants", count);
     CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
@@ -166,10 +166,14 @@ static void test_table(void)
                       gk_gemm_variant_precision(v, GK_GEMM_TYPE_F16) == GK_GEMM_FP16,
                   "variant 20 computes in fp32, bf16 or fp16 by type");
         } else if (v->id == 21) {
-            CHECK(v->precision == GK_GEMM_BF16 && v->types == (b16 | f16) && v->min_cc == 80,
-                  "variant 21: bf16 and fp16, sm_80");
-            CHECK(row && !row->run && row->run16 && row->run_ex && !row->scratch && !row->run_fp8 && row->split,
-                  "row 21 has its 16-bit, extended and split functions (no workspace)");
+            CHECK(v->precision == GK_GEMM_BF16 && v->types == (b16 | f16 | f32) && v->min_cc == 80,
+                  "variant 21: bf16, fp16 and fp32, sm_80");
+            CHECK(row && row->run && row->run16 && row->run_ex && !row->scratch && !row->run_fp8 && row->split,
+                  "row 21 has its fp32, 16-bit, extended and split functions (no workspace)");
+            CHECK(gk_gemm_variant_precision(v, GK_GEMM_TYPE_F32) == GK_GEMM_TF32 &&
+                      gk_gemm_variant_precision(v, GK_GEMM_TYPE_BF16) == GK_GEMM_BF16 &&
+                      gk_gemm_variant_precision(v, GK_GEMM_TYPE_F16) == GK_GEMM_FP16,
+                  "variant 21 computes fp32 on TF32, bf16 and fp16 as themselves");
         } else {
             CHECK(v->precision == GK_GEMM_BF16, "variant %d precision %d", v->id, (int)v->precision);
             CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
@@ -942,27 +946,54 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 20, "128 x 128 x 8192 (2^14 outputs, 2^27): %d", auto_of(&d));
     d.n = 129;
     CHECK(auto_of(&d) == 9, "128 x 129 x 8192: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 128, 16384);
-    d.compute = GK_GEMM_COMPUTE_TF32;
-    CHECK(auto_of(&d) == 20, "tf32, 64 x 128 x 16384 (2^13 outputs, 2^27): %d", auto_of(&d));
-    d.k = 16388;
-    CHECK(auto_of(&d) == 12, "tf32, 64 x 128 x 16388: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 7, 9);
     CHECK(auto_of(&d) == 9, "f32, an empty product: %d", auto_of(&d));
-    /* TF32: rows of 16 bytes -> 12, else 11. */
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 400, 240, 144);
+    /* TF32: the 16-bit types' tiny rule -> 20 (no 2^23 clause); 21 up to
+     * m n k batch <= 2^29 with rows of 16 bytes, 2^30 otherwise; then 12 with
+     * rows of 16 bytes, else 11. */
+    CHECK(GK_GEMM_MID_TF32_MAX_MNK == ((size_t)1 << 29) && GK_GEMM_MID_TF32_MAX_MNK_GATHER == ((size_t)1 << 30),
+          "TF32's mid-size edges");
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 128);
     d.compute = GK_GEMM_COMPUTE_TF32;
-    CHECK(auto_of(&d) == 12, "tf32, lda 144, ldb 240: %d", auto_of(&d));
-    d.lda = 145;
-    CHECK(auto_of(&d) == 11, "tf32, lda 145: %d", auto_of(&d));
-    d.lda = 0, d.op_a = GK_GEMM_OP_T; /* dense lda = m = 400 */
-    CHECK(auto_of(&d) == 12, "tf32, A stored k x m, lda 400: %d", auto_of(&d));
-    d.m = 401;
-    CHECK(auto_of(&d) == 11, "tf32, A stored k x m, lda 401: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 256);
-    d.compute = GK_GEMM_COMPUTE_TF32, d.batch = 3, d.stride_a = 256 * 256 + 2, d.stride_b = 0, d.stride_c = 256 * 256;
+    CHECK(auto_of(&d) == 21, "tf32, 256 x 256 x 128 (fp32's tiny 2^23, not TF32's): %d", auto_of(&d));
+    d.m = 512, d.n = 512, d.k = 8;
+    CHECK(auto_of(&d) == 20, "tf32, 512 x 512 x 8 (2^18 outputs, short k): %d", auto_of(&d));
+    d.n = 513;
+    CHECK(auto_of(&d) == 21, "tf32, 512 x 513 x 8: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 1000);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 20, "tf32, 64 x 64 x 1000 (2^12 outputs, no split, under 2^27): %d", auto_of(&d));
+    d.k = 1024; /* 21 would split it in 4: the tiny edge is 2^22 */
+    CHECK(auto_of(&d) == 20, "tf32, 64 x 64 x 1024 (split, 2^22): %d", auto_of(&d));
+    d.k = 1100;
+    CHECK(auto_of(&d) == 21, "tf32, 64 x 64 x 1100 (split, above 2^22): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 128, 16384);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 21, "tf32, 64 x 128 x 16384 (21 splits, 2^27 > 2^22): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 1024, 1024);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 21, "tf32, 512 x 1024 x 1024 (2^29): %d", auto_of(&d));
+    d.k = 1028;
+    CHECK(auto_of(&d) == 12, "tf32, 512 x 1024 x 1028: %d", auto_of(&d));
+    d.m = 1024, d.k = 1024, d.lda = 1025;
+    CHECK(auto_of(&d) == 21, "tf32, 1024^3, lda 1025 (odd rows, 2^30): %d", auto_of(&d));
+    d.k = 1025;
+    CHECK(auto_of(&d) == 11, "tf32, 1024 x 1024 x 1025, lda 1025: %d", auto_of(&d));
+    /* Past the mid region: rows of 16 bytes -> 12, else 11. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1040, 1024, 1040);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 12, "tf32, lda 1040, ldb 1024: %d", auto_of(&d));
+    d.lda = 1041;
+    CHECK(auto_of(&d) == 11, "tf32, lda 1041: %d", auto_of(&d));
+    d.lda = 0, d.op_a = GK_GEMM_OP_T; /* dense lda = m = 1040 */
+    CHECK(auto_of(&d) == 12, "tf32, A stored k x m, lda 1040: %d", auto_of(&d));
+    d.m = 1041;
+    CHECK(auto_of(&d) == 11, "tf32, A stored k x m, lda 1041: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1024, 1024, 1024);
+    d.compute = GK_GEMM_COMPUTE_TF32, d.batch = 3, d.stride_a = 1024 * 1024 + 2, d.stride_b = 0,
+    d.stride_c = 1024 * 1024;
     CHECK(auto_of(&d) == 11, "tf32, stride_a not a multiple of 4: %d", auto_of(&d));
-    d.stride_a = 256 * 256 + 4;
+    d.stride_a = 1024 * 1024 + 4;
     CHECK(auto_of(&d) == 12, "tf32, stride_a a multiple of 4: %d", auto_of(&d));
     /* 16-bit types: 19 against a weight of n k >= GK_GEMM_SKINNY_MIN_NK
      * elements with m <= GK_GEMM_SKINNY_MAX_M (stored n x k, op_b = T) or
@@ -1094,16 +1125,17 @@ static void test_auto(void)
     d.ldc = 3;
     EXPECT(gk_gemm_auto_variant(&d, &id, NULL), GK_ERROR_INVALID_ARGUMENT);
     /* A call with GK_GEMM_AUTO is the call with its pick: the same workspace
-     * (A copied for a TF32 tn product: variant 12's copy of each product's
-     * A as 400 rows of 64 floats, 3 x 102,400 = 307,200 bytes), the same
-     * statuses. */
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 400, 120, 64);
-    d.compute = GK_GEMM_COMPUTE_TF32, d.op_a = GK_GEMM_OP_T, d.batch = 3, d.stride_a = 25600, d.stride_c = 48000;
+     * (A copied for a TF32 tn product past the mid region, 3 x 1024 x 1024
+     * x 256: variant 12's copy of each product's A as 1024 rows of 256
+     * floats, 3 x 1 MiB = 3,145,728 bytes), the same statuses. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1024, 1024, 256);
+    d.compute = GK_GEMM_COMPUTE_TF32, d.op_a = GK_GEMM_OP_T, d.batch = 3, d.stride_a = 262144,
+    d.stride_c = 1048576;
     size_t want = 0, got = 0;
     EXPECT(gk_gemm_ex(auto_of(&d), &d, NULL, NULL, NULL, NULL, &want, 0), GK_SUCCESS);
     EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &d, NULL, NULL, NULL, NULL, &got, 0), GK_SUCCESS);
-    CHECK(auto_of(&d) == 12 && got == want && got == 307200, "auto tn tf32: variant %d, %zu and %zu bytes", auto_of(&d),
-          got, want);
+    CHECK(auto_of(&d) == 12 && got == want && got == 3145728, "auto tn tf32: variant %d, %zu and %zu bytes",
+          auto_of(&d), got, want);
     d.compute = GK_GEMM_COMPUTE_DEFAULT;
     EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &d, NULL, NULL, NULL, NULL, &got, 0), GK_SUCCESS);
     CHECK(got == 256, "auto tn fp32 (variant 10): %zu bytes", got);
@@ -1126,20 +1158,24 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 65536, 1, 12, 64, 16777216},
         /* 10 (fp32, 2^32 > 2^30): 2 x 1 tiles of 128 x 256: the same split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 10, 64, 16777216},
-        /* 1 tile: S = min(128, 4100 / 512 = 8) = 8, kc = 513 -> 544, S = ceil(4100 / 544) = 8 (the
-         * last slice 292 deep): 8 x 136 x 128 x 4 = 557,056 bytes. */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4100, 1, 12, 8, 557056},
-        /* Odd rows (lda = 4099): variant 11, which is never split. */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4099, 1, 11, 1, 256},
-        /* 33 x 44 x 4100: 1,452 outputs, fp32 tiny (variant 20), not split. */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4100, 1, 20, 1, 256},
+        /* TF32, 136 x 128 x 4100 (below 2^29): 21, 3 x 2 = 6 tiles: S = min(528 / 6 = 88, 4100 / 256 =
+         * 16) = 16, kc = 257 -> 320, S = ceil(4100 / 320) = 13 (the last slice 260 deep):
+         * 13 x 136 x 128 x 4 = 905,216 bytes. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4100, 1, 21, 13, 905216},
+        /* Odd rows (lda = 4099): 21 splits them too, S = 13 (the last slice 259 deep). */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4099, 1, 21, 13, 905216},
+        /* 33 x 44 x 4100: 1,452 outputs, but 2^22.5 multiply-adds where 21 splits: 21, S = 13,
+         * 13 x 33 x 44 x 4 = 75,504 -> 75,520. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4100, 1, 21, 13, 75520},
+        /* 33 x 44 x 2800: 4,065,600 multiply-adds, below 2^22: tiny (variant 20), not split. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 2800, 1, 20, 1, 256},
         /* 10 nt (not plain): 1 x 2 tiles, S = min(64, 3000 / 512 = 5) = 5, kc = 600 -> 608, S = 5:
          * 5 x 70 x 300 x 4 = 420,000 -> 420,096. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 10, 5, 420096},
         /* 1024^3 TF32: 4 x 8 = 32 tiles, S = min(4, 2) = 2, kc = 512: 8 MiB. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 12, 2, 8388608},
-        /* k = 1020 < 1024: no split. */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 1020, 1, 12, 1, 256},
+        /* k = 1020 < 1024: 21 (2^26), no split. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 1020, 1, 21, 1, 256},
         /* 64 tiles of 12 (2048 x 1024): no split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 2048, 1024, 65536, 1, 12, 1, 256},
         /* 63 tiles (2048 x 1000 -> 8 x 8 = 64; 1792 x 1024 -> 7 x 8 = 56): S = ceil(128 / 56) = 3. */

@@ -898,8 +898,11 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
     static const auto_case cs[] = {
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 520, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 9},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 200, 100, 520, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 10},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 200, 120, 372, 0, 3, GK_GEMM_EPILOGUE_BIAS, 0.0f, 12},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 650, 651, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 11},
+        /* TF32: 21 in the mid region (a batch, odd rows), then 12 (rows of 16 bytes) or 11. */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 200, 120, 372, 0, 3, GK_GEMM_EPILOGUE_BIAS, 0.0f, 21},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 650, 651, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 21},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 1040, 1024, 520, 0, 1, GK_GEMM_EPILOGUE_BIAS_RELU, 0.5f, 12},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_T, 1024, 1024, 1100, 1101, 1, GK_GEMM_EPILOGUE_NONE, 0.0f, 11},
         /* 20 with fp32: tiny products, either compute. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 20},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_T, 40, 30, 50, 0, 2, GK_GEMM_EPILOGUE_BIAS, 0.0f, 20},
@@ -979,9 +982,12 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         size_t splits; /* what the rule gives */
     } split_case;
     static const split_case sc[] = {
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 136, 128, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 8},
+        /* Variants 10 and 12 (fp32 storage, past TF32's mid region): slices as a strided batch. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 128, 136, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 4},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 512, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
+        /* Variant 21 on TF32 (mid-size): a shorter last slice, A transposed. */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 136, 128, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 13},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 128, 136, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 8},
         /* Variant 17's split (BF16, F16, above 2^28 multiply-adds): a shorter last slice. */
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 256, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 128, 8192, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 16},

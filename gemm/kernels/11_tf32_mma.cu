@@ -532,26 +532,6 @@ __device__ __forceinline__ void cp_async4(uint32_t dst, const float *src, int sr
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
 #endif
 }
-/* fp32 -> tf32, round to nearest, ties away from zero (the low 13 bits become 0). */
-__device__ __forceinline__ uint32_t to_tf32(float x)
-{
-    uint32_t r = 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-#endif
-    return r;
-}
-/* d += a * b on the tensor cores, one m16n8k8 tile. */
-__device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
-}
-
 /* ---- cp.async path: global -> shared copies of one k-tile (issued, not waited)
  * A slab is BM rows x BK floats, a B slab BK rows x BN floats, copied in units
  * of kW floats (kW = 4: one 16-byte cp.async.cg; kW = 1: one 4-byte

@@ -250,7 +250,7 @@
  *     MN-major one as B's panels.
  *   - FP16: wgmma's .f16 form reads IEEE half as it reads bf16 (a product of
  *     two halves, 11 significant bits each, is exact in fp32); the tensor
- *     maps say FLOAT16; the epilogue rounds to half (Half16 in common.cuh).
+ *     maps say FLOAT16; the epilogue rounds to half (CElem in common.cuh).
  *   - Batches: the unit of work becomes (product z, pair p), u = z x pairs
  *     + p, walked as before, so the tail of one product fills SMs with the
  *     next one's tiles. Every tensor map is 3D (columns, rows, products):

@@ -14,7 +14,8 @@
  *     cp.async.mbarrier.arrive, mbarrier init / arrive / try_wait), for
  *     variants 9-12 and the BF16 ladder;
  *   - the sm_80 tensor-core instructions (ldmatrix.x4, mma.sync m16n8k16
- *     for bf16 and f16) of variants 13, 19 and 21;
+ *     for bf16 and f16, of variants 13, 19 and 21; cvt.rna.tf32 and
+ *     mma.sync m16n8k8 for TF32, of variants 11 and 21);
  *   - the BF16 ladder's shared-memory layout (128-byte rows, 16-byte chunk
  *     q of row r at chunk q ^ (r % 8)), its copy path (16-byte cp.async, or
  *     chunks gathered element by element where rows are not 16-byte
@@ -337,6 +338,30 @@ __device__ __forceinline__ void mma16816(float (&d)[4], uint32_t a0, uint32_t a1
 #endif
 }
 
+/* fp32 -> TF32, rounded to nearest, ties away from zero (PTX
+ * cvt.rna.tf32.f32: the low 13 bits become 0), and d += A B: one mma.sync
+ * m16n8k8 of TF32 operands with fp32 accumulators. Fragments (lane = 4g +
+ * t, one element per register): a0 = A[g][t], a1 = A[g + 8][t], a2 =
+ * A[g][t + 4], a3 = A[g + 8][t + 4]; b0 = B[t][g], b1 = B[t + 4][g]; d as
+ * mma16816's. Variants 11 and 21. */
+__device__ __forceinline__ uint32_t to_tf32(float x)
+{
+    uint32_t r = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+#endif
+    return r;
+}
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
 /* An mbarrier is a 64-bit object in shared memory. Each phase waits for a
  * number of arrivals (set at init) and, for the TMA (sm90.cuh), a number
  * of bytes (the transaction count: arrive.expect_tx adds to it, each
@@ -517,9 +542,11 @@ template <int kBM, int kBN, int kBK, int kThreads> struct Bf16Slab {
     }
 };
 
-/* ---- The 16-bit epilogue: C's element type, gk_gemm_ex's epilogues -------
- * Half16<T> converts between fp32 and C's 16-bit type T (__nv_bfloat16 or
- * __half), rounding to nearest even. Epilogue kEpi (gk_gemm_epilogue's
+/* ---- The epilogue: C's element type, gk_gemm_ex's epilogues ---------------
+ * CElem<T> converts between fp32 and C's type T: a 16-bit one
+ * (__nv_bfloat16 or __half) rounding to nearest even, or float as it is
+ * (variant 21's TF32 products, split_k.cu); Pair is two adjacent elements,
+ * one aligned access (4 bytes, or 8 for float). Epilogue kEpi (gk_gemm_epilogue's
  * values: 0 none, 1 bias, 2 bias + ReLU, 3 bias + GELU) is applied in fp32
  * to v = alpha acc + beta c_old before C's one rounding: x = v + bias[col],
  * then max(x, 0) (a NaN stays NaN), or GELU in its tanh form,
@@ -536,8 +563,8 @@ template <int kBM, int kBN, int kBK, int kThreads> struct Bf16Slab {
  * 16-bit C). So below 2^-16 of the result, far below a 16-bit rounding
  * (2^-8, 2^-11). For x -> -inf the power overflows to +inf and the
  * quotient is -0; for x -> +inf it is x. */
-template <typename T> struct Half16;
-template <> struct Half16<__nv_bfloat16> {
+template <typename T> struct CElem;
+template <> struct CElem<__nv_bfloat16> {
     __device__ static __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
     __device__ static __forceinline__ __nv_bfloat16 from_float(float x) { return __float2bfloat16_rn(x); }
     __device__ static __forceinline__ float2 to_float2(__nv_bfloat162 x) { return __bfloat1622float2(x); }
@@ -547,12 +574,19 @@ template <> struct Half16<__nv_bfloat16> {
     }
     typedef __nv_bfloat162 Pair;
 };
-template <> struct Half16<__half> {
+template <> struct CElem<__half> {
     __device__ static __forceinline__ float to_float(__half x) { return __half2float(x); }
     __device__ static __forceinline__ __half from_float(float x) { return __float2half_rn(x); }
     __device__ static __forceinline__ float2 to_float2(__half2 x) { return __half22float2(x); }
     __device__ static __forceinline__ __half2 from_float2(float lo, float hi) { return __floats2half2_rn(lo, hi); }
     typedef __half2 Pair;
+};
+template <> struct CElem<float> {
+    __device__ static __forceinline__ float to_float(float x) { return x; }
+    __device__ static __forceinline__ float from_float(float x) { return x; }
+    __device__ static __forceinline__ float2 to_float2(float2 x) { return x; }
+    __device__ static __forceinline__ float2 from_float2(float lo, float hi) { return make_float2(lo, hi); }
+    typedef float2 Pair;
 };
 
 /* 2^x and 1 / x on the SFU (PTX ex2.approx.ftz.f32, rcp.approx.ftz.f32). */
@@ -594,10 +628,10 @@ __device__ __forceinline__ float2 bias_pair(const T *__restrict__ bias, unsigned
     float2 r = make_float2(0.0f, 0.0f);
     if constexpr (kEpi != 0) {
         if (bias_vec && col + 2 <= n) {
-            r = Half16<T>::to_float2(__ldg(reinterpret_cast<const typename Half16<T>::Pair *>(bias + col)));
+            r = CElem<T>::to_float2(__ldg(reinterpret_cast<const typename CElem<T>::Pair *>(bias + col)));
         } else {
-            if (col < n) r.x = Half16<T>::to_float(bias[col]);
-            if (col + 1 < n) r.y = Half16<T>::to_float(bias[col + 1]);
+            if (col < n) r.x = CElem<T>::to_float(bias[col]);
+            if (col + 1 < n) r.y = CElem<T>::to_float(bias[col + 1]);
         }
     }
     return r;
@@ -623,17 +657,17 @@ __device__ __forceinline__ uint32_t bias_bits(const T *__restrict__ bias, unsign
 }
 template <typename T> __device__ __forceinline__ float2 bias_unpack(uint32_t bits)
 {
-    typename Half16<T>::Pair p;
+    typename CElem<T>::Pair p;
     memcpy(&p, &bits, sizeof p);
-    return Half16<T>::to_float2(p);
+    return CElem<T>::to_float2(p);
 }
 
 /* One element of C; beta == 0 never reads the old value (NaN there must not leak). */
 template <int kEpi = 0, typename T = __nv_bfloat16>
 __device__ __forceinline__ void store_one(T *p, float alpha, float v, float beta, float bias = 0.0f)
 {
-    const float r = beta == 0.0f ? alpha * v : alpha * v + beta * Half16<T>::to_float(*p);
-    *p = Half16<T>::from_float(epilogue_apply<kEpi>(r, bias));
+    const float r = beta == 0.0f ? alpha * v : alpha * v + beta * CElem<T>::to_float(*p);
+    *p = CElem<T>::from_float(epilogue_apply<kEpi>(r, bias));
 }
 /* Columns col, col + 1 of one row: a 4-byte pair when allowed (c_vec: c
  * 4-byte aligned and ldc even, so that col even is an aligned pair). */
@@ -642,15 +676,15 @@ __device__ __forceinline__ void store_pair(T *crow, unsigned col, unsigned n, fl
                                            float beta, bool c_vec, float2 bias = make_float2(0.0f, 0.0f))
 {
     if (c_vec && col + 2 <= n) {
-        typedef typename Half16<T>::Pair Pair;
+        typedef typename CElem<T>::Pair Pair;
         Pair *p = reinterpret_cast<Pair *>(crow + col);
         float r0 = alpha * v0, r1 = alpha * v1;
         if (beta != 0.0f) { /* only then is C read */
-            const float2 o = Half16<T>::to_float2(*p);
+            const float2 o = CElem<T>::to_float2(*p);
             r0 += beta * o.x;
             r1 += beta * o.y;
         }
-        *p = Half16<T>::from_float2(epilogue_apply<kEpi>(r0, bias.x), epilogue_apply<kEpi>(r1, bias.y));
+        *p = CElem<T>::from_float2(epilogue_apply<kEpi>(r0, bias.x), epilogue_apply<kEpi>(r1, bias.y));
     } else {
         if (col < n) store_one<kEpi>(crow + col, alpha, v0, beta, bias.x);
         if (col + 1 < n) store_one<kEpi>(crow + col + 1, alpha, v1, beta, bias.y);

@@ -226,33 +226,22 @@ __device__ __forceinline__ void wgmma_n128(float (&t)[kHalf], uint64_t da, uint6
 #endif
 }
 
-/* C's element type: load and store of one value and of a pair (an 8-byte
- * float2 or a 4-byte 16-bit pair where the launcher found every pair
- * aligned: c_vec). */
+/* C's element type (fp32, bf16 or f16, through common.cuh's CElem): load
+ * and store of one value and of a pair (an 8-byte float2 or a 4-byte
+ * 16-bit pair where the launcher found every pair aligned: c_vec). */
 template <typename T> struct Out {
-    __device__ static __forceinline__ float load(const T *p) { return Half16<T>::to_float(*p); }
-    __device__ static __forceinline__ void store(T *p, float v) { *p = Half16<T>::from_float(v); }
+    __device__ static __forceinline__ float load(const T *p) { return CElem<T>::to_float(*p); }
+    __device__ static __forceinline__ void store(T *p, float v) { *p = CElem<T>::from_float(v); }
     __device__ static __forceinline__ float2 load2(const T *p)
     {
-        return Half16<T>::to_float2(*reinterpret_cast<const typename Half16<T>::Pair *>(p));
+        return CElem<T>::to_float2(*reinterpret_cast<const typename CElem<T>::Pair *>(p));
     }
     __device__ static __forceinline__ void store2(T *p, float a, float b)
     {
-        *reinterpret_cast<typename Half16<T>::Pair *>(p) = Half16<T>::from_float2(a, b);
+        *reinterpret_cast<typename CElem<T>::Pair *>(p) = CElem<T>::from_float2(a, b);
     }
-    __device__ static __forceinline__ float bias(const T *p) { return Half16<T>::to_float(__ldg(p)); }
+    __device__ static __forceinline__ float bias(const T *p) { return CElem<T>::to_float(__ldg(p)); }
 };
-template <> struct Out<float> {
-    __device__ static __forceinline__ float load(const float *p) { return *p; }
-    __device__ static __forceinline__ void store(float *p, float v) { *p = v; }
-    __device__ static __forceinline__ float2 load2(const float *p) { return *reinterpret_cast<const float2 *>(p); }
-    __device__ static __forceinline__ void store2(float *p, float a, float b)
-    {
-        *reinterpret_cast<float2 *>(p) = make_float2(a, b);
-    }
-    __device__ static __forceinline__ float bias(const float *p) { return __ldg(p); }
-};
-
 /* |v| as an ordered bit pattern (the amax). */
 __device__ __forceinline__ unsigned abs_bits(float v) { return __float_as_uint(v) & 0x7fffffffu; }
 

@@ -308,7 +308,7 @@ __device__ __forceinline__ void mma_step(float (&acc)[kNT][Geo<kWT, kNT>::kFr][4
 template <int kEpi, typename T>
 __device__ __forceinline__ void store_epi(T *e, float alpha, float v, float beta, const T *bias, unsigned j)
 {
-    store_one<kEpi, T>(e, alpha, v, beta, kEpi != 0 ? Half16<T>::to_float(bias[j]) : 0.0f);
+    store_one<kEpi, T>(e, alpha, v, beta, kEpi != 0 ? CElem<T>::to_float(bias[j]) : 0.0f);
 }
 
 template <typename T, bool kWT, int kNT> __device__ void weight_stream_body(const Params &p)

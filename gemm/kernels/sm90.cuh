@@ -267,10 +267,10 @@ __device__ __forceinline__ void tma_store_3d(const CUtensorMap *map, uint32_t sr
                  : "memory");
 #endif
 }
-/* Two fp32 values rounded to a 16-bit type T (common.cuh's Half16), as one 32-bit register. */
+/* Two fp32 values rounded to a 16-bit type T (common.cuh's CElem), as one 32-bit register. */
 template <typename T> __device__ __forceinline__ uint32_t pack2(float lo, float hi)
 {
-    const typename Half16<T>::Pair v = Half16<T>::from_float2(lo, hi);
+    const typename CElem<T>::Pair v = CElem<T>::from_float2(lo, hi);
     return *reinterpret_cast<const uint32_t *>(&v);
 }
 

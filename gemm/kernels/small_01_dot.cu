@@ -73,26 +73,22 @@ struct Params {
     unsigned g_log2; /* G = 1 << g_log2 threads per output */
 };
 
-/* Element i of a T array as a float, and C's element type both ways:
- * bf16 and f16 through common.cuh's Half16, float as it is. */
+/* Element i of a T array as a float: bf16 and f16 through common.cuh's
+ * CElem, float as it is. */
 template <typename T> struct Elem {
     __device__ static __forceinline__ float load(const void *p, size_t i)
     {
         T x;
         const unsigned short bits = __ldg(static_cast<const unsigned short *>(p) + i);
         memcpy(&x, &bits, sizeof bits);
-        return Half16<T>::to_float(x);
+        return CElem<T>::to_float(x);
     }
-    __device__ static __forceinline__ float to_float(T x) { return Half16<T>::to_float(x); }
-    __device__ static __forceinline__ T from_float(float x) { return Half16<T>::from_float(x); }
 };
 template <> struct Elem<float> {
     __device__ static __forceinline__ float load(const void *p, size_t i)
     {
         return __ldg(static_cast<const float *>(p) + i);
     }
-    __device__ static __forceinline__ float to_float(float x) { return x; }
-    __device__ static __forceinline__ float from_float(float x) { return x; }
 };
 
 template <typename T, int kEpi> __global__ void __launch_bounds__(kThreads) dot_kernel(const Params p)
@@ -133,9 +129,9 @@ template <typename T, int kEpi> __global__ void __launch_bounds__(kThreads) dot_
         if (live && t == 0u) {
             T *const cp = static_cast<T *>(p.c) + z * p.stride_c + i * p.ldc + j;
             float v = p.alpha * s;
-            if (p.beta != 0.0f) v += p.beta * Elem<T>::to_float(*cp);
-            const float bias = kEpi != 0 ? Elem<T>::to_float(static_cast<const T *>(p.bias)[j]) : 0.0f;
-            *cp = Elem<T>::from_float(epilogue_apply<kEpi>(v, bias));
+            if (p.beta != 0.0f) v += p.beta * CElem<T>::to_float(*cp);
+            const float bias = kEpi != 0 ? CElem<T>::to_float(static_cast<const T *>(p.bias)[j]) : 0.0f;
+            *cp = CElem<T>::from_float(epilogue_apply<kEpi>(v, bias));
         }
     }
 }

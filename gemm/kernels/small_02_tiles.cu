@@ -1,5 +1,6 @@
 /* Variant 21 (small_02): mid-size products on 64 x 64 tiles of mma.sync,
- * many small CTAs per SM, any layout and alignment.
+ * many small CTAs per SM, any layout and alignment; bf16 and f16, and
+ * fp32 on TF32.
  *
  * The region it serves: products too large for variant 20's dot products
  * (each multiply-add there costs two loads) and too small, or too oddly
@@ -59,13 +60,35 @@
  * k-tile; the 4 CTAs of an SM overlap one another's waits. Measured figures
  * are on gemm/README.md.
  *
+ * fp32 operands run on TF32 (gk_gemm_ex's F32; GK_GEMM_AUTO with compute
+ * TF32) in the same tiles, CTAs, stages and epilogue (C in fp32, pairs of
+ * floats), with these differences:
+ *   - a k-tile is 32 floats deep, so that a K-major row is still 128 bytes
+ *     and every operand's tile still 8 KB (9,216 bytes padded): a
+ *     K-major one 64 rows of 36 floats, an MN-major one 32 rows (k) of 72;
+ *   - ldmatrix moves 16-bit elements (its .trans would cut a float in
+ *     two), so each fragment element is one 4-byte shared load, rounded to
+ *     TF32 in its register (cvt.rna) and fed to mma.sync m16n8k8: per
+ *     k8-step and warp 2 x 4 loads for A and 4 x 2 for B, 16 loads and 16
+ *     roundings for 8 mma of 1,024 multiply-adds each (the 16-bit path:
+ *     4 ldmatrix.x4 for 8 mma of 2,048). The paddings keep those loads
+ *     conflict-free (ktile_tf32 counts the banks);
+ *   - the register path loads floats one by one (any 4-byte alignment),
+ *     the cp.async path needs rows of whole 16-byte units (lda, ldb,
+ *     strides multiples of 4 floats).
+ * TF32 runs at half the 16-bit rate per SM on the H100, and each fragment
+ * element costs a load and a rounding, so its mid region ends sooner
+ * (gk/gemm.h, GK_GEMM_MID_TF32_MAX_MNK).
+ *
  * Precision: exact products of 16-bit numbers accumulated in fp32 by the
  * tensor cores, one k16 step after another (a split product: each slice
  * so, then the slices added in a fixed order); alpha, beta, bias and the
- * activation in fp32; one rounding to C's type.
+ * activation in fp32; one rounding to C's type. fp32 operands: each
+ * rounded to TF32 (to nearest, ties away from zero), products and sums
+ * in fp32 by the tensor cores, k8 step after k8 step; C stored in fp32.
  *
- * Sources: PTX ISA (mma.m16n8k16 fragments, ldmatrix and .trans, cp.async
- * and its zero fill); the CUDA C++ Programming Guide ("Asynchronous Data
+ * Sources: PTX ISA (mma.m16n8k16 and m16n8k8 .tf32 fragments, ldmatrix and
+ * .trans, cvt.rna.tf32.f32, cp.async and its zero fill); the CUDA C++ Programming Guide ("Asynchronous Data
  * Copies"); the multistage pipeline and padded shared memory of PMPP
  * (chapters 5-6) and NVIDIA's CUTLASS documentation ("Efficient GEMM in
  * CUDA").
@@ -77,19 +100,42 @@
 
 namespace {
 
-constexpr int kBM = 64, kBN = 64, kBK = 64; /* the CTA's tile of C, and its k-tile */
-constexpr int kThreads = 128;               /* 4 warps as 2 (m) x 2 (n), 32 x 32 each */
-constexpr int kPitch = kBK + 8;             /* elements per shared-memory row: 144 bytes */
-constexpr int kTileBytes = 64 * kPitch * 2; /* one operand's k-tile: 64 rows, 9,216 bytes */
+constexpr int kBM = 64, kBN = 64;  /* the CTA's tile of C */
+constexpr int kThreads = 128;      /* 4 warps as 2 (m) x 2 (n), 32 x 32 each */
+constexpr int kTileBytes = 9216;   /* one operand's k-tile in shared memory, padded (every type and orientation) */
 constexpr int kStageBytes = 2 * kTileBytes; /* A and B: 18,432 */
 constexpr int kAsyncStages = 3, kRegStages = 2;
-constexpr int kChunks = 64 * 64 / 8 / kThreads; /* 16-byte chunks per thread, operand and k-tile: 4 */
-static_assert(kBM == 64 && kBN == 64 && kBK == 64, "every tile is 64 x 64 in either orientation");
-static_assert((kPitch * 2) % 16 == 0 && (kPitch * 2 / 4) % 32 == 4, "rows 16-byte aligned, 4 banks apart");
+constexpr int kChunks = 8192 / 16 / kThreads; /* 16-byte chunks per thread, operand and k-tile: 4 */
 static_assert(kAsyncStages * kStageBytes <= 227 * 1024 / 4, "4 CTAs per SM");
 
+/* T's k-tile: 128 bytes of a K-major row (64 bf16 or f16 elements, 32
+ * floats), and the bits a copy moves per element. */
+template <typename T> struct Geo {
+    static constexpr int kE = (int)sizeof(T);
+    static constexpr int kBK = 128 / kE;
+    static constexpr int kPerChunk = 16 / kE;
+};
+template <typename T> struct Bits { typedef unsigned short type; };
+template <> struct Bits<float> { typedef unsigned type; };
+
+/* One operand's k-tile in shared memory, in its stored orientation:
+ * K-major (rows along m or n, k contiguous) 64 rows of kBK elements, or
+ * MN-major (rows along k) kBK rows of 64; each row padded by kPad elements
+ * (16 bytes, 32 for an MN-major float tile: see ktile_tf32). */
+template <typename T, bool kKMajor> struct Tile {
+    static constexpr int kE = Geo<T>::kE;
+    static constexpr int kRows = kKMajor ? 64 : Geo<T>::kBK;
+    static constexpr int kCols = kKMajor ? Geo<T>::kBK : 64;
+    static constexpr int kPad = kE == 4 && !kKMajor ? 8 : 16 / kE;
+    static constexpr int kPitch = kCols + kPad;         /* elements per row */
+    static constexpr int kRowChunks = kCols * kE / 16;  /* 16-byte chunks per row: 8, or 16 (MN-major float) */
+    static constexpr int kRowStep = kThreads / kRowChunks; /* rows one pass of the CTA's chunks covers */
+    static_assert(kRows * kPitch * kE == kTileBytes && (kPitch * kE) % 16 == 0, "every tile is 9,216 bytes");
+    static_assert(kRows * kRowChunks == kChunks * kThreads, "4 chunks per thread");
+};
+
 struct Params {
-    const unsigned short *a, *b;
+    const void *a, *b;
     void *c;
     const void *bias;
     size_t lda, ldb, ldc, stride_a, stride_b, stride_c;
@@ -101,76 +147,98 @@ struct Params {
     bool c_vec, bias_vec;
 };
 
-/* A k-tile of a stored operand: rows r0 .. r0 + 63 (below `rows`) by
- * columns c0 .. c0 + 63 (below `cols`, the contiguous dimension). */
-struct View {
-    const unsigned short *src;
+/* A k-tile of a stored operand: rows r0 .. (below `rows`) by columns c0 ..
+ * (below `cols`, the contiguous dimension). */
+template <typename T> struct View {
+    const typename Bits<T>::type *src;
     size_t ld;
     unsigned rows, cols, r0, c0;
 };
 /* A's (kT: stored k x m) and B's (kT: stored n x k) k-tile kt at (bm, bn). */
-template <bool kT> __device__ __forceinline__ View a_view(const unsigned short *a, const Params &p, unsigned bm, unsigned kt)
+template <typename T, bool kT>
+__device__ __forceinline__ View<T> a_view(const typename Bits<T>::type *a, const Params &p, unsigned bm, unsigned kt)
 {
-    return kT ? View{a, p.lda, p.k, p.m, kt * kBK, bm} : View{a, p.lda, p.m, p.k, bm, kt * kBK};
+    constexpr unsigned kBK = Geo<T>::kBK;
+    return kT ? View<T>{a, p.lda, p.k, p.m, kt * kBK, bm} : View<T>{a, p.lda, p.m, p.k, bm, kt * kBK};
 }
-template <bool kT> __device__ __forceinline__ View b_view(const unsigned short *b, const Params &p, unsigned bn, unsigned kt)
+template <typename T, bool kT>
+__device__ __forceinline__ View<T> b_view(const typename Bits<T>::type *b, const Params &p, unsigned bn, unsigned kt)
 {
-    return kT ? View{b, p.ldb, p.n, p.k, bn, kt * kBK} : View{b, p.ldb, p.k, p.n, kt * kBK, bn};
+    constexpr unsigned kBK = Geo<T>::kBK;
+    return kT ? View<T>{b, p.ldb, p.n, p.k, bn, kt * kBK} : View<T>{b, p.ldb, p.k, p.n, kt * kBK, bn};
 }
 
-/* Thread t copies chunk column t % 8 (elements 8 (t % 8) ..) of the tile
- * rows t / 8 + 16 c, c = 0 .. 3: eight threads read one row's 128 bytes. */
-__device__ __forceinline__ uint32_t chunk_dst(uint32_t tile, int tid, int c)
+/* Thread t copies chunk column t % R (R = the row's chunks) of the tile
+ * rows t / R + (128 / R) c, c = 0 .. 3: eight threads read 128 bytes of
+ * one row. */
+template <typename T, bool kKMajor> __device__ __forceinline__ uint32_t chunk_dst(uint32_t tile, int tid, int c)
 {
-    return tile + (uint32_t)(((tid >> 3) + 16 * c) * kPitch + 8 * (tid & 7)) * 2u;
+    typedef Tile<T, kKMajor> L;
+    return tile + (uint32_t)(((tid / L::kRowChunks) + L::kRowStep * c) * L::kPitch * L::kE +
+                             16 * (tid % L::kRowChunks));
 }
 /* 16-byte rows: cp.async with zero fill (src_bytes 0 .. 16). */
-__device__ __forceinline__ void copy_async(uint32_t tile, const View &v, int tid)
+template <typename T, bool kKMajor> __device__ __forceinline__ void copy_async(uint32_t tile, const View<T> &v, int tid)
 {
-    const unsigned col = v.c0 + 8u * (unsigned)(tid & 7);
-    const int bytes = col >= v.cols ? 0 : (v.cols - col >= 8u ? 16 : 2 * (int)(v.cols - col));
+    typedef Tile<T, kKMajor> L;
+    constexpr unsigned kPer = Geo<T>::kPerChunk;
+    const unsigned col = v.c0 + kPer * (unsigned)(tid % L::kRowChunks);
+    const int bytes = col >= v.cols ? 0 : (v.cols - col >= kPer ? 16 : L::kE * (int)(v.cols - col));
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
-        const unsigned row = v.r0 + (unsigned)(tid >> 3) + 16u * c;
+        const unsigned row = v.r0 + (unsigned)(tid / L::kRowChunks) + (unsigned)L::kRowStep * c;
         const bool in = row < v.rows && bytes > 0;
-        cp_async16(chunk_dst(tile, tid, c), in ? v.src + (size_t)row * v.ld + col : v.src, in ? bytes : 0);
+        cp_async16(chunk_dst<T, kKMajor>(tile, tid, c), in ? v.src + (size_t)row * v.ld + col : v.src,
+                   in ? bytes : 0);
     }
 }
-/* Any rows: the thread's 4 chunks element by element into registers (two
- * elements per word, the lower column in the low half), zeros outside. */
-__device__ __forceinline__ void load_regs(uint32_t (&x)[kChunks][4], const View &v, int tid)
+/* Any rows: the thread's 4 chunks element by element into registers (16-bit
+ * elements two per word, the lower column in the low half), zeros outside. */
+template <typename T, bool kKMajor>
+__device__ __forceinline__ void load_regs(uint32_t (&x)[kChunks][4], const View<T> &v, int tid)
 {
-    const unsigned col = v.c0 + 8u * (unsigned)(tid & 7);
-    const int count = col >= v.cols ? 0 : (v.cols - col >= 8u ? 8 : (int)(v.cols - col));
+    typedef Tile<T, kKMajor> L;
+    constexpr int kPer = Geo<T>::kPerChunk;
+    const unsigned col = v.c0 + (unsigned)kPer * (unsigned)(tid % L::kRowChunks);
+    const int count = col >= v.cols ? 0 : (v.cols - col >= (unsigned)kPer ? kPer : (int)(v.cols - col));
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
-        const unsigned row = v.r0 + (unsigned)(tid >> 3) + 16u * c;
+        const unsigned row = v.r0 + (unsigned)(tid / L::kRowChunks) + (unsigned)L::kRowStep * c;
         const int cnt = row < v.rows ? count : 0;
-        const unsigned short *p = v.src + (row < v.rows ? (size_t)row * v.ld + col : 0);
+        const typename Bits<T>::type *p = v.src + (row < v.rows ? (size_t)row * v.ld + col : 0);
 #pragma unroll
         for (int w = 0; w < 4; ++w) {
-            const uint32_t lo = 2 * w < cnt ? __ldg(p + 2 * w) : 0u;
-            const uint32_t hi = 2 * w + 1 < cnt ? __ldg(p + 2 * w + 1) : 0u;
-            x[c][w] = lo | (hi << 16);
+            if constexpr (L::kE == 4) {
+                x[c][w] = w < cnt ? __ldg(p + w) : 0u;
+            } else {
+                const uint32_t lo = 2 * w < cnt ? __ldg(p + 2 * w) : 0u;
+                const uint32_t hi = 2 * w + 1 < cnt ? __ldg(p + 2 * w + 1) : 0u;
+                x[c][w] = lo | (hi << 16);
+            }
         }
     }
 }
+template <typename T, bool kKMajor>
 __device__ __forceinline__ void store_regs(uint32_t tile, const uint32_t (&x)[kChunks][4], int tid)
 {
 #pragma unroll
-    for (int c = 0; c < kChunks; ++c) st_shared16(chunk_dst(tile, tid, c), x[c][0], x[c][1], x[c][2], x[c][3]);
+    for (int c = 0; c < kChunks; ++c)
+        st_shared16(chunk_dst<T, kKMajor>(tile, tid, c), x[c][0], x[c][1], x[c][2], x[c][3]);
 }
 
-/* One k-tile of warp (wm, wn) from stage (sa, sb): 4 k16-steps of 2 x 4
- * mma. Lane l names row l % 8 of matrix l / 8 (q = l / 8) of each
- * ldmatrix.x4. A K-major (op_a = N, stored [m][k]): matrices (rows 0-7, k
- * 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15) = a0 .. a3; MN-major (T,
- * stored [k][m], .trans): the same four, named by k-row. B MN-major (op_b =
- * N, stored [k][n], .trans) and K-major (T, stored [n][k]): (n 0-7, k 0-7),
- * (n 0-7, k 8-15) = b0, b1 of n8 tile 2jj, then n 8-15 for tile 2jj + 1. */
+/* One k-tile of warp (wm, wn) from stage (sa, sb), 16-bit types: 4
+ * k16-steps of 2 x 4 mma. Lane l names row l % 8 of matrix l / 8 (q = l /
+ * 8) of each ldmatrix.x4. A K-major (op_a = N, stored [m][k]): matrices
+ * (rows 0-7, k 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15) = a0 .. a3;
+ * MN-major (T, stored [k][m], .trans): the same four, named by k-row. B
+ * MN-major (op_b = N, stored [k][n], .trans) and K-major (T, stored
+ * [n][k]): (n 0-7, k 0-7), (n 0-7, k 8-15) = b0, b1 of n8 tile 2jj, then n
+ * 8-15 for tile 2jj + 1. */
 template <typename T, bool kAT, bool kBT>
-__device__ __forceinline__ void ktile(float (&acc)[2][16], uint32_t sa, uint32_t sb, int wm, int wn, int lane)
+__device__ __forceinline__ void ktile16(float (&acc)[2][16], uint32_t sa, uint32_t sb, int wm, int wn, int lane)
 {
+    constexpr int kPitch = Tile<T, true>::kPitch, kBK = Geo<T>::kBK; /* 72 in either orientation */
+    static_assert(Tile<T, false>::kPitch == kPitch && (kPitch * 2 / 4) % 32 == 4, "rows 4 banks apart");
     const int q = lane >> 3, r = lane & 7;
 #pragma unroll
     for (int s = 0; s < kBK / 16; ++s) {
@@ -196,11 +264,67 @@ __device__ __forceinline__ void ktile(float (&acc)[2][16], uint32_t sa, uint32_t
     }
 }
 
-/* kF32C: C is fp32, a split product's partials (alpha only, no epilogue). */
+/* The same for fp32 operands on TF32: 4 k8-steps of 2 x 4 mma m16n8k8.
+ * ldmatrix moves 16-bit elements (its .trans would split a float), so
+ * each fragment element is one 4-byte shared load, rounded to TF32 in the
+ * register (common.cuh's to_tf32): per k8-step and warp 2 x 4 for A and 4
+ * x 2 for B, 16 loads for 8 mma. Lane 4g + t reads A(m + g, k + t) and B(k
+ * + t, n + g) (and the +8 rows, +4 k): in a K-major tile (pitch 36 words)
+ * that word is 36 g + t + const, bank 4 g + t; in an MN-major one (pitch
+ * 72 words) 72 t + g + const, bank 8 t + g: 32 distinct banks either way,
+ * one wavefront per load. */
+template <bool kAT, bool kBT>
+__device__ __forceinline__ void ktile_tf32(float (&acc)[2][16], const float *sa, const float *sb, int wm, int wn,
+                                           int lane)
+{
+    constexpr int pa = Tile<float, !kAT>::kPitch, pb = Tile<float, kBT>::kPitch;
+    static_assert((Tile<float, true>::kPitch % 32) == 4 && (Tile<float, false>::kPitch % 32) == 8, "banks");
+    const int g = lane >> 2, t = lane & 3;
+    /* A(m, k) and B(k, n) of the k-tile, in their stored orientation. */
+    auto A = [&](int m, int k) { return to_tf32(kAT ? sa[k * pa + m] : sa[m * pa + k]); };
+    auto B = [&](int k, int n) { return to_tf32(kBT ? sb[n * pb + k] : sb[k * pb + n]); };
+#pragma unroll
+    for (int s = 0; s < Geo<float>::kBK / 8; ++s) {
+        const int k = 8 * s + t;
+        uint32_t af[2][4], bf[4][2];
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+            const int m = wm * 32 + 16 * i + g;
+            af[i][0] = A(m, k), af[i][1] = A(m + 8, k), af[i][2] = A(m, k + 4), af[i][3] = A(m + 8, k + 4);
+        }
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const int n = wn * 32 + 8 * j + g;
+            bf[j][0] = B(k, n), bf[j][1] = B(k + 4, n);
+        }
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                mma_tf32(*reinterpret_cast<float(*)[4]>(&acc[i][4 * j]), af[i], bf[j][0], bf[j][1]);
+    }
+}
+
+template <typename T, bool kAT, bool kBT>
+__device__ __forceinline__ void ktile(float (&acc)[2][16], const unsigned char *smem, uint32_t s0, int stage, int wm,
+                                      int wn, int lane)
+{
+    const int off = stage * kStageBytes;
+    if constexpr (Geo<T>::kE == 4)
+        ktile_tf32<kAT, kBT>(acc, reinterpret_cast<const float *>(smem + off),
+                             reinterpret_cast<const float *>(smem + off + kTileBytes), wm, wn, lane);
+    else
+        ktile16<T, kAT, kBT>(acc, s0 + (uint32_t)off, s0 + (uint32_t)(off + kTileBytes), wm, wn, lane);
+}
+
+/* kF32C: C is fp32, a split product's partials (alpha only, no epilogue).
+ * A is K-major unless kAT, B K-major when kBT. */
 template <typename T, bool kAT, bool kBT, bool kAsync, bool kF32C>
 __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
 {
     extern __shared__ __align__(128) unsigned char smem[];
+    typedef typename Bits<T>::type U;
+    constexpr unsigned kBK = Geo<T>::kBK;
     const uint32_t s0 = smem_u32(smem);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 1, wn = warp & 1;
     const unsigned ktiles = (p.k + kBK - 1) / kBK;
@@ -208,7 +332,8 @@ __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
         const size_t z = u / p.tiles;
         const unsigned t = (unsigned)(u - z * p.tiles);
         const unsigned bm = t / p.tiles_n * kBM, bn = t % p.tiles_n * kBN;
-        const unsigned short *const a = p.a + z * p.stride_a, *const b = p.b + z * p.stride_b;
+        const U *const a = static_cast<const U *>(p.a) + z * p.stride_a;
+        const U *const b = static_cast<const U *>(p.b) + z * p.stride_b;
         /* This unit's k-tiles kt0 .. kt0 + nkt - 1: all of them, or slice
          * z's (the launcher makes every slice non-empty). */
         unsigned kt0 = 0, nkt = ktiles;
@@ -230,8 +355,8 @@ __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
             for (int s = 0; s < kAsyncStages - 1; ++s) {
                 if ((unsigned)s < nkt) {
                     const uint32_t st = s0 + (uint32_t)(s * kStageBytes);
-                    copy_async(st, a_view<kAT>(a, p, bm, kt0 + s), tid);
-                    copy_async(st + kTileBytes, b_view<kBT>(b, p, bn, kt0 + s), tid);
+                    copy_async<T, !kAT>(st, a_view<T, kAT>(a, p, bm, kt0 + s), tid);
+                    copy_async<T, kBT>(st + kTileBytes, b_view<T, kBT>(b, p, bn, kt0 + s), tid);
                 }
                 cp_async_commit();
             }
@@ -243,38 +368,36 @@ __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
                 const unsigned nk = kt + kAsyncStages - 1;
                 if (nk < nkt) {
                     const uint32_t st = s0 + (uint32_t)((nk % kAsyncStages) * kStageBytes);
-                    copy_async(st, a_view<kAT>(a, p, bm, kt0 + nk), tid);
-                    copy_async(st + kTileBytes, b_view<kBT>(b, p, bn, kt0 + nk), tid);
+                    copy_async<T, !kAT>(st, a_view<T, kAT>(a, p, bm, kt0 + nk), tid);
+                    copy_async<T, kBT>(st + kTileBytes, b_view<T, kBT>(b, p, bn, kt0 + nk), tid);
                 }
                 cp_async_commit();
-                const uint32_t st = s0 + (uint32_t)((kt % kAsyncStages) * kStageBytes);
-                ktile<T, kAT, kBT>(acc, st, st + kTileBytes, wm, wn, lane);
+                ktile<T, kAT, kBT>(acc, smem, s0, (int)(kt % kAsyncStages), wm, wn, lane);
             }
             cp_async_wait<0>(); /* only empty groups remain; none may outlive the CTA */
         } else {
             uint32_t xa[kChunks][4], xb[kChunks][4];
             if (nkt > 0) {
-                load_regs(xa, a_view<kAT>(a, p, bm, kt0), tid);
-                load_regs(xb, b_view<kBT>(b, p, bn, kt0), tid);
-                store_regs(s0, xa, tid);
-                store_regs(s0 + kTileBytes, xb, tid);
+                load_regs<T, !kAT>(xa, a_view<T, kAT>(a, p, bm, kt0), tid);
+                load_regs<T, kBT>(xb, b_view<T, kBT>(b, p, bn, kt0), tid);
+                store_regs<T, !kAT>(s0, xa, tid);
+                store_regs<T, kBT>(s0 + kTileBytes, xb, tid);
                 __syncthreads();
             }
             for (unsigned kt = 0; kt < nkt; ++kt) {
                 /* The next k-tile's loads are in flight during this one's mma. */
                 const bool more = kt + 1 < nkt;
                 if (more) {
-                    load_regs(xa, a_view<kAT>(a, p, bm, kt0 + kt + 1), tid);
-                    load_regs(xb, b_view<kBT>(b, p, bn, kt0 + kt + 1), tid);
+                    load_regs<T, !kAT>(xa, a_view<T, kAT>(a, p, bm, kt0 + kt + 1), tid);
+                    load_regs<T, kBT>(xb, b_view<T, kBT>(b, p, bn, kt0 + kt + 1), tid);
                 }
-                const uint32_t st = s0 + (uint32_t)((kt & 1) * kStageBytes);
-                ktile<T, kAT, kBT>(acc, st, st + kTileBytes, wm, wn, lane);
+                ktile<T, kAT, kBT>(acc, smem, s0, (int)(kt & 1), wm, wn, lane);
                 if (more) {
                     /* The other stage was last read in k-tile kt - 1, before
                      * the barrier that ended it. */
                     const uint32_t nx = s0 + (uint32_t)(((kt + 1) & 1) * kStageBytes);
-                    store_regs(nx, xa, tid);
-                    store_regs(nx + kTileBytes, xb, tid);
+                    store_regs<T, !kAT>(nx, xa, tid);
+                    store_regs<T, kBT>(nx + kTileBytes, xb, tid);
                 }
                 __syncthreads();
             }
@@ -313,10 +436,12 @@ __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
     }
 }
 
-/* Every row of an operand (every product's) starts on a 16-byte boundary. */
-bool rows16(const void *p, size_t ld, size_t stride, bool batched)
+/* Every row of an operand (every product's) starts on a 16-byte boundary:
+ * the base aligned, the leading dimension and stride whole 16-byte units
+ * (per: elements in one). */
+bool rows16(const void *p, size_t ld, size_t stride, bool batched, size_t per)
 {
-    return (uintptr_t)p % 16 == 0 && ld % 8 == 0 && (!batched || stride % 8 == 0);
+    return (uintptr_t)p % 16 == 0 && ld % per == 0 && (!batched || stride % per == 0);
 }
 
 template <typename T, bool kAT, bool kBT, bool kF32C>
@@ -330,12 +455,50 @@ cudaError_t launch(const Params &p, bool async, cudaStream_t stream)
     kernel<<<(unsigned)blocks, kThreads, smem, stream>>>(p);
     return cudaGetLastError();
 }
+/* The layout's instance: A stored k x m when op_a is T, B stored n x k when op_b is T. */
+template <typename T, bool kF32C> cudaError_t launch_layout(int op_a, int op_b, const Params &p, bool async, cudaStream_t stream)
+{
+    switch (2 * (op_a != 0) + (op_b != 0)) {
+    case 0: return launch<T, false, false, kF32C>(p, async, stream);
+    case 1: return launch<T, false, true, kF32C>(p, async, stream);
+    case 2: return launch<T, true, false, kF32C>(p, async, stream);
+    default: return launch<T, true, true, kF32C>(p, async, stream);
+    }
+}
+template <bool kF32C> cudaError_t launch_type(int type, int op_a, int op_b, const Params &p, bool async, cudaStream_t stream)
+{
+    switch (type) {
+    case 0: return launch_layout<float, kF32C>(op_a, op_b, p, async, stream);
+    case 1: return launch_layout<__nv_bfloat16, kF32C>(op_a, op_b, p, async, stream);
+    default: return launch_layout<__half, kF32C>(op_a, op_b, p, async, stream);
+    }
+}
+
+/* The checks and fields both entry points share: 64-bit sizes that the
+ * kernel's 32-bit ones hold, the tile counts. */
+cudaError_t common_params(Params &p, size_t m, size_t n, size_t k, const void *a, size_t lda, const void *b,
+                          size_t ldb)
+{
+    /* ldmatrix, cp.async and mma.sync (.bf16, .f16, .tf32) exist from compute capability 8.0 on. */
+    cudaError_t err = require_cc(8);
+    if (err != cudaSuccess) return err;
+    if (m > 0xffffffffu || n > 0xffffffffu || k > 0xffffffffu - 64) return cudaErrorInvalidConfiguration;
+    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+    if (tiles_m * tiles_n > 0xffffffffu) return cudaErrorInvalidConfiguration;
+    memset(&p, 0, sizeof p);
+    p.a = a, p.b = b;
+    p.lda = lda, p.ldb = ldb;
+    p.m = (unsigned)m, p.n = (unsigned)n, p.k = (unsigned)k;
+    p.tiles_n = (unsigned)tiles_n, p.tiles = (unsigned)(tiles_m * tiles_n);
+    return cudaSuccess;
+}
+size_t elem_bytes(int type) { return type == 0 ? 4 : 2; }
 
 } // namespace
 
-/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 1
- * bf16, 2 f16; op_a, op_b 0 as stored, 1 transposed; strides read when
- * batch > 1; epilogue 0-3 with bias. */
+/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 0
+ * f32 (on TF32), 1 bf16, 2 f16; op_a, op_b 0 as stored, 1 transposed;
+ * strides read when batch > 1; epilogue 0-3 with bias. */
 extern "C" cudaError_t gk_gemm_small_02_tiles_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
                                                     float alpha, const void *a, size_t lda, size_t stride_a,
                                                     const void *b, size_t ldb, size_t stride_b, float beta, void *c,
@@ -343,94 +506,56 @@ extern "C" cudaError_t gk_gemm_small_02_tiles_run_ex(int type, int op_a, int op_
                                                     const void *bias, void *workspace, cudaStream_t stream)
 {
     (void)workspace; /* needs none */
-    if (type != 1 && type != 2) return cudaErrorNotSupported; /* 16-bit types only */
-    /* ldmatrix, cp.async and mma.sync .bf16 exist from compute capability 8.0 on. */
-    cudaError_t err = require_cc(8);
-    if (err != cudaSuccess) return err;
-    if (m > 0xffffffffu || n > 0xffffffffu || k > 0xffffffffu - kBK) return cudaErrorInvalidConfiguration;
-    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (tiles_m * tiles_n > 0xffffffffu) return cudaErrorInvalidConfiguration;
-    const bool batched = batch > 1;
+    if (type < 0 || type > 2) return cudaErrorNotSupported;
     Params p;
-    memset(&p, 0, sizeof p);
-    p.a = static_cast<const unsigned short *>(a);
-    p.b = static_cast<const unsigned short *>(b);
+    cudaError_t err = common_params(p, m, n, k, a, lda, b, ldb);
+    if (err != cudaSuccess) return err;
+    const bool batched = batch > 1;
+    const size_t e = elem_bytes(type);
     p.c = c;
     p.bias = bias;
-    p.lda = lda, p.ldb = ldb, p.ldc = ldc;
+    p.ldc = ldc;
     p.stride_a = batched ? stride_a : 0, p.stride_b = batched ? stride_b : 0, p.stride_c = batched ? stride_c : 0;
-    p.m = (unsigned)m, p.n = (unsigned)n, p.k = (unsigned)k;
-    p.tiles_n = (unsigned)tiles_n, p.tiles = (unsigned)(tiles_m * tiles_n);
-    p.units = tiles_m * tiles_n * batch; /* gk_gemm_ex keeps m n batch below 2^62 */
+    p.units = (size_t)p.tiles * batch; /* gk_gemm_ex keeps m n batch below 2^62 */
     p.alpha = alpha, p.beta = beta;
     p.epi = epilogue;
-    /* C and the bias as 4-byte pairs where every product's rows allow it. */
-    p.c_vec = ((uintptr_t)c & 3u) == 0 && ldc % 2 == 0 && p.stride_c % 2 == 0;
-    p.bias_vec = ((uintptr_t)bias & 3u) == 0;
+    /* C and the bias as pairs (4 bytes, 8 for float) where every product's rows allow it. */
+    p.c_vec = (uintptr_t)c % (2 * e) == 0 && ldc % 2 == 0 && p.stride_c % 2 == 0;
+    p.bias_vec = (uintptr_t)bias % (2 * e) == 0;
     if (p.units == 0) return cudaSuccess;
-    const bool async = k > 0 && rows16(a, lda, stride_a, batched) && rows16(b, ldb, stride_b, batched);
-    const int layout = 2 * (op_a != 0) + (op_b != 0);
-    if (type == 2) {
-        switch (layout) {
-        case 0: return launch<__half, false, false, false>(p, async, stream);
-        case 1: return launch<__half, false, true, false>(p, async, stream);
-        case 2: return launch<__half, true, false, false>(p, async, stream);
-        default: return launch<__half, true, true, false>(p, async, stream);
-        }
-    }
-    switch (layout) {
-    case 0: return launch<__nv_bfloat16, false, false, false>(p, async, stream);
-    case 1: return launch<__nv_bfloat16, false, true, false>(p, async, stream);
-    case 2: return launch<__nv_bfloat16, true, false, false>(p, async, stream);
-    default: return launch<__nv_bfloat16, true, true, false>(p, async, stream);
-    }
+    const bool async = k > 0 && rows16(a, lda, stride_a, batched, 16 / e) && rows16(b, ldb, stride_b, batched, 16 / e);
+    return launch_type<false>(type, op_a, op_b, p, async, stream);
 }
 
 /* Split-K's first step (gemm.c, GK_GEMM_AUTO): the fp32 partials of one
- * 16-bit product (type 1 bf16, 2 f16), alpha = 1, into `splits` dense m x n
- * slabs at `partials` (slab z = the k-tiles z kc / 64 .. of the product, kc
- * a multiple of 64, every slice non-empty: splits = ceil(k / kc)), in one
- * launch: the units are the tiles of each slice, as if the slices were a
- * batch, with A and B addressed whole (the copies zero-fill past k, so the
- * last slice may be shorter). Any layout and alignment. */
+ * product (type 0 f32 on TF32, 1 bf16, 2 f16), alpha = 1, into `splits`
+ * dense m x n slabs at `partials` (slab z = the k-tiles z kc / kBK .. of
+ * the product, kc a multiple of 64, every slice non-empty: splits = ceil(k
+ * / kc)), in one launch: the units are the tiles of each slice, as if the
+ * slices were a batch, with A and B addressed whole (the copies zero-fill
+ * past k, so the last slice may be shorter). Any layout and alignment. */
 extern "C" cudaError_t gk_gemm_small_02_tiles_run_split(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
                                                        size_t kc, size_t splits, const void *a, size_t lda,
                                                        const void *b, size_t ldb, float *partials,
                                                        cudaStream_t stream)
 {
-    if ((type != 1 && type != 2) || kc % kBK != 0 || kc == 0 || splits < 1 || (splits - 1) * kc >= k ||
-        splits * kc < k)
+    if (type < 0 || type > 2 || kc % 64 != 0 || kc == 0 || splits < 1 || (splits - 1) * kc >= k || splits * kc < k)
         return cudaErrorNotSupported;
-    cudaError_t err = require_cc(8);
-    if (err != cudaSuccess) return err;
-    if (m > 0xffffffffu || n > 0xffffffffu || k > 0xffffffffu - kBK) return cudaErrorInvalidConfiguration;
-    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (tiles_m * tiles_n > 0xffffffffu || splits > 0xffffffffu) return cudaErrorInvalidConfiguration;
     Params p;
-    memset(&p, 0, sizeof p);
-    p.a = static_cast<const unsigned short *>(a);
-    p.b = static_cast<const unsigned short *>(b);
+    cudaError_t err = common_params(p, m, n, k, a, lda, b, ldb);
+    if (err != cudaSuccess) return err;
+    if (splits > 0xffffffffu) return cudaErrorInvalidConfiguration;
+    const size_t e = elem_bytes(type);
     p.c = partials;
-    p.lda = lda, p.ldb = ldb, p.ldc = n;
+    p.ldc = n;
     p.stride_c = m * n; /* slab z */
-    p.m = (unsigned)m, p.n = (unsigned)n, p.k = (unsigned)k;
-    p.tiles_n = (unsigned)tiles_n, p.tiles = (unsigned)(tiles_m * tiles_n);
-    p.units = tiles_m * tiles_n * splits;
-    p.kt_per = (unsigned)(kc / kBK);
+    p.units = (size_t)p.tiles * splits;
+    p.kt_per = (unsigned)(kc / (128 / e)); /* k-tiles of 128 bytes of a K-major row */
     p.alpha = 1.0f;
     p.c_vec = ((uintptr_t)partials & 7u) == 0 && n % 2 == 0;
     if (p.units == 0) return cudaSuccess;
-    const bool async = rows16(a, lda, 0, false) && rows16(b, ldb, 0, false);
-    switch (4 * (type == 2) + 2 * (op_a != 0) + (op_b != 0)) {
-    case 0: return launch<__nv_bfloat16, false, false, true>(p, async, stream);
-    case 1: return launch<__nv_bfloat16, false, true, true>(p, async, stream);
-    case 2: return launch<__nv_bfloat16, true, false, true>(p, async, stream);
-    case 3: return launch<__nv_bfloat16, true, true, true>(p, async, stream);
-    case 4: return launch<__half, false, false, true>(p, async, stream);
-    case 5: return launch<__half, false, true, true>(p, async, stream);
-    case 6: return launch<__half, true, false, true>(p, async, stream);
-    default: return launch<__half, true, true, true>(p, async, stream);
-    }
+    const bool async = rows16(a, lda, 0, false, 16 / e) && rows16(b, ldb, 0, false, 16 / e);
+    return launch_type<true>(type, op_a, op_b, p, async, stream);
 }
 
 /* gk_gemm_bf16's entry point: bf16, as stored, one product, no epilogue. */
@@ -439,5 +564,14 @@ extern "C" cudaError_t gk_gemm_small_02_tiles_run(size_t m, size_t n, size_t k, 
                                                  size_t ldc, cudaStream_t stream)
 {
     return gk_gemm_small_02_tiles_run_ex(1, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0, nullptr,
+                                         nullptr, stream);
+}
+
+/* gk_gemm's entry point for fp32 storage: on TF32, as stored, one product, no epilogue. */
+extern "C" cudaError_t gk_gemm_small_02_tiles_run_tf32(size_t m, size_t n, size_t k, float alpha, const float *a,
+                                                      size_t lda, const float *b, size_t ldb, float beta, float *c,
+                                                      size_t ldc, cudaStream_t stream)
+{
+    return gk_gemm_small_02_tiles_run_ex(0, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0, nullptr,
                                          nullptr, stream);
 }

@@ -517,6 +517,16 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * elsewhere; beyond that variant 17's wider tiles win. */
 #define GK_GEMM_MID_MAX_MNK ((size_t)1 << 28)
 #define GK_GEMM_MID_MAX_MNK_GATHER ((size_t)1 << 33)
+/* F32 with compute TF32 has the same region on variant 21's TF32 instance
+ * (the same 64 x 64 tiles of C, k-tiles of 32 floats, each operand rounded
+ * to TF32 after its shared-memory load, mma.sync m16n8k8), outside the
+ * tiny rule, up to GK_GEMM_MID_TF32_MAX_MNK multiply-adds where lda, ldb
+ * (and the batch strides) are multiples of 4 floats and
+ * GK_GEMM_MID_TF32_MAX_MNK_GATHER elsewhere; beyond that variants 12 and
+ * 11 (TF32 at half the BF16 rate, so the edges are lower than BF16's:
+ * 1024^3 is a tie with 12 on the H100). */
+#define GK_GEMM_MID_TF32_MAX_MNK ((size_t)1 << 29)
+#define GK_GEMM_MID_TF32_MAX_MNK_GATHER ((size_t)1 << 30)
 
 #define GK_GEMM_SKINNY_MAX_M ((size_t)32)
 #define GK_GEMM_SKINNY_MAX_M_KN ((size_t)16)
@@ -534,7 +544,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * bench (gemm/bench-h200.json: H200, CUDA 13.0, cold L2, medians;
  * gemm/README.md, "GK_GEMM_AUTO", gives the figures):
  *   type        compute   description                                    variant
- *   F32         either    k <= GK_GEMM_TINY_SHORT_K and m n batch <=
+ *   F32         DEFAULT   k <= GK_GEMM_TINY_SHORT_K and m n batch <=
  *                         GK_GEMM_TINY_SHORT_K_MAX_MN, or m n k batch <=
  *                         GK_GEMM_TINY_F32_MAX_MNK, or m n batch <=
  *                         GK_GEMM_TINY_F32_LONGK_MAX_MN with GK_GEMM_TINY_LONGK_MIN_K
@@ -542,8 +552,13 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         GK_GEMM_TINY_LONGK_MAX_MNK (tiny: fp32 products)       20
  *   F32         DEFAULT   as stored, one product, no epilogue, m n k <= 2^30    9
  *   F32         DEFAULT   anything else                                         10
- *   F32         TF32      lda, ldb and the batch strides multiples of 4         12
- *                         (rows of 16 bytes: its TMA path), else                11
+ *   F32         TF32      the BF16 and F16 tiny rule below (fp32 products)      20
+ *   F32         TF32      m n k batch <= GK_GEMM_MID_TF32_MAX_MNK (lda, ldb
+ *                         and the batch strides multiples of 4) or
+ *                         GK_GEMM_MID_TF32_MAX_MNK_GATHER (otherwise)           21
+ *   F32         TF32      anything else: lda, ldb and the batch strides
+ *                         multiples of 4 (rows of 16 bytes: its TMA path)       12
+ *                         else                                                  11
  *   BF16, F16   DEFAULT   n k >= GK_GEMM_SKINNY_MIN_NK and m <= GK_GEMM_SKINNY_MAX_M
  *                         (op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (op_b = N)       19
  *   BF16, F16   DEFAULT   an empty product (m, n, k or batch 0)                  20
@@ -582,7 +597,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * and split_k.cu adds them as above, rounding C to its type once. Where a
  * or b turns out not 16-byte aligned at the call, the product runs unsplit
  * in the same workspace.
- * When the pick is 21 (BF16, F16) for one product with k >=
+ * When the pick is 21 (BF16, F16, or F32 on TF32) for one product with k >=
  * GK_GEMM_SPLIT21_MIN_K and at most GK_GEMM_SPLIT21_CTAS / 2 of its 64 x 64
  * tiles, k is cut into S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k
  * / GK_GEMM_SPLIT21_MIN_KC)) slices (when S >= 2) of kc = ceil(k / S)
@@ -611,9 +626,9 @@ gk_status gk_gemm_auto_variant(const gk_gemm_desc *desc, int *variant, size_t *s
 const char *gk_gemm_type_name(gk_gemm_type t);         /* "f32", "bf16", "f16", "e4m3", "e5m2" */
 /* What variant v (a row of the table above) computes in when it stores type t (the tolerance its
  * results are held to): GK_GEMM_FP16 for a 16-bit row (precision
- * GK_GEMM_BF16) storing F16, GK_GEMM_FP32 for a 16-bit row that also
- * takes fp32 (variant 20, whose fp32 products are fmaf's), else
- * v->precision. */
+ * GK_GEMM_BF16) storing F16; for a 16-bit row that also takes fp32,
+ * GK_GEMM_FP32 (variant 20, whose fp32 products are fmaf's) or
+ * GK_GEMM_TF32 (variant 21, on the tensor cores); else v->precision. */
 gk_gemm_precision gk_gemm_variant_precision(const gk_gemm_variant *v, gk_gemm_type t);
 const char *gk_gemm_epilogue_name(gk_gemm_epilogue e); /* "none", "bias", "bias_relu", "bias_gelu" */
 
