@@ -26,10 +26,11 @@
  * Cases: every row of the variant table under its table id, the id that
  * gk_gemm_ex takes (1-12 store fp32, 11-12 with TF32 products; 13-17 are
  * the 16-bit tensor-core rungs, 19 the skinny products' weight stream, 20
- * the tiny products' dot products, 21 the mid-size products' tiles; 18
+ * the tiny products' dot products, 21 the mid-size products' tiles, 22
+ * their fp32 FFMA twin; 18
  * multiplies FP8 inputs and has its own module, gemm_fp8), then the auto
  * row, the references and the ceiling. A run shows the variants that store
- * its dtype (variant->types): f32 ids 1-12, 20 and 21, bf16 ids 13-17 and 19-21,
+ * its dtype (variant->types): f32 ids 1-12 and 20-22, bf16 ids 13-17 and 19-21,
  * f16 ids 17 and 19-21. Each runs through gk_gemm_ex with the run's
  * description and a workspace of the size its two-phase query asks for
  * (poisoned). A variant that does not take the description (transposed
@@ -64,7 +65,7 @@
  * A run of dtype f32 times cuBLAS fp32 and TF32 (or cuBLASLt's), bf16 and
  * f16 the reference of their type. Each variant is compared with the
  * reference of its type, precision and epilogue: the case list names the
- * default run's (cublas_fp32 for variants 1-10, cublas_tf32 for 11-12,
+ * default run's (cublas_fp32 for variants 1-10 and 22, cublas_tf32 for 11-12,
  * cublas_bf16 for 13-17 and 19-21), and in_run gives the run's (cublas_fp16
  * for 17 and 19-21 in an f16 run, cublas_fp32 for 20 and cublas_tf32 for 21
  * in an f32 run, cublaslt_* with an epilogue), with the run's precision
@@ -182,7 +183,7 @@ void gk_gemm_bench_format_size(const gk_bench_shape *shape, char *buf, size_t si
 enum { P_DTYPE, P_LAYOUT, P_BATCH, P_EPILOGUE, P_COMPUTE };
 static const gk_bench_param_decl params[] = {
     {"dtype", "f32,bf16,f16", "f32,bf16",
-     "type of A, B, C: f32 runs ids 1-12 (fp32, TF32), 20 (fp32) and 21 (TF32), bf16 and f16 the ids that store them (13-17 and 19-21; 17 and 19-21)",
+     "type of A, B, C: f32 runs ids 1-12 (fp32, TF32), 20 and 22 (fp32) and 21 (TF32), bf16 and f16 the ids that store them (13-17 and 19-21; 17 and 19-21)",
      NULL},
     {"layout", "nn,nt,tn,tt", "nn",
      "op_a op_b, row-major: nt = B stored n x k (y = x W^T), tn = A stored k x m", NULL},

@@ -386,8 +386,8 @@ static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
     return split_into(d, s, 64);
 }
 
-/* GK_GEMM_AUTO's split of k for variant 21 (gk/gemm.h, "Split-K"): BF16,
- * F16 and F32 on TF32, one product, k >= GK_GEMM_SPLIT21_MIN_K, at most
+/* GK_GEMM_AUTO's split of k for variants 21 and 22 (gk/gemm.h, "Split-K"):
+ * any type (F32: 21 on TF32, 22 in fp32), one product, k >= GK_GEMM_SPLIT21_MIN_K, at most
  * GK_GEMM_SPLIT21_CTAS / 2 tiles of 64 x 64 (so m n < 2^21: no overflow
  * below): S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k /
  * GK_GEMM_SPLIT21_MIN_KC)) >= 2 slices of kc = ceil(k / S) rounded up to a
@@ -395,9 +395,8 @@ static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
 static split_plan auto_split21(const gk_gemm_desc *d)
 {
     split_plan sp = {.splits = 1, .kc = d->k};
-    if ((d->type == GK_GEMM_TYPE_F32 && d->compute != GK_GEMM_COMPUTE_TF32) || fp8_inputs(d) || d->batch != 1 ||
-        d->m == 0 || d->n == 0 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM ||
-        d->k < GK_GEMM_SPLIT21_MIN_K)
+    if (fp8_inputs(d) || d->batch != 1 || d->m == 0 || d->n == 0 || d->m > GK_GEMM_MAX_DIM ||
+        d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM || d->k < GK_GEMM_SPLIT21_MIN_K)
         return sp;
     const size_t tm = (d->m + 63) / 64, tn = (d->n + 63) / 64;
     if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 2) return sp;
@@ -459,30 +458,27 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         /* Mid-size: 21, up to the work where 17's wider tiles win. */
         return work <= (rows16_bits(d, dense_ld) ? GK_GEMM_MID_MAX_MNK : GK_GEMM_MID_MAX_MNK_GATHER) ? 21 : 17;
     }
+    /* F32: the 16-bit types' tiny rule (variant 20's fp32 products), then
+     * the mid region (21 on TF32, 22 in fp32; either splits k as 21 does),
+     * then the ladder's top rungs. */
     const int sized = d->m != 0 && d->n != 0 && d->k != 0 && d->batch != 0 && d->m <= GK_GEMM_MAX_DIM &&
                       d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM && d->batch <= GK_GEMM_MAX_DIM;
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
-    if (d->compute == GK_GEMM_COMPUTE_TF32) {
-        /* F32 on TF32: the 16-bit types' tiny rule (variant 20's fp32
-         * products), then 21's mid region on TF32, then 12 (11). */
-        const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
-        const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
-        const int batched = d->batch > 1;
-        const int rows16 = lda % 4 == 0 && ldb % 4 == 0 && (!batched || (d->stride_a % 4 == 0 && d->stride_b % 4 == 0));
-        if (sized) {
-            const int split21 = can_split && auto_split21(d).splits > 1;
-            if (tiny(d, GK_GEMM_TINY_LONGK_MAX_MN,
-                     split21 ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK, 0))
-                return 20;
-            size_t outs, work;
-            outputs_and_work(d, &outs, &work);
-            if (work <= (rows16 ? GK_GEMM_MID_TF32_MAX_MNK : GK_GEMM_MID_TF32_MAX_MNK_GATHER)) return 21;
-        }
-        return rows16 ? 12 : 11;
+    const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
+    const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
+    const int batched = d->batch > 1;
+    const int rows16 = lda % 4 == 0 && ldb % 4 == 0 && (!batched || (d->stride_a % 4 == 0 && d->stride_b % 4 == 0));
+    const int tf32 = d->compute == GK_GEMM_COMPUTE_TF32;
+    if (sized) {
+        const int split = can_split && auto_split21(d).splits > 1;
+        if (tiny(d, GK_GEMM_TINY_LONGK_MAX_MN, split ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK, 0))
+            return 20;
+        size_t outs, work;
+        outputs_and_work(d, &outs, &work);
+        if (tf32 && work <= (rows16 ? GK_GEMM_MID_TF32_MAX_MNK : GK_GEMM_MID_TF32_MAX_MNK_GATHER)) return 21;
+        if (!tf32 && work <= GK_GEMM_MID_F32_MAX_MNK) return 22;
     }
-    /* F32 in fp32: tiny products on variant 20 (fp32 products). */
-    if (sized && tiny(d, GK_GEMM_TINY_F32_LONGK_MAX_MN, GK_GEMM_TINY_LONGK_MAX_MNK, GK_GEMM_TINY_F32_MAX_MNK))
-        return 20;
+    if (tf32) return rows16 ? 12 : 11;
     const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
     /* m n k <= 2^30, each factor checked first so that the product cannot overflow. */
     const size_t lim = (size_t)1 << 30;
@@ -499,7 +495,7 @@ static split_plan auto_split(const gk_gemm_desc *d, int id)
 {
     split_plan sp = {.splits = 1, .kc = d->k};
     if (id == 17) return auto_split16(d, 1);
-    if (id == 21) return auto_split21(d);
+    if (id == 21 || id == 22) return auto_split21(d);
     if (d->type != GK_GEMM_TYPE_F32 || (id != 10 && id != 12) || d->batch != 1 || d->m == 0 || d->n == 0 ||
         d->k < 1024 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
         return sp;

@@ -13,7 +13,8 @@
  * (kernels/fp8_NN_name.cu: id 17 + NN), id 19 serves skinny 16-bit
  * products (kernels/skinny_NN_name.cu: id 18 + NN), ids 20 and 21 tiny and
  * mid-size 16-bit products (kernels/small_NN_name.cu: id 19 + NN; both
- * take fp32 too: 20 in fp32, 21 on TF32, the row's f32). */
+ * take fp32 too: 20 in fp32, 21 on TF32, the row's f32), and 22 mid-size
+ * fp32 products in fp32. */
 #include <stddef.h>
 
 #include "../common/module.h"
@@ -104,6 +105,13 @@ static const gk_gemm_row table[] = {
       GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
      gk_gemm_small_02_tiles_run_tf32, gk_gemm_small_02_tiles_run, gk_gemm_small_02_tiles_run_ex, NULL, NULL, NULL,
      gk_gemm_small_02_tiles_run_split, GK_GEMM_TF32},
+    /* Mid-size fp32 products in fp32: kernels/small_03_ffma.cu. */
+    {{22, "ffma",
+      "mid-size fp32 products in fp32: variant 21's 64 x 64 tiles, copies and stages, with 8 x 4 outputs of FFMA per "
+      "thread; any layout and alignment",
+      GK_GEMM_FP32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
+     gk_gemm_small_03_ffma_run, NULL, gk_gemm_small_03_ffma_run_ex, NULL, NULL, NULL, gk_gemm_small_03_ffma_run_split,
+     GK_GEMM_FP32},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,
@@ -118,14 +126,16 @@ static int last_of(int (*keep)(const gk_gemm_variant *))
         if (keep(&table[i].info)) best = table[i].info.id;
     return best;
 }
-static int is_fp32(const gk_gemm_variant *v) { return v->precision == GK_GEMM_FP32; }
+/* The fp32 ladder: ids 1-12 (10 fp32 rungs, 2 TF32 ones); the rows after
+ * the 16-bit ladder serve one region of shapes each (20-22). */
+static int is_fp32(const gk_gemm_variant *v) { return v->precision == GK_GEMM_FP32 && v->id <= 12; }
 /* gk_gemm_best_variant's candidates: the fp32 and TF32 rungs (fp32
- * storage from fp32 inputs; not the FP8 rung, nor a region's kernel of the
- * 16-bit rows that also takes fp32: 20). */
+ * storage from fp32 inputs; not the FP8 rung, nor a region's kernel that
+ * also takes fp32: 20-22). */
 static int stores_f32(const gk_gemm_variant *v)
 {
     return (v->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32)) != 0 &&
-           (v->precision == GK_GEMM_FP32 || v->precision == GK_GEMM_TF32);
+           (v->precision == GK_GEMM_FP32 || v->precision == GK_GEMM_TF32) && v->id <= 12;
 }
 static int is_16bit(const gk_gemm_variant *v) { return v->precision == GK_GEMM_BF16; }
 /* The 16-bit ladder: the 16-bit rows before the FP8 rung (13-17); the

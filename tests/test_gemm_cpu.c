@@ -52,7 +52,7 @@ static const char *skinny_row_name(int id)
 
 static const char *small_row_name(int id)
 {
-    const gk_gemm_variant *v = id >= 1 ? gk_gemm_bf16_find_variant(19 + id) : NULL;
+    const gk_gemm_variant *v = id >= 1 && id <= 3 ? gk_gemm_find_variant(19 + id) : NULL;
     return v ? v->name : NULL;
 }
 
@@ -116,9 +116,10 @@ static void test_table(void)
      * are the 16-bit rungs (bf16 everywhere, fp16 too where extended), 18
      * multiplies FP8 inputs (storing fp32, bf16 or fp16), 19 is the skinny
      * products' kernel, 20 the tiny products' and 21 the mid-size products'
-     * (bf16 and fp16, and fp32: 20 in fp32, 21 on TF32). */
+     * (bf16 and fp16, and fp32: 20 in fp32, 21 on TF32), 22 the mid-size
+     * fp32 products' in fp32. */
     size_t count = gk_gemm_variant_count();
-    CHECK(count == 21, "the ladder has %zu variants", count);
+    CHECK(count == 22, "the table has %zu variants", count);
     CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
               gk_gemm_find_variant((int)count + 1) == NULL && gk_gemm_find_variant(-1) == NULL,
           "out of range");
@@ -128,8 +129,9 @@ static void test_table(void)
     const gk_gemm_variant *bf = gk_gemm_find_variant(gk_gemm_best_fp32_variant());
     CHECK(bf != NULL && bf->precision == GK_GEMM_FP32, "the best fp32 variant is fp32");
     for (size_t i = 0; bf && i < count; ++i)
-        CHECK(gk_gemm_variant_at(i)->precision != GK_GEMM_FP32 || gk_gemm_variant_at(i)->id <= bf->id,
-              "no fp32 variant after the best fp32 one");
+        CHECK(gk_gemm_variant_at(i)->precision != GK_GEMM_FP32 || gk_gemm_variant_at(i)->id <= bf->id ||
+                  gk_gemm_variant_at(i)->id > 17,
+              "no fp32 rung of the ladder after the best fp32 one (22 serves a region)");
     const unsigned f32 = GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), b16 = GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16),
                    f16 = GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16);
     for (size_t i = 0; i < count; ++i) {
@@ -174,6 +176,11 @@ static void test_table(void)
                       gk_gemm_variant_precision(v, GK_GEMM_TYPE_BF16) == GK_GEMM_BF16 &&
                       gk_gemm_variant_precision(v, GK_GEMM_TYPE_F16) == GK_GEMM_FP16,
                   "variant 21 computes fp32 on TF32, bf16 and fp16 as themselves");
+        } else if (v->id == 22) {
+            CHECK(v->precision == GK_GEMM_FP32 && v->types == f32 && v->min_cc == 80, "variant 22: fp32, sm_80");
+            CHECK(row && row->run && !row->run16 && row->run_ex && !row->scratch && !row->run_fp8 && row->split,
+                  "row 22 has its fp32, extended and split functions (no workspace)");
+            CHECK(gk_gemm_variant_precision(v, GK_GEMM_TYPE_F32) == GK_GEMM_FP32, "variant 22 computes in fp32");
         } else {
             CHECK(v->precision == GK_GEMM_BF16, "variant %d precision %d", v->id, (int)v->precision);
             CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
@@ -198,12 +205,13 @@ static void test_table(void)
     /* Every kernel file is a row: NN_name.cu of an fp32 row (12 files),
      * bf16_NN_name.cu of the 16-bit ladder (5 files), fp8_NN_name.cu of the
      * FP8 row (1 file), skinny_NN_name.cu of the skinny row (1 file),
-     * small_NN_name.cu of the tiny and mid-size products' rows (2 files). */
+     * small_NN_name.cu of the tiny and mid-size products' rows (3 files). */
     size_t nf32 = 0, nfp8 = 0;
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_variant_at(i);
         nfp8 += v->precision == GK_GEMM_FP8;
-        nf32 += stores(v, GK_GEMM_TYPE_F32) && (v->precision == GK_GEMM_FP32 || v->precision == GK_GEMM_TF32);
+        nf32 += stores(v, GK_GEMM_TYPE_F32) && (v->precision == GK_GEMM_FP32 || v->precision == GK_GEMM_TF32) &&
+                v->id <= 12;
     }
     CHECK(nf32 == 12 && nfp8 == 1, "%zu fp32 rows, %zu FP8 rows", nf32, nfp8);
     CHECK(gk_gemm_bf16_variant_count() == 8, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
@@ -211,7 +219,7 @@ static void test_table(void)
                           {"bf16_", bf16_row_name, 5},
                           {"fp8_", fp8_row_name, nfp8},
                           {"skinny_", skinny_row_name, 1},
-                          {"small_", small_row_name, 2}};
+                          {"small_", small_row_name, 3}};
     gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 5);
 }
 
@@ -904,48 +912,57 @@ static int auto_of(const gk_gemm_desc *d)
 static void test_auto(void)
 {
     CHECK(GK_GEMM_AUTO == 0 && gk_gemm_find_variant(GK_GEMM_AUTO) == NULL, "GK_GEMM_AUTO is 0, no row of the table");
-    gk_gemm_desc d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1024, 1024, 1024);
+    gk_gemm_desc d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 2048, 2048, 1024);
     CHECK(d.compute == GK_GEMM_COMPUTE_DEFAULT, "the default compute");
-    /* fp32: m n k <= 2^30 as stored, one product, no epilogue -> 9; one more of anything -> 10. */
-    CHECK(auto_of(&d) == 9, "1024^3 fp32: %d", auto_of(&d));
+    /* fp32: 22 up to m n k batch <= 2^32 (outside the tiny rule); past it,
+     * m n k <= 2^30 as stored, one product, no epilogue -> 9 (never, now:
+     * 9's region lies inside 22's), else 10. */
+    CHECK(GK_GEMM_MID_F32_MAX_MNK == ((size_t)1 << 32), "fp32's mid-size edge");
+    CHECK(auto_of(&d) == 22, "2048 x 2048 x 1024 (2^32) fp32: %d", auto_of(&d));
     d.k = 1025;
-    CHECK(auto_of(&d) == 10, "1024 x 1024 x 1025 fp32: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 10, "2048 x 2048 x 1025 fp32: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1024, 1024, 1024);
+    CHECK(auto_of(&d) == 22, "1024^3 fp32: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, (size_t)1 << 30, 1, 1);
-    CHECK(auto_of(&d) == 9, "2^30 x 1 x 1: %d", auto_of(&d));
-    d.m += 1;
-    CHECK(auto_of(&d) == 10, "2^30 + 1 x 1 x 1: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, (size_t)1 << 30, 2, 1); /* m <= 2^30, n <= 2^30, m n > 2^30 */
-    CHECK(auto_of(&d) == 10, "2^30 x 2 x 1: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 22, "2^30 x 1 x 1 (k = 1, 2^30 outputs: not tiny): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, (size_t)1 << 30, 8, 1);
+    CHECK(auto_of(&d) == 10, "2^30 x 8 x 1 (2^33): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 1024, 1024);
     CHECK(auto_of(&d) == 9, "an empty product: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 256);
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4096, 4096, 256);
     d.op_b = GK_GEMM_OP_T;
-    CHECK(auto_of(&d) == 10, "256^3 nt: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 256);
-    d.batch = 2, d.stride_c = 256 * 256;
-    CHECK(auto_of(&d) == 10, "256^3 x 2: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 256);
+    CHECK(auto_of(&d) == 22, "4096 x 4096 x 256 nt (2^32): %d", auto_of(&d));
+    d.k = 257;
+    CHECK(auto_of(&d) == 10, "4096 x 4096 x 257 nt: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1024, 1024, 1024);
+    d.batch = 4, d.stride_c = 1024 * 1024;
+    CHECK(auto_of(&d) == 22, "1024^3 x 4 (2^32): %d", auto_of(&d));
+    d.batch = 5;
+    CHECK(auto_of(&d) == 10, "1024^3 x 5: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 2048, 2048, 2048);
     d.epilogue = GK_GEMM_EPILOGUE_BIAS, d.bias = (const void *)64;
-    CHECK(auto_of(&d) == 10, "256^3 with a bias: %d", auto_of(&d));
-    /* F32 tiny products (either compute) -> 20: k <= 8 with m n batch <=
-     * 2^18, m n k batch <= 2^23, or m n batch <= 2^14 with 192 <= k <=
-     * 2^14 and m n k batch <= 2^27. */
-    CHECK(GK_GEMM_TINY_F32_MAX_MNK == 8388608 && GK_GEMM_TINY_F32_LONGK_MAX_MN == 16384, "fp32's tiny edges");
+    CHECK(auto_of(&d) == 10, "2048^3 with a bias: %d", auto_of(&d));
+    /* F32 tiny products (either compute) -> 20 by the 16-bit types' rule:
+     * k <= 8 with m n batch <= 2^18, or m n batch <= 2^13 with 192 <= k <=
+     * 2^14 and m n k batch <= 2^22 where 22 (21 for TF32) would split k,
+     * 2^27 where not. */
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
     d.op_b = GK_GEMM_OP_T;
-    CHECK(auto_of(&d) == 20, "64^3 nt: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 128);
-    CHECK(auto_of(&d) == 20, "256 x 256 x 128 (2^23): %d", auto_of(&d));
-    d.k = 129;
-    CHECK(auto_of(&d) == 9, "256 x 256 x 129: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4096, 2048, 1);
-    CHECK(auto_of(&d) == 20, "4096 x 2048 x 1 (2^23): %d", auto_of(&d));
-    d.n = 2049;
-    CHECK(auto_of(&d) == 9, "4096 x 2049 x 1: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 128, 128, 8192);
-    CHECK(auto_of(&d) == 20, "128 x 128 x 8192 (2^14 outputs, 2^27): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 22, "64^3 nt (k between the tiny regions): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 8);
+    CHECK(auto_of(&d) == 20, "512 x 512 x 8 (2^18 outputs, short k): %d", auto_of(&d));
+    d.n = 513;
+    CHECK(auto_of(&d) == 22, "512 x 513 x 8: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 128, 1000);
+    CHECK(auto_of(&d) == 20, "64 x 128 x 1000 (2^13 outputs, no split, under 2^27): %d", auto_of(&d));
     d.n = 129;
-    CHECK(auto_of(&d) == 9, "128 x 129 x 8192: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 22, "64 x 129 x 1000: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 1024);
+    CHECK(auto_of(&d) == 20, "64 x 64 x 1024 (22 would split it, 2^22): %d", auto_of(&d));
+    d.k = 1100;
+    CHECK(auto_of(&d) == 22, "64 x 64 x 1100 (split, above 2^22): %d", auto_of(&d));
+    d.batch = 2, d.stride_c = 64 * 64; /* a batch is not split: the edge is 2^27 */
+    CHECK(auto_of(&d) == 20, "64 x 64 x 1100, a batch of 2: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 7, 9);
     CHECK(auto_of(&d) == 9, "f32, an empty product: %d", auto_of(&d));
     /* TF32: the 16-bit types' tiny rule -> 20 (no 2^23 clause); 21 up to
@@ -1062,7 +1079,7 @@ static void test_auto(void)
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 7, 9, 8);
     CHECK(auto_of(&d) == 20, "f32, tiny: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 1024);
-    CHECK(auto_of(&d) == 9, "f32 is never 21 (512 x 512 x 1024): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 22, "f32 in fp32 is 22, never 21 (512 x 512 x 1024): %d", auto_of(&d));
     CHECK(GK_GEMM_SKINNY_MAX_M == 32 && GK_GEMM_SKINNY_MAX_M_KN == 16 && GK_GEMM_SKINNY_MIN_NK == 1048576,
           "the skinny region's edges");
     const gk_gemm_type t16[2] = {GK_GEMM_TYPE_BF16, GK_GEMM_TYPE_F16};
@@ -1156,8 +1173,11 @@ static void test_auto(void)
     static const split_case sc[] = {
         /* 2 tiles of 12: S = min(64, 65536 / 512 = 128) = 64, kc = 1024: 64 x 256 x 256 floats = 16 MiB. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 65536, 1, 12, 64, 16777216},
-        /* 10 (fp32, 2^32 > 2^30): 2 x 1 tiles of 128 x 256: the same split. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 10, 64, 16777216},
+        /* fp32, 2^32: 22, 16 tiles of 64 x 64: S = min(528 / 16 = 33, 65536 / 256) = 33, kc = 1986 ->
+         * 2048, S = 32: 32 x 256 x 256 floats = 8 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 22, 32, 8388608},
+        /* 10 (fp32, 2^33 > 2^32): 2 x 1 tiles of 128 x 256: S = min(64, 131072 / 512) = 64, kc = 2048. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 131072, 1, 10, 64, 16777216},
         /* TF32, 136 x 128 x 4100 (below 2^29): 21, 3 x 2 = 6 tiles: S = min(528 / 6 = 88, 4100 / 256 =
          * 16) = 16, kc = 257 -> 320, S = ceil(4100 / 320) = 13 (the last slice 260 deep):
          * 13 x 136 x 128 x 4 = 905,216 bytes. */
@@ -1169,9 +1189,9 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4100, 1, 21, 13, 75520},
         /* 33 x 44 x 2800: 4,065,600 multiply-adds, below 2^22: tiny (variant 20), not split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 2800, 1, 20, 1, 256},
-        /* 10 nt (not plain): 1 x 2 tiles, S = min(64, 3000 / 512 = 5) = 5, kc = 600 -> 608, S = 5:
-         * 5 x 70 x 300 x 4 = 420,000 -> 420,096. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 10, 5, 420096},
+        /* 22 nt: 2 x 5 tiles, S = min(52, 3000 / 256 = 11) = 11, kc = 273 -> 320, S = 10:
+         * 10 x 70 x 300 x 4 = 840,000 -> 840,192. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 22, 10, 840192},
         /* 1024^3 TF32: 4 x 8 = 32 tiles, S = min(4, 2) = 2, kc = 512: 8 MiB. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 12, 2, 8388608},
         /* k = 1020 < 1024: 21 (2^26), no split. */
@@ -1210,8 +1230,9 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 17, 1, 256},
     };
     for (size_t i = 0; i < sizeof sc / sizeof sc[0]; ++i) {
-        gk_gemm_desc e = gk_gemm_desc_init(sc[i].id >= 17 && sc[i].compute == GK_GEMM_COMPUTE_DEFAULT ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n,
-                                           sc[i].k);
+        /* BF16 for 17 and 21 with the default compute (21 with TF32: F32), F32 for the others. */
+        const int b16 = (sc[i].id == 17 || sc[i].id == 21) && sc[i].compute == GK_GEMM_COMPUTE_DEFAULT;
+        gk_gemm_desc e = gk_gemm_desc_init(b16 ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n, sc[i].k);
         e.compute = sc[i].compute, e.op_b = sc[i].op_b, e.batch = sc[i].batch, e.stride_c = sc[i].m * sc[i].n;
         int pid = -1;
         size_t splits = 0, bytes = 0;

@@ -896,8 +896,10 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         int want; /* the pick the table gives */
     } auto_case;
     static const auto_case cs[] = {
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 520, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 9},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 200, 100, 520, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 10},
+        /* fp32: 22 in the mid region (odd rows, a batch), 10 past 2^32. */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 520, 521, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 22},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 200, 100, 520, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 22},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 2048, 2048, 1028, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.0f, 10},
         /* TF32: 21 in the mid region (a batch, odd rows), then 12 (rows of 16 bytes) or 11. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 200, 120, 372, 0, 3, GK_GEMM_EPILOGUE_BIAS, 0.0f, 21},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 650, 651, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 21},
@@ -905,7 +907,7 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_T, 1024, 1024, 1100, 1101, 1, GK_GEMM_EPILOGUE_NONE, 0.0f, 11},
         /* 20 with fp32: tiny products, either compute. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 20},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_T, 40, 30, 50, 0, 2, GK_GEMM_EPILOGUE_BIAS, 0.0f, 20},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_T, 40, 30, 500, 0, 2, GK_GEMM_EPILOGUE_BIAS, 0.0f, 20},
         /* 20: tiny (a short k and few outputs; a few outputs with a long k). */
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 20},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 300, 500, 5, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.5f, 20},
@@ -982,9 +984,11 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         size_t splits; /* what the rule gives */
     } split_case;
     static const split_case sc[] = {
-        /* Variants 10 and 12 (fp32 storage, past TF32's mid region): slices as a strided batch. */
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 5},
+        /* Variant 12 (fp32 storage, past TF32's mid region): slices as a strided batch. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 512, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
+        /* Variant 22 (fp32 in fp32, mid-size): one launch, a shorter last slice. */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 10},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 100, 136, 5000, -1.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_GELU, 16},
         /* Variant 21 on TF32 (mid-size): a shorter last slice, A transposed. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 136, 128, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 13},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 128, 136, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 8},

@@ -22,7 +22,10 @@
  *     aligned or a chunk straddles the last column: Bf16Slab) and its
  *     epilogue (bf16 pairs: store_pair, store_tile), which variant 13
  *     introduces and variants 14-17 reuse, and the fp32 partial tiles of
- *     split-K (store_partial).
+ *     split-K (store_partial);
+ *   - the 64 x 64 tiles of variants 21 and 22 (namespace tiles64): their
+ *     shared-memory tiles in the operands' own orientation, the copies
+ *     (cp.async or through registers), the k-loop and the launch.
  * sm90.cuh adds the Hopper-only instructions (TMA, wgmma, setmaxnreg) and
  * the tensor maps; it includes this file.
  *
@@ -810,6 +813,298 @@ inline cudaError_t transpose_into(float *dst, const TransposedCopy &t, const flo
                                              cols, t.count);
     return cudaGetLastError();
 }
+
+
+/* ---- The 64 x 64 tiles of variants 21 and 22 --------------------------------
+ * A CTA of 128 threads computes a 64 x 64 tile of C; each operand's k-tile
+ * (128 bytes of a K-major row: 64 16-bit elements or 32 floats) sits in
+ * shared memory in its stored orientation, padded to 9,216 bytes, in 3
+ * cp.async stages (rows of whole 16-byte units) or 2 stages filled through
+ * registers (any rows): the copies, the k-loop (mainloop) and the launch.
+ * What a k-tile computes, and the epilogue, are each variant's own. */
+namespace tiles64 {
+
+constexpr int kBM = 64, kBN = 64;  /* the CTA's tile of C */
+constexpr int kThreads = 128;      /* 4 warps */
+constexpr int kTileBytes = 9216;   /* one operand's k-tile in shared memory, padded (every type and orientation) */
+constexpr int kStageBytes = 2 * kTileBytes; /* A and B: 18,432 */
+constexpr int kAsyncStages = 3, kRegStages = 2;
+constexpr int kChunks = 8192 / 16 / kThreads; /* 16-byte chunks per thread, operand and k-tile: 4 */
+static_assert(kAsyncStages * kStageBytes <= 227 * 1024 / 4, "4 CTAs per SM");
+
+/* T's k-tile: 128 bytes of a K-major row (64 bf16 or f16 elements, 32
+ * floats), and the bits a copy moves per element. */
+template <typename T> struct Geo {
+    static constexpr int kE = (int)sizeof(T);
+    static constexpr int kBK = 128 / kE;
+    static constexpr int kPerChunk = 16 / kE;
+};
+template <typename T> struct Bits { typedef unsigned short type; };
+template <> struct Bits<float> { typedef unsigned type; };
+
+/* One operand's k-tile in shared memory, in its stored orientation:
+ * K-major (rows along m or n, k contiguous) 64 rows of kBK elements, or
+ * MN-major (rows along k) kBK rows of 64; each row padded by kPad elements
+ * (16 bytes, 32 for an MN-major float tile: see ktile_tf32). */
+template <typename T, bool kKMajor> struct Tile {
+    static constexpr int kE = Geo<T>::kE;
+    static constexpr int kRows = kKMajor ? 64 : Geo<T>::kBK;
+    static constexpr int kCols = kKMajor ? Geo<T>::kBK : 64;
+    static constexpr int kPad = kE == 4 && !kKMajor ? 8 : 16 / kE;
+    static constexpr int kPitch = kCols + kPad;         /* elements per row */
+    static constexpr int kRowChunks = kCols * kE / 16;  /* 16-byte chunks per row: 8, or 16 (MN-major float) */
+    static constexpr int kRowStep = kThreads / kRowChunks; /* rows one pass of the CTA's chunks covers */
+    static_assert(kRows * kPitch * kE == kTileBytes && (kPitch * kE) % 16 == 0, "every tile is 9,216 bytes");
+    static_assert(kRows * kRowChunks == kChunks * kThreads, "4 chunks per thread");
+};
+
+struct Params {
+    const void *a, *b;
+    void *c;
+    const void *bias;
+    size_t lda, ldb, ldc, stride_a, stride_b, stride_c;
+    size_t units; /* tiles_m tiles_n batch (split-K: tiles_m tiles_n splits) */
+    unsigned m, n, k, tiles_n, tiles;
+    unsigned kt_per; /* split-K: product z is slice z, k-tiles z kt_per ..; 0: all */
+    float alpha, beta;
+    int epi;
+    bool c_vec, bias_vec;
+};
+
+/* A k-tile of a stored operand: rows r0 .. (below `rows`) by columns c0 ..
+ * (below `cols`, the contiguous dimension). */
+template <typename T> struct View {
+    const typename Bits<T>::type *src;
+    size_t ld;
+    unsigned rows, cols, r0, c0;
+};
+/* A's (kT: stored k x m) and B's (kT: stored n x k) k-tile kt at (bm, bn). */
+template <typename T, bool kT>
+__device__ __forceinline__ View<T> a_view(const typename Bits<T>::type *a, const Params &p, unsigned bm, unsigned kt)
+{
+    constexpr unsigned kBK = Geo<T>::kBK;
+    return kT ? View<T>{a, p.lda, p.k, p.m, kt * kBK, bm} : View<T>{a, p.lda, p.m, p.k, bm, kt * kBK};
+}
+template <typename T, bool kT>
+__device__ __forceinline__ View<T> b_view(const typename Bits<T>::type *b, const Params &p, unsigned bn, unsigned kt)
+{
+    constexpr unsigned kBK = Geo<T>::kBK;
+    return kT ? View<T>{b, p.ldb, p.n, p.k, bn, kt * kBK} : View<T>{b, p.ldb, p.k, p.n, kt * kBK, bn};
+}
+
+/* Thread t copies chunk column t % R (R = the row's chunks) of the tile
+ * rows t / R + (128 / R) c, c = 0 .. 3: eight threads read 128 bytes of
+ * one row. */
+template <typename T, bool kKMajor> __device__ __forceinline__ uint32_t chunk_dst(uint32_t tile, int tid, int c)
+{
+    typedef Tile<T, kKMajor> L;
+    return tile + (uint32_t)(((tid / L::kRowChunks) + L::kRowStep * c) * L::kPitch * L::kE +
+                             16 * (tid % L::kRowChunks));
+}
+/* 16-byte rows: cp.async with zero fill (src_bytes 0 .. 16). */
+template <typename T, bool kKMajor> __device__ __forceinline__ void copy_async(uint32_t tile, const View<T> &v, int tid)
+{
+    typedef Tile<T, kKMajor> L;
+    constexpr unsigned kPer = Geo<T>::kPerChunk;
+    const unsigned col = v.c0 + kPer * (unsigned)(tid % L::kRowChunks);
+    const int bytes = col >= v.cols ? 0 : (v.cols - col >= kPer ? 16 : L::kE * (int)(v.cols - col));
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c) {
+        const unsigned row = v.r0 + (unsigned)(tid / L::kRowChunks) + (unsigned)L::kRowStep * c;
+        const bool in = row < v.rows && bytes > 0;
+        cp_async16(chunk_dst<T, kKMajor>(tile, tid, c), in ? v.src + (size_t)row * v.ld + col : v.src,
+                   in ? bytes : 0);
+    }
+}
+/* Any rows: the thread's 4 chunks element by element into registers (16-bit
+ * elements two per word, the lower column in the low half), zeros outside. */
+template <typename T, bool kKMajor>
+__device__ __forceinline__ void load_regs(uint32_t (&x)[kChunks][4], const View<T> &v, int tid)
+{
+    typedef Tile<T, kKMajor> L;
+    constexpr int kPer = Geo<T>::kPerChunk;
+    const unsigned col = v.c0 + (unsigned)kPer * (unsigned)(tid % L::kRowChunks);
+    const int count = col >= v.cols ? 0 : (v.cols - col >= (unsigned)kPer ? kPer : (int)(v.cols - col));
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c) {
+        const unsigned row = v.r0 + (unsigned)(tid / L::kRowChunks) + (unsigned)L::kRowStep * c;
+        const int cnt = row < v.rows ? count : 0;
+        const typename Bits<T>::type *p = v.src + (row < v.rows ? (size_t)row * v.ld + col : 0);
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {
+            if constexpr (L::kE == 4) {
+                x[c][w] = w < cnt ? __ldg(p + w) : 0u;
+            } else {
+                const uint32_t lo = 2 * w < cnt ? __ldg(p + 2 * w) : 0u;
+                const uint32_t hi = 2 * w + 1 < cnt ? __ldg(p + 2 * w + 1) : 0u;
+                x[c][w] = lo | (hi << 16);
+            }
+        }
+    }
+}
+template <typename T, bool kKMajor>
+__device__ __forceinline__ void store_regs(uint32_t tile, const uint32_t (&x)[kChunks][4], int tid)
+{
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c)
+        st_shared16(chunk_dst<T, kKMajor>(tile, tid, c), x[c][0], x[c][1], x[c][2], x[c][3]);
+}
+
+
+/* Unit u of the grid (a tile of one product, or of one slice of k in a
+ * split), and its k-tiles kt0 .. kt0 + nkt - 1: all of them, or slice z's
+ * (kSplit; the launcher makes every slice non-empty). */
+struct Unit {
+    size_t z;
+    unsigned bm, bn, kt0, nkt;
+};
+template <typename T, bool kSplit> __device__ __forceinline__ Unit unit_of(const Params &p, size_t u)
+{
+    constexpr unsigned kBK = Geo<T>::kBK;
+    const unsigned ktiles = (p.k + kBK - 1) / kBK;
+    Unit w;
+    w.z = u / p.tiles;
+    const unsigned t = (unsigned)(u - w.z * p.tiles);
+    w.bm = t / p.tiles_n * kBM, w.bn = t % p.tiles_n * kBN;
+    w.kt0 = 0, w.nkt = ktiles;
+    if (kSplit && p.kt_per != 0) {
+        w.kt0 = (unsigned)w.z * p.kt_per;
+        w.nkt = ktiles - w.kt0 < p.kt_per ? ktiles - w.kt0 : p.kt_per;
+    }
+    return w;
+}
+
+/* The k-loop of one unit: every k-tile of A (K-major unless kAT) and B
+ * (K-major when kBT) lands in a stage of shared memory at s0, and
+ * body(stage) computes from it (stage s: bytes s kStageBytes on, A's tile
+ * first, then B's at + kTileBytes).
+ *   kAsync (rows of whole 16-byte units): stages kt % 3, k-tiles kt + 1
+ *   and kt + 2 in flight by cp.async while kt is computed; one group per
+ *   k-tile (empty past the last), so that wait_group 1 always means
+ *   "k-tile kt has landed"; one barrier per k-tile.
+ *   Otherwise: each thread loads the next k-tile's 8 chunks element by
+ *   element into registers while body runs on the current one, then
+ *   stores them into the other of 2 stages; one barrier per k-tile.
+ * On return every warp is done with every stage (the next unit may refill
+ * them). */
+template <typename T, bool kAT, bool kBT, bool kAsync, class Body>
+__device__ __forceinline__ void mainloop(const Params &p, const Unit &w, uint32_t s0, int tid, Body &&body)
+{
+    typedef typename Bits<T>::type U;
+    const U *const a = static_cast<const U *>(p.a) + w.z * p.stride_a;
+    const U *const b = static_cast<const U *>(p.b) + w.z * p.stride_b;
+    const unsigned kt0 = w.kt0, nkt = w.nkt;
+    if constexpr (kAsync) {
+#pragma unroll
+        for (int s = 0; s < kAsyncStages - 1; ++s) {
+            if ((unsigned)s < nkt) {
+                const uint32_t st = s0 + (uint32_t)(s * kStageBytes);
+                copy_async<T, !kAT>(st, a_view<T, kAT>(a, p, w.bm, kt0 + s), tid);
+                copy_async<T, kBT>(st + kTileBytes, b_view<T, kBT>(b, p, w.bn, kt0 + s), tid);
+            }
+            cp_async_commit();
+        }
+        for (unsigned kt = 0; kt < nkt; ++kt) {
+            cp_async_wait<kAsyncStages - 2>();
+            /* k-tile kt is visible to every warp, and every warp is done
+             * with k-tile kt - 1, whose stage the copy below refills. */
+            __syncthreads();
+            const unsigned nk = kt + kAsyncStages - 1;
+            if (nk < nkt) {
+                const uint32_t st = s0 + (uint32_t)((nk % kAsyncStages) * kStageBytes);
+                copy_async<T, !kAT>(st, a_view<T, kAT>(a, p, w.bm, kt0 + nk), tid);
+                copy_async<T, kBT>(st + kTileBytes, b_view<T, kBT>(b, p, w.bn, kt0 + nk), tid);
+            }
+            cp_async_commit();
+            body((int)(kt % kAsyncStages));
+        }
+        cp_async_wait<0>(); /* only empty groups remain; none may outlive the CTA */
+        __syncthreads();    /* the last k-tile has no barrier after it */
+    } else {
+        uint32_t xa[kChunks][4], xb[kChunks][4];
+        if (nkt > 0) {
+            load_regs<T, !kAT>(xa, a_view<T, kAT>(a, p, w.bm, kt0), tid);
+            load_regs<T, kBT>(xb, b_view<T, kBT>(b, p, w.bn, kt0), tid);
+            store_regs<T, !kAT>(s0, xa, tid);
+            store_regs<T, kBT>(s0 + kTileBytes, xb, tid);
+            __syncthreads();
+        }
+        for (unsigned kt = 0; kt < nkt; ++kt) {
+            /* The next k-tile's loads are in flight during this one's body. */
+            const bool more = kt + 1 < nkt;
+            if (more) {
+                load_regs<T, !kAT>(xa, a_view<T, kAT>(a, p, w.bm, kt0 + kt + 1), tid);
+                load_regs<T, kBT>(xb, b_view<T, kBT>(b, p, w.bn, kt0 + kt + 1), tid);
+            }
+            body((int)(kt & 1));
+            if (more) {
+                /* The other stage was last read in k-tile kt - 1, before
+                 * the barrier that ended it. */
+                const uint32_t nx = s0 + (uint32_t)(((kt + 1) & 1) * kStageBytes);
+                store_regs<T, !kAT>(nx, xa, tid);
+                store_regs<T, kBT>(nx + kTileBytes, xb, tid);
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* Every row of an operand (every product's) starts on a 16-byte boundary:
+ * the base aligned, the leading dimension and stride whole 16-byte units
+ * (per: elements in one). */
+inline bool rows16(const void *p, size_t ld, size_t stride, bool batched, size_t per)
+{
+    return (uintptr_t)p % 16 == 0 && ld % per == 0 && (!batched || stride % per == 0);
+}
+inline size_t elem_bytes(int type) { return type == 0 ? 4 : 2; }
+
+/* The fields both of a variant's entry points share, after the checks
+ * that its 32-bit sizes hold them: cudaErrorNotSupported below compute
+ * capability 8.0 (cp.async, ldmatrix, mma.sync), cudaErrorInvalidConfiguration
+ * for sizes past 32 bits. */
+inline cudaError_t init_params(Params &p, size_t m, size_t n, size_t k, const void *a, size_t lda, const void *b,
+                               size_t ldb)
+{
+    cudaError_t err = require_cc(8);
+    if (err != cudaSuccess) return err;
+    if (m > 0xffffffffu || n > 0xffffffffu || k > 0xffffffffu - 64) return cudaErrorInvalidConfiguration;
+    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+    if (tiles_m * tiles_n > 0xffffffffu) return cudaErrorInvalidConfiguration;
+    memset(&p, 0, sizeof p);
+    p.a = a, p.b = b;
+    p.lda = lda, p.ldb = ldb;
+    p.m = (unsigned)m, p.n = (unsigned)n, p.k = (unsigned)k;
+    p.tiles_n = (unsigned)tiles_n, p.tiles = (unsigned)(tiles_m * tiles_n);
+    return cudaSuccess;
+}
+/* The fields of a split's partials (gemm.c's split-K, gk_gemm_split_run_fn):
+ * `splits` dense m x n fp32 slabs, slice z = k-tiles z kc / kBK ..; false
+ * where kc is not a whole number of 64-deep units or the slices do not
+ * cover k exactly. */
+inline bool split_params(Params &p, int type, size_t k, size_t kc, size_t splits, float *partials)
+{
+    if (kc % 64 != 0 || kc == 0 || splits < 1 || (splits - 1) * kc >= k || splits * kc < k) return false;
+    p.c = partials;
+    p.ldc = p.n;
+    p.stride_c = (size_t)p.m * p.n; /* slab z */
+    p.units = (size_t)p.tiles * splits;
+    p.kt_per = (unsigned)(kc / (128 / elem_bytes(type))); /* k-tiles of 128 bytes of a K-major row */
+    p.alpha = 1.0f;
+    p.c_vec = ((uintptr_t)partials & 7u) == 0 && p.n % 2 == 0;
+    return true;
+}
+/* One launch of `kernel` over p.units units (grid-stride past 2^31 - 1). */
+template <class Kernel> cudaError_t launch_units(Kernel kernel, const Params &p, bool async, cudaStream_t stream)
+{
+    const int smem = (async ? kAsyncStages : kRegStages) * kStageBytes;
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (err != cudaSuccess) return err;
+    const size_t blocks = p.units < 0x7fffffffu ? p.units : 0x7fffffffu;
+    kernel<<<(unsigned)blocks, kThreads, smem, stream>>>(p);
+    return cudaGetLastError();
+}
+
+} // namespace tiles64
 
 } // namespace
 

@@ -100,131 +100,7 @@
 
 namespace {
 
-constexpr int kBM = 64, kBN = 64;  /* the CTA's tile of C */
-constexpr int kThreads = 128;      /* 4 warps as 2 (m) x 2 (n), 32 x 32 each */
-constexpr int kTileBytes = 9216;   /* one operand's k-tile in shared memory, padded (every type and orientation) */
-constexpr int kStageBytes = 2 * kTileBytes; /* A and B: 18,432 */
-constexpr int kAsyncStages = 3, kRegStages = 2;
-constexpr int kChunks = 8192 / 16 / kThreads; /* 16-byte chunks per thread, operand and k-tile: 4 */
-static_assert(kAsyncStages * kStageBytes <= 227 * 1024 / 4, "4 CTAs per SM");
-
-/* T's k-tile: 128 bytes of a K-major row (64 bf16 or f16 elements, 32
- * floats), and the bits a copy moves per element. */
-template <typename T> struct Geo {
-    static constexpr int kE = (int)sizeof(T);
-    static constexpr int kBK = 128 / kE;
-    static constexpr int kPerChunk = 16 / kE;
-};
-template <typename T> struct Bits { typedef unsigned short type; };
-template <> struct Bits<float> { typedef unsigned type; };
-
-/* One operand's k-tile in shared memory, in its stored orientation:
- * K-major (rows along m or n, k contiguous) 64 rows of kBK elements, or
- * MN-major (rows along k) kBK rows of 64; each row padded by kPad elements
- * (16 bytes, 32 for an MN-major float tile: see ktile_tf32). */
-template <typename T, bool kKMajor> struct Tile {
-    static constexpr int kE = Geo<T>::kE;
-    static constexpr int kRows = kKMajor ? 64 : Geo<T>::kBK;
-    static constexpr int kCols = kKMajor ? Geo<T>::kBK : 64;
-    static constexpr int kPad = kE == 4 && !kKMajor ? 8 : 16 / kE;
-    static constexpr int kPitch = kCols + kPad;         /* elements per row */
-    static constexpr int kRowChunks = kCols * kE / 16;  /* 16-byte chunks per row: 8, or 16 (MN-major float) */
-    static constexpr int kRowStep = kThreads / kRowChunks; /* rows one pass of the CTA's chunks covers */
-    static_assert(kRows * kPitch * kE == kTileBytes && (kPitch * kE) % 16 == 0, "every tile is 9,216 bytes");
-    static_assert(kRows * kRowChunks == kChunks * kThreads, "4 chunks per thread");
-};
-
-struct Params {
-    const void *a, *b;
-    void *c;
-    const void *bias;
-    size_t lda, ldb, ldc, stride_a, stride_b, stride_c;
-    size_t units; /* tiles_m tiles_n batch (split-K: tiles_m tiles_n splits) */
-    unsigned m, n, k, tiles_n, tiles;
-    unsigned kt_per; /* split-K: product z is slice z, k-tiles z kt_per ..; 0: all */
-    float alpha, beta;
-    int epi;
-    bool c_vec, bias_vec;
-};
-
-/* A k-tile of a stored operand: rows r0 .. (below `rows`) by columns c0 ..
- * (below `cols`, the contiguous dimension). */
-template <typename T> struct View {
-    const typename Bits<T>::type *src;
-    size_t ld;
-    unsigned rows, cols, r0, c0;
-};
-/* A's (kT: stored k x m) and B's (kT: stored n x k) k-tile kt at (bm, bn). */
-template <typename T, bool kT>
-__device__ __forceinline__ View<T> a_view(const typename Bits<T>::type *a, const Params &p, unsigned bm, unsigned kt)
-{
-    constexpr unsigned kBK = Geo<T>::kBK;
-    return kT ? View<T>{a, p.lda, p.k, p.m, kt * kBK, bm} : View<T>{a, p.lda, p.m, p.k, bm, kt * kBK};
-}
-template <typename T, bool kT>
-__device__ __forceinline__ View<T> b_view(const typename Bits<T>::type *b, const Params &p, unsigned bn, unsigned kt)
-{
-    constexpr unsigned kBK = Geo<T>::kBK;
-    return kT ? View<T>{b, p.ldb, p.n, p.k, bn, kt * kBK} : View<T>{b, p.ldb, p.k, p.n, kt * kBK, bn};
-}
-
-/* Thread t copies chunk column t % R (R = the row's chunks) of the tile
- * rows t / R + (128 / R) c, c = 0 .. 3: eight threads read 128 bytes of
- * one row. */
-template <typename T, bool kKMajor> __device__ __forceinline__ uint32_t chunk_dst(uint32_t tile, int tid, int c)
-{
-    typedef Tile<T, kKMajor> L;
-    return tile + (uint32_t)(((tid / L::kRowChunks) + L::kRowStep * c) * L::kPitch * L::kE +
-                             16 * (tid % L::kRowChunks));
-}
-/* 16-byte rows: cp.async with zero fill (src_bytes 0 .. 16). */
-template <typename T, bool kKMajor> __device__ __forceinline__ void copy_async(uint32_t tile, const View<T> &v, int tid)
-{
-    typedef Tile<T, kKMajor> L;
-    constexpr unsigned kPer = Geo<T>::kPerChunk;
-    const unsigned col = v.c0 + kPer * (unsigned)(tid % L::kRowChunks);
-    const int bytes = col >= v.cols ? 0 : (v.cols - col >= kPer ? 16 : L::kE * (int)(v.cols - col));
-#pragma unroll
-    for (int c = 0; c < kChunks; ++c) {
-        const unsigned row = v.r0 + (unsigned)(tid / L::kRowChunks) + (unsigned)L::kRowStep * c;
-        const bool in = row < v.rows && bytes > 0;
-        cp_async16(chunk_dst<T, kKMajor>(tile, tid, c), in ? v.src + (size_t)row * v.ld + col : v.src,
-                   in ? bytes : 0);
-    }
-}
-/* Any rows: the thread's 4 chunks element by element into registers (16-bit
- * elements two per word, the lower column in the low half), zeros outside. */
-template <typename T, bool kKMajor>
-__device__ __forceinline__ void load_regs(uint32_t (&x)[kChunks][4], const View<T> &v, int tid)
-{
-    typedef Tile<T, kKMajor> L;
-    constexpr int kPer = Geo<T>::kPerChunk;
-    const unsigned col = v.c0 + (unsigned)kPer * (unsigned)(tid % L::kRowChunks);
-    const int count = col >= v.cols ? 0 : (v.cols - col >= (unsigned)kPer ? kPer : (int)(v.cols - col));
-#pragma unroll
-    for (int c = 0; c < kChunks; ++c) {
-        const unsigned row = v.r0 + (unsigned)(tid / L::kRowChunks) + (unsigned)L::kRowStep * c;
-        const int cnt = row < v.rows ? count : 0;
-        const typename Bits<T>::type *p = v.src + (row < v.rows ? (size_t)row * v.ld + col : 0);
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {
-            if constexpr (L::kE == 4) {
-                x[c][w] = w < cnt ? __ldg(p + w) : 0u;
-            } else {
-                const uint32_t lo = 2 * w < cnt ? __ldg(p + 2 * w) : 0u;
-                const uint32_t hi = 2 * w + 1 < cnt ? __ldg(p + 2 * w + 1) : 0u;
-                x[c][w] = lo | (hi << 16);
-            }
-        }
-    }
-}
-template <typename T, bool kKMajor>
-__device__ __forceinline__ void store_regs(uint32_t tile, const uint32_t (&x)[kChunks][4], int tid)
-{
-#pragma unroll
-    for (int c = 0; c < kChunks; ++c)
-        st_shared16(chunk_dst<T, kKMajor>(tile, tid, c), x[c][0], x[c][1], x[c][2], x[c][3]);
-}
+using namespace tiles64; /* common.cuh: the tiles, copies, k-loop and launch this variant shares with 22 */
 
 /* One k-tile of warp (wm, wn) from stage (sa, sb), 16-bit types: 4
  * k16-steps of 2 x 4 mma. Lane l names row l % 8 of matrix l / 8 (q = l /
@@ -323,94 +199,26 @@ template <typename T, bool kAT, bool kBT, bool kAsync, bool kF32C>
 __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
 {
     extern __shared__ __align__(128) unsigned char smem[];
-    typedef typename Bits<T>::type U;
-    constexpr unsigned kBK = Geo<T>::kBK;
     const uint32_t s0 = smem_u32(smem);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 1, wn = warp & 1;
-    const unsigned ktiles = (p.k + kBK - 1) / kBK;
     for (size_t u = blockIdx.x; u < p.units; u += gridDim.x) {
-        const size_t z = u / p.tiles;
-        const unsigned t = (unsigned)(u - z * p.tiles);
-        const unsigned bm = t / p.tiles_n * kBM, bn = t % p.tiles_n * kBN;
-        const U *const a = static_cast<const U *>(p.a) + z * p.stride_a;
-        const U *const b = static_cast<const U *>(p.b) + z * p.stride_b;
-        /* This unit's k-tiles kt0 .. kt0 + nkt - 1: all of them, or slice
-         * z's (the launcher makes every slice non-empty). */
-        unsigned kt0 = 0, nkt = ktiles;
-        if (kF32C && p.kt_per != 0) {
-            kt0 = (unsigned)z * p.kt_per;
-            nkt = ktiles - kt0 < p.kt_per ? ktiles - kt0 : p.kt_per;
-        }
+        const Unit w = unit_of<T, kF32C>(p, u);
         float acc[2][16];
 #pragma unroll
         for (int i = 0; i < 2; ++i)
 #pragma unroll
             for (int j = 0; j < 16; ++j) acc[i][j] = 0.0f;
-
-        if constexpr (kAsync) {
-            /* Stages kt % 3: k-tiles kt + 1 and kt + 2 in flight while kt is
-             * computed. One group per k-tile (empty past the last), so that
-             * wait_group 1 always means "k-tile kt has landed". */
-#pragma unroll
-            for (int s = 0; s < kAsyncStages - 1; ++s) {
-                if ((unsigned)s < nkt) {
-                    const uint32_t st = s0 + (uint32_t)(s * kStageBytes);
-                    copy_async<T, !kAT>(st, a_view<T, kAT>(a, p, bm, kt0 + s), tid);
-                    copy_async<T, kBT>(st + kTileBytes, b_view<T, kBT>(b, p, bn, kt0 + s), tid);
-                }
-                cp_async_commit();
-            }
-            for (unsigned kt = 0; kt < nkt; ++kt) {
-                cp_async_wait<kAsyncStages - 2>();
-                /* k-tile kt is visible to every warp, and every warp is done
-                 * with k-tile kt - 1, whose stage the copy below refills. */
-                __syncthreads();
-                const unsigned nk = kt + kAsyncStages - 1;
-                if (nk < nkt) {
-                    const uint32_t st = s0 + (uint32_t)((nk % kAsyncStages) * kStageBytes);
-                    copy_async<T, !kAT>(st, a_view<T, kAT>(a, p, bm, kt0 + nk), tid);
-                    copy_async<T, kBT>(st + kTileBytes, b_view<T, kBT>(b, p, bn, kt0 + nk), tid);
-                }
-                cp_async_commit();
-                ktile<T, kAT, kBT>(acc, smem, s0, (int)(kt % kAsyncStages), wm, wn, lane);
-            }
-            cp_async_wait<0>(); /* only empty groups remain; none may outlive the CTA */
-        } else {
-            uint32_t xa[kChunks][4], xb[kChunks][4];
-            if (nkt > 0) {
-                load_regs<T, !kAT>(xa, a_view<T, kAT>(a, p, bm, kt0), tid);
-                load_regs<T, kBT>(xb, b_view<T, kBT>(b, p, bn, kt0), tid);
-                store_regs<T, !kAT>(s0, xa, tid);
-                store_regs<T, kBT>(s0 + kTileBytes, xb, tid);
-                __syncthreads();
-            }
-            for (unsigned kt = 0; kt < nkt; ++kt) {
-                /* The next k-tile's loads are in flight during this one's mma. */
-                const bool more = kt + 1 < nkt;
-                if (more) {
-                    load_regs<T, !kAT>(xa, a_view<T, kAT>(a, p, bm, kt0 + kt + 1), tid);
-                    load_regs<T, kBT>(xb, b_view<T, kBT>(b, p, bn, kt0 + kt + 1), tid);
-                }
-                ktile<T, kAT, kBT>(acc, smem, s0, (int)(kt & 1), wm, wn, lane);
-                if (more) {
-                    /* The other stage was last read in k-tile kt - 1, before
-                     * the barrier that ended it. */
-                    const uint32_t nx = s0 + (uint32_t)(((kt + 1) & 1) * kStageBytes);
-                    store_regs<T, !kAT>(nx, xa, tid);
-                    store_regs<T, kBT>(nx + kTileBytes, xb, tid);
-                }
-                __syncthreads();
-            }
-        }
+        mainloop<T, kAT, kBT, kAsync>(p, w, s0, tid,
+                                      [&](int stage) { ktile<T, kAT, kBT>(acc, smem, s0, stage, wm, wn, lane); });
 
         /* The epilogue: warp (wm, wn) stores rows bm + 32 wm + 16 i .., columns bn + 32 wn ... */
-        T *const c = static_cast<T *>(p.c) + z * p.stride_c;
+        T *const c = static_cast<T *>(p.c) + w.z * p.stride_c;
         const T *const bias = static_cast<const T *>(p.bias);
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
-            const unsigned row0 = bm + 32u * wm + 16u * i, col0 = bn + 32u * wn;
+            const unsigned row0 = w.bm + 32u * wm + 16u * i, col0 = w.bn + 32u * wn;
             if constexpr (kF32C) {
-                store_partial<16>(acc[i], static_cast<float *>(p.c) + z * p.stride_c, p.ldc, p.m, p.n, row0, col0,
+                store_partial<16>(acc[i], static_cast<float *>(p.c) + w.z * p.stride_c, p.ldc, p.m, p.n, row0, col0,
                                   lane, p.alpha, p.c_vec);
                 continue;
             }
@@ -430,30 +238,14 @@ __global__ void __launch_bounds__(kThreads) tiles_kernel(const Params p)
                 break;
             }
         }
-        /* No warp's next copies overwrite a stage another warp still reads
-         * (the async loop's last k-tile has no barrier after it). */
-        if (kAsync) __syncthreads();
     }
-}
-
-/* Every row of an operand (every product's) starts on a 16-byte boundary:
- * the base aligned, the leading dimension and stride whole 16-byte units
- * (per: elements in one). */
-bool rows16(const void *p, size_t ld, size_t stride, bool batched, size_t per)
-{
-    return (uintptr_t)p % 16 == 0 && ld % per == 0 && (!batched || stride % per == 0);
 }
 
 template <typename T, bool kAT, bool kBT, bool kF32C>
 cudaError_t launch(const Params &p, bool async, cudaStream_t stream)
 {
-    auto kernel = async ? tiles_kernel<T, kAT, kBT, true, kF32C> : tiles_kernel<T, kAT, kBT, false, kF32C>;
-    const int smem = (async ? kAsyncStages : kRegStages) * kStageBytes;
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (err != cudaSuccess) return err;
-    const size_t blocks = p.units < 0x7fffffffu ? p.units : 0x7fffffffu;
-    kernel<<<(unsigned)blocks, kThreads, smem, stream>>>(p);
-    return cudaGetLastError();
+    return launch_units(async ? tiles_kernel<T, kAT, kBT, true, kF32C> : tiles_kernel<T, kAT, kBT, false, kF32C>, p,
+                        async, stream);
 }
 /* The layout's instance: A stored k x m when op_a is T, B stored n x k when op_b is T. */
 template <typename T, bool kF32C> cudaError_t launch_layout(int op_a, int op_b, const Params &p, bool async, cudaStream_t stream)
@@ -474,26 +266,6 @@ template <bool kF32C> cudaError_t launch_type(int type, int op_a, int op_b, cons
     }
 }
 
-/* The checks and fields both entry points share: 64-bit sizes that the
- * kernel's 32-bit ones hold, the tile counts. */
-cudaError_t common_params(Params &p, size_t m, size_t n, size_t k, const void *a, size_t lda, const void *b,
-                          size_t ldb)
-{
-    /* ldmatrix, cp.async and mma.sync (.bf16, .f16, .tf32) exist from compute capability 8.0 on. */
-    cudaError_t err = require_cc(8);
-    if (err != cudaSuccess) return err;
-    if (m > 0xffffffffu || n > 0xffffffffu || k > 0xffffffffu - 64) return cudaErrorInvalidConfiguration;
-    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (tiles_m * tiles_n > 0xffffffffu) return cudaErrorInvalidConfiguration;
-    memset(&p, 0, sizeof p);
-    p.a = a, p.b = b;
-    p.lda = lda, p.ldb = ldb;
-    p.m = (unsigned)m, p.n = (unsigned)n, p.k = (unsigned)k;
-    p.tiles_n = (unsigned)tiles_n, p.tiles = (unsigned)(tiles_m * tiles_n);
-    return cudaSuccess;
-}
-size_t elem_bytes(int type) { return type == 0 ? 4 : 2; }
-
 } // namespace
 
 /* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 0
@@ -508,7 +280,7 @@ extern "C" cudaError_t gk_gemm_small_02_tiles_run_ex(int type, int op_a, int op_
     (void)workspace; /* needs none */
     if (type < 0 || type > 2) return cudaErrorNotSupported;
     Params p;
-    cudaError_t err = common_params(p, m, n, k, a, lda, b, ldb);
+    cudaError_t err = init_params(p, m, n, k, a, lda, b, ldb);
     if (err != cudaSuccess) return err;
     const bool batched = batch > 1;
     const size_t e = elem_bytes(type);
@@ -539,21 +311,14 @@ extern "C" cudaError_t gk_gemm_small_02_tiles_run_split(int type, int op_a, int 
                                                        const void *b, size_t ldb, float *partials,
                                                        cudaStream_t stream)
 {
-    if (type < 0 || type > 2 || kc % 64 != 0 || kc == 0 || splits < 1 || (splits - 1) * kc >= k || splits * kc < k)
-        return cudaErrorNotSupported;
+    if (type < 0 || type > 2) return cudaErrorNotSupported;
     Params p;
-    cudaError_t err = common_params(p, m, n, k, a, lda, b, ldb);
+    cudaError_t err = init_params(p, m, n, k, a, lda, b, ldb);
     if (err != cudaSuccess) return err;
     if (splits > 0xffffffffu) return cudaErrorInvalidConfiguration;
-    const size_t e = elem_bytes(type);
-    p.c = partials;
-    p.ldc = n;
-    p.stride_c = m * n; /* slab z */
-    p.units = (size_t)p.tiles * splits;
-    p.kt_per = (unsigned)(kc / (128 / e)); /* k-tiles of 128 bytes of a K-major row */
-    p.alpha = 1.0f;
-    p.c_vec = ((uintptr_t)partials & 7u) == 0 && n % 2 == 0;
+    if (!split_params(p, type, k, kc, splits, partials)) return cudaErrorNotSupported;
     if (p.units == 0) return cudaSuccess;
+    const size_t e = elem_bytes(type);
     const bool async = rows16(a, lda, 0, false, 16 / e) && rows16(b, ldb, 0, false, 16 / e);
     return launch_type<true>(type, op_a, op_b, p, async, stream);
 }

@@ -99,7 +99,7 @@ typedef enum gk_gemm_precision {
 
 /* A read-only description of one variant (one row of the table). */
 typedef struct gk_gemm_variant {
-    int id;                      /* 1 .. 21 in teaching order: gk_gemm_ex's, gk_bench's
+    int id;                      /* 1 .. 22 in teaching order: gk_gemm_ex's, gk_bench's
                                     and gemm/README.md's id                          */
     const char *name;            /* the kernel file's name without its number        */
     const char *idea;            /* one line: what this step changes                 */
@@ -483,14 +483,13 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * gk_gemm_ex offers for BF16 and F16 at any leading dimension and 2-byte
  * alignment, with no workspace, on any GPU from compute capability 8.0,
  * and fp32 too (gk_gemm takes it).
- * GK_GEMM_AUTO picks it for BF16 and F16 in those regions, outside the
+ * GK_GEMM_AUTO picks it in those regions for BF16 and F16, outside the
  * skinny one, and for F32 (either compute: its fp32 products are more
- * accurate than TF32's) in them (up to GK_GEMM_TINY_F32_LONGK_MAX_MN
- * outputs with a long k: no variant 21 for fp32) and up to
- * GK_GEMM_TINY_F32_MAX_MNK multiply-adds of any shape; it is correct for
- * any size, and slow for large ones (two
- * loads per multiply-add: 256^3 takes 52 us on the H100, against 7.7 us
- * on variant 21). */
+ * accurate than TF32's; where the region's edge depends on a split, it is
+ * variant 21's split for TF32 and variant 22's for fp32, the same rule);
+ * it is correct for any size, and slow for large ones (two loads per
+ * multiply-add: 256^3 takes 52 us on the H100, against 7.7 us on variant
+ * 21). */
 #define GK_GEMM_TINY_SHORT_K ((size_t)8)
 #define GK_GEMM_TINY_SHORT_K_MAX_MN ((size_t)1 << 18)
 #define GK_GEMM_TINY_LONGK_MIN_K ((size_t)192)
@@ -498,8 +497,6 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_TINY_LONGK_MAX_MN ((size_t)1 << 13)
 #define GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK ((size_t)1 << 22)
 #define GK_GEMM_TINY_LONGK_MAX_MNK ((size_t)1 << 27)
-#define GK_GEMM_TINY_F32_MAX_MNK ((size_t)1 << 23)
-#define GK_GEMM_TINY_F32_LONGK_MAX_MN ((size_t)1 << 14)
 
 /* ---- Mid-size products: variant 21 --------------------------------------------
  * Between the tiny region and the large products that fill the GPU with
@@ -527,6 +524,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * 1024^3 is a tie with 12 on the H100). */
 #define GK_GEMM_MID_TF32_MAX_MNK ((size_t)1 << 29)
 #define GK_GEMM_MID_TF32_MAX_MNK_GATHER ((size_t)1 << 30)
+/* F32 in fp32 (compute DEFAULT): variant 22 computes the same 64 x 64
+ * tiles with FFMA (8 x 4 outputs per thread), with variant 21's copies,
+ * stages and split, outside the tiny rule up to GK_GEMM_MID_F32_MAX_MNK
+ * multiply-adds at any rows; beyond that variants 9 and 10 (on the H100,
+ * 1536^3 is a tie with 10, and 10 takes 2048^3 in 0.36 ms against 0.55). */
+#define GK_GEMM_MID_F32_MAX_MNK ((size_t)1 << 32)
 
 #define GK_GEMM_SKINNY_MAX_M ((size_t)32)
 #define GK_GEMM_SKINNY_MAX_M_KN ((size_t)16)
@@ -544,15 +547,11 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * bench (gemm/bench-h200.json: H200, CUDA 13.0, cold L2, medians;
  * gemm/README.md, "GK_GEMM_AUTO", gives the figures):
  *   type        compute   description                                    variant
- *   F32         DEFAULT   k <= GK_GEMM_TINY_SHORT_K and m n batch <=
- *                         GK_GEMM_TINY_SHORT_K_MAX_MN, or m n k batch <=
- *                         GK_GEMM_TINY_F32_MAX_MNK, or m n batch <=
- *                         GK_GEMM_TINY_F32_LONGK_MAX_MN with GK_GEMM_TINY_LONGK_MIN_K
- *                         <= k <= GK_GEMM_TINY_MAX_K and m n k batch <=
- *                         GK_GEMM_TINY_LONGK_MAX_MNK (tiny: fp32 products)       20
+ *   F32         either    the BF16 and F16 tiny rule below (fp32 products),
+ *                         with 22's (DEFAULT) or 21's (TF32) split of k          20
+ *   F32         DEFAULT   m n k batch <= GK_GEMM_MID_F32_MAX_MNK                 22
  *   F32         DEFAULT   as stored, one product, no epilogue, m n k <= 2^30    9
  *   F32         DEFAULT   anything else                                         10
- *   F32         TF32      the BF16 and F16 tiny rule below (fp32 products)      20
  *   F32         TF32      m n k batch <= GK_GEMM_MID_TF32_MAX_MNK (lda, ldb
  *                         and the batch strides multiples of 4) or
  *                         GK_GEMM_MID_TF32_MAX_MNK_GATHER (otherwise)           21
@@ -597,11 +596,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * and split_k.cu adds them as above, rounding C to its type once. Where a
  * or b turns out not 16-byte aligned at the call, the product runs unsplit
  * in the same workspace.
- * When the pick is 21 (BF16, F16, or F32 on TF32) for one product with k >=
- * GK_GEMM_SPLIT21_MIN_K and at most GK_GEMM_SPLIT21_CTAS / 2 of its 64 x 64
- * tiles, k is cut into S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k
- * / GK_GEMM_SPLIT21_MIN_KC)) slices (when S >= 2) of kc = ceil(k / S)
- * rounded up to a multiple of 64 (then S = ceil(k / kc)): variant 21
+ * When the pick is 21 (BF16, F16, or F32 on TF32) or 22 (F32) for one
+ * product with k >= GK_GEMM_SPLIT21_MIN_K and at most
+ * GK_GEMM_SPLIT21_CTAS / 2 of its 64 x 64 tiles, k is cut into S =
+ * min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k /
+ * GK_GEMM_SPLIT21_MIN_KC)) slices (when S >= 2) of kc = ceil(k / S)
+ * rounded up to a multiple of 64 (then S = ceil(k / kc)): the variant
  * computes every slice's fp32 partials in one launch, at any layout and
  * alignment, and split_k.cu adds them as above.
  * The rungs that exist set the limits: the shapes where none of them is

@@ -1,0 +1,252 @@
+/* Variant 22 (small_03): mid-size fp32 products in fp32, on variant 21's
+ * 64 x 64 tiles, with FFMA instead of the tensor cores.
+ *
+ * The region it serves: fp32 products computed in fp32 (no TF32
+ * rounding) that are too large for variant 20's dot products and too
+ * small, or too oddly shaped, for the ladder's top fp32 rungs. Variant 10
+ * computes 128 x 256 tiles with 256 threads, so at 1024^3 it has 32 tiles
+ * for 132 SMs, and variant 9's 128 x 128 give 64; a product with few
+ * tiles and a long k (991 x 132 x 3663) leaves most SMs idle. Here, as in
+ * variant 21, a tile is 64 x 64 of C and a CTA 128 threads, up to 4 per SM
+ * (1024^3: 256 tiles), with variant 21's shared-memory tiles, copies and
+ * k-loop (common.cuh, namespace tiles64: 3 cp.async stages where every
+ * row is whole 16-byte units, 2 stages through registers elsewhere; k-tiles
+ * of 32 floats; split-K partials in one launch). What changes is the
+ * arithmetic:
+ *
+ *   - thread t = 16 tm + tn (tm 0 .. 7, tn 0 .. 15) owns 8 rows and 4
+ *     columns of the tile: 32 accumulators, k ascending for each (the
+ *     PMPP book's register tiling, chapter 6; Volkov and Demmel, "Benchmarking
+ *     GPUs to tune dense linear algebra", SC 2008);
+ *   - its columns are tn + 16 j (j = 0 .. 3), interleaved, so that in the
+ *     epilogue each store instruction of a warp writes 16 consecutive
+ *     floats of each of its 2 rows (64 bytes, 2 sectors) whatever n is;
+ *   - its rows are tm + 8 i where A's tile is K-major (op_a = N, stored
+ *     [m][k]): per 4 k-steps one 16-byte load of each row (k, k + 1, k +
+ *     2, k + 3), 8 loads; and 8 tm + i where A's tile is MN-major (T,
+ *     stored [k][m]): per k-step two 16-byte loads of its 8 consecutive
+ *     rows, 8 loads per 4 k-steps;
+ *   - B's tile MN-major (op_b = N, stored [k][n]): per k-step 4 loads of 4
+ *     bytes (columns tn + 16 j), 16 per 4 k-steps; K-major (T, stored
+ *     [n][k]): per 4 k-steps one 16-byte load of each column, 4 loads;
+ *   - so per 4 k-steps a thread issues 128 FFMA for 24 (nn, tn) or 12 (nt,
+ *     tt) shared loads. Every load of A reads one of 2 addresses per warp
+ *     (its 2 tm: a broadcast, one wavefront); B's 4-byte loads read 16
+ *     consecutive words (one wavefront); its 16-byte loads read 16 columns
+ *     36 words apart, banks 4 tn mod 32 (two wavefronts, the least for 256
+ *     bytes).
+ * An SM with 4 CTAs (16 warps) then issues per 4 k-steps 16 x 128 FFMA
+ * (512 clocks at 4 warp-instructions per clock) against at most 16 x 24
+ * = 384 wavefronts of shared memory (one per clock): the FFMA pipes, not
+ * shared memory, bound it.
+ *
+ * What bounds it: fp32 FMA throughput (the H100's 128 FFMA per SM per
+ * clock) at 64 x 64 tiles, whose 32 multiply-adds per float loaded put
+ * more traffic on L2 than variant 10's 85.3; AUTO (gk/gemm.h) gives it the
+ * middle region. Measured figures are on gemm/README.md.
+ *
+ * Precision: fp32 throughout: each element of C is alpha times the fmaf
+ * chain over k in ascending order (a split product: each slice so, then
+ * the slices added in a fixed order), plus beta C, the bias and the
+ * activation in fp32: the same precision as the fp32 ladder (1-10).
+ *
+ * Sources: the PMPP book (chapters 5-6: tiling, register tiling, thread
+ * coarsening); the CUDA C++ Programming Guide ("Asynchronous Data
+ * Copies", "Shared Memory" bank rules); PTX ISA (cp.async).
+ *
+ * Build alone: nvcc -c small_03_ffma.cu (next to common.cuh, which it
+ * includes); any architecture from sm_80.
+ */
+#include "common.cuh"
+
+namespace {
+
+using namespace tiles64; /* common.cuh: variant 21's tiles, copies, k-loop and launch */
+
+constexpr int kPa = Tile<float, true>::kPitch;  /* 36 floats: a K-major row */
+constexpr int kPm = Tile<float, false>::kPitch; /* 72 floats: an MN-major row */
+
+__device__ __forceinline__ float4 lds128(const float *p) { return *reinterpret_cast<const float4 *>(p); }
+
+/* Row i of thread row-group tm in the tile: interleaved for a K-major A,
+ * consecutive for an MN-major one (see the header). */
+template <bool kAT> __device__ __forceinline__ int row_of(int tm, int i) { return kAT ? 8 * tm + i : tm + 8 * i; }
+
+/* One k-tile (32 k-steps) from stage (sa, sb): 8 groups of 4 k-steps. */
+template <bool kAT, bool kBT>
+__device__ __forceinline__ void ktile(float (&acc)[8][4], const float *sa, const float *sb, int tm, int tn)
+{
+#pragma unroll 2
+    for (int k4 = 0; k4 < Geo<float>::kBK / 4; ++k4) {
+        float a[8][4], b[4][4]; /* a[i][kk] = A(row i, 4 k4 + kk), b[j][kk] = B(4 k4 + kk, column j) */
+        if constexpr (!kAT) {
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {
+                const float4 v = lds128(sa + row_of<false>(tm, i) * kPa + 4 * k4);
+                a[i][0] = v.x, a[i][1] = v.y, a[i][2] = v.z, a[i][3] = v.w;
+            }
+        } else {
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const float4 v = lds128(sa + (4 * k4 + kk) * kPm + 8 * tm + 4 * h);
+                    a[4 * h][kk] = v.x, a[4 * h + 1][kk] = v.y, a[4 * h + 2][kk] = v.z, a[4 * h + 3][kk] = v.w;
+                }
+        }
+        if constexpr (kBT) {
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const float4 v = lds128(sb + (tn + 16 * j) * kPa + 4 * k4);
+                b[j][0] = v.x, b[j][1] = v.y, b[j][2] = v.z, b[j][3] = v.w;
+            }
+        } else {
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) b[j][kk] = sb[(4 * k4 + kk) * kPm + tn + 16 * j];
+        }
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i][kk], b[j][kk], acc[i][j]);
+    }
+}
+
+/* The epilogue of one thread's 8 x 4 outputs (rows past m and columns past
+ * n skipped): kF32C the split's partials, alpha acc; else C = epilogue(alpha
+ * acc + beta C + bias), beta = 0 never reading C. */
+template <int kEpi, bool kAT, bool kF32C>
+__device__ __forceinline__ void store(const float (&acc)[8][4], const Params &p, const Unit &w, int tm, int tn)
+{
+    float *const c = static_cast<float *>(p.c) + w.z * p.stride_c;
+    const float *const bias = static_cast<const float *>(p.bias);
+    float bj[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const unsigned col = w.bn + (unsigned)(tn + 16 * j);
+        bj[j] = kEpi != 0 && col < p.n ? __ldg(bias + col) : 0.0f;
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        const unsigned row = w.bm + (unsigned)row_of<kAT>(tm, i);
+        if (row >= p.m) continue;
+        float *const crow = c + (size_t)row * p.ldc;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const unsigned col = w.bn + (unsigned)(tn + 16 * j);
+            if (col >= p.n) continue;
+            if constexpr (kF32C)
+                crow[col] = p.alpha * acc[i][j];
+            else
+                store_one<kEpi>(crow + col, p.alpha, acc[i][j], p.beta, bj[j]);
+        }
+    }
+}
+
+/* kF32C: C is a split product's fp32 partials (alpha only, no epilogue).
+ * A is K-major unless kAT, B K-major when kBT. */
+template <bool kAT, bool kBT, bool kAsync, bool kF32C>
+__global__ void __launch_bounds__(kThreads) ffma_kernel(const Params p)
+{
+    extern __shared__ __align__(128) unsigned char smem[];
+    const uint32_t s0 = smem_u32(smem);
+    const int tid = threadIdx.x, tm = tid >> 4, tn = tid & 15;
+    for (size_t u = blockIdx.x; u < p.units; u += gridDim.x) {
+        const Unit w = unit_of<float, kF32C>(p, u);
+        float acc[8][4];
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
+        mainloop<float, kAT, kBT, kAsync>(p, w, s0, tid, [&](int stage) {
+            const unsigned char *st = smem + stage * kStageBytes;
+            ktile<kAT, kBT>(acc, reinterpret_cast<const float *>(st), reinterpret_cast<const float *>(st + kTileBytes),
+                            tm, tn);
+        });
+        if constexpr (kF32C) {
+            store<0, kAT, true>(acc, p, w, tm, tn);
+        } else {
+            switch (p.epi) { /* uniform */
+            case 0: store<0, kAT, false>(acc, p, w, tm, tn); break;
+            case 1: store<1, kAT, false>(acc, p, w, tm, tn); break;
+            case 2: store<2, kAT, false>(acc, p, w, tm, tn); break;
+            default: store<3, kAT, false>(acc, p, w, tm, tn); break;
+            }
+        }
+    }
+}
+
+template <bool kAT, bool kBT, bool kF32C> cudaError_t launch(const Params &p, bool async, cudaStream_t stream)
+{
+    return launch_units(async ? ffma_kernel<kAT, kBT, true, kF32C> : ffma_kernel<kAT, kBT, false, kF32C>, p, async,
+                        stream);
+}
+/* The layout's instance: A stored k x m when op_a is T, B stored n x k when op_b is T. */
+template <bool kF32C> cudaError_t launch_layout(int op_a, int op_b, const Params &p, bool async, cudaStream_t stream)
+{
+    switch (2 * (op_a != 0) + (op_b != 0)) {
+    case 0: return launch<false, false, kF32C>(p, async, stream);
+    case 1: return launch<false, true, kF32C>(p, async, stream);
+    case 2: return launch<true, false, kF32C>(p, async, stream);
+    default: return launch<true, true, kF32C>(p, async, stream);
+    }
+}
+
+} // namespace
+
+/* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 0
+ * (f32) only; op_a, op_b 0 as stored, 1 transposed; strides read when
+ * batch > 1; epilogue 0-3 with bias. */
+extern "C" cudaError_t gk_gemm_small_03_ffma_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
+                                                   float alpha, const void *a, size_t lda, size_t stride_a,
+                                                   const void *b, size_t ldb, size_t stride_b, float beta, void *c,
+                                                   size_t ldc, size_t stride_c, size_t batch, int epilogue,
+                                                   const void *bias, void *workspace, cudaStream_t stream)
+{
+    (void)workspace; /* needs none */
+    if (type != 0) return cudaErrorNotSupported;
+    Params p;
+    cudaError_t err = init_params(p, m, n, k, a, lda, b, ldb);
+    if (err != cudaSuccess) return err;
+    const bool batched = batch > 1;
+    p.c = c;
+    p.bias = bias;
+    p.ldc = ldc;
+    p.stride_a = batched ? stride_a : 0, p.stride_b = batched ? stride_b : 0, p.stride_c = batched ? stride_c : 0;
+    p.units = (size_t)p.tiles * batch; /* gk_gemm_ex keeps m n batch below 2^62 */
+    p.alpha = alpha, p.beta = beta;
+    p.epi = epilogue;
+    if (p.units == 0) return cudaSuccess;
+    const bool async = k > 0 && rows16(a, lda, stride_a, batched, 4) && rows16(b, ldb, stride_b, batched, 4);
+    return launch_layout<false>(op_a, op_b, p, async, stream);
+}
+
+/* Split-K's first step (gemm.c, GK_GEMM_AUTO; gk_gemm_split_run_fn): the
+ * fp32 partials of one fp32 product (type 0), alpha = 1, of `splits`
+ * slices of kc (a multiple of 64) in one launch, as variant 21's. */
+extern "C" cudaError_t gk_gemm_small_03_ffma_run_split(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
+                                                      size_t kc, size_t splits, const void *a, size_t lda,
+                                                      const void *b, size_t ldb, float *partials, cudaStream_t stream)
+{
+    if (type != 0) return cudaErrorNotSupported;
+    Params p;
+    cudaError_t err = init_params(p, m, n, k, a, lda, b, ldb);
+    if (err != cudaSuccess) return err;
+    if (splits > 0xffffffffu) return cudaErrorInvalidConfiguration;
+    if (!split_params(p, type, k, kc, splits, partials)) return cudaErrorNotSupported;
+    if (p.units == 0) return cudaSuccess;
+    const bool async = rows16(a, lda, 0, false, 4) && rows16(b, ldb, 0, false, 4);
+    return launch_layout<true>(op_a, op_b, p, async, stream);
+}
+
+/* gk_gemm's entry point: as stored, one product, no epilogue. */
+extern "C" cudaError_t gk_gemm_small_03_ffma_run(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                                                const float *b, size_t ldb, float beta, float *c, size_t ldc,
+                                                cudaStream_t stream)
+{
+    return gk_gemm_small_03_ffma_run_ex(0, 0, 0, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, 0, nullptr,
+                                        nullptr, stream);
+}
