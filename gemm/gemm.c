@@ -231,7 +231,7 @@ static void split_slices(split_plan *sp, const gk_gemm_desc *d, const problem *p
     sp->sb = d->op_b == GK_GEMM_OP_T ? kc : kc * p->ldb;
     /* No overflow: fewer than 64 tiles of 256 x 128 or 128 x 256 (10, 12),
      * or at most 32 pairs of 128 x 256 tiles (17), keep m and n below 2^14,
-     * and splits <= k / 512 < 2^22; at most 264 tiles of 64 x 64 (21) keep
+     * and splits <= k / 512 < 2^22; at most 132 tiles of 64 x 64 (21, 22) keep
      * m n below 2^21 and splits <= 528. Whole granules, so that
      * the variant's scratch after them stays 256-byte aligned. */
     sp->partial_bytes = (sp->splits * d->m * d->n * sizeof(float) + 255) / 256 * 256;
@@ -388,7 +388,7 @@ static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
 
 /* GK_GEMM_AUTO's split of k for variants 21 and 22 (gk/gemm.h, "Split-K"):
  * any type (F32: 21 on TF32, 22 in fp32), one product, k >= GK_GEMM_SPLIT21_MIN_K, at most
- * GK_GEMM_SPLIT21_CTAS / 2 tiles of 64 x 64 (so m n < 2^21: no overflow
+ * GK_GEMM_SPLIT21_CTAS / 4 tiles of 64 x 64 (so m n < 2^20: no overflow
  * below): S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k /
  * GK_GEMM_SPLIT21_MIN_KC)) >= 2 slices of kc = ceil(k / S) rounded up to a
  * multiple of 64 (then S = ceil(k / kc)). Any layout and leading dimension. */
@@ -399,7 +399,7 @@ static split_plan auto_split21(const gk_gemm_desc *d)
         d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM || d->k < GK_GEMM_SPLIT21_MIN_K)
         return sp;
     const size_t tm = (d->m + 63) / 64, tn = (d->n + 63) / 64;
-    if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 2) return sp;
+    if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 4) return sp;
     size_t s = GK_GEMM_SPLIT21_CTAS / (tm * tn);
     if (s > d->k / GK_GEMM_SPLIT21_MIN_KC) s = d->k / GK_GEMM_SPLIT21_MIN_KC;
     return split_into(d, s, 64);
@@ -479,12 +479,9 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         if (!tf32 && work <= GK_GEMM_MID_F32_MAX_MNK) return 22;
     }
     if (tf32) return rows16 ? 12 : 11;
+    /* Past the mid region: 10; an empty product as stored: 9 (nothing to compute). */
     const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
-    /* m n k <= 2^30, each factor checked first so that the product cannot overflow. */
-    const size_t lim = (size_t)1 << 30;
-    const int small = d->m <= lim && d->n <= lim && d->k <= lim && (d->m == 0 || d->n == 0 || d->k == 0 ||
-                                                                    (d->m * d->n <= lim && d->m * d->n * d->k <= lim));
-    return plain && small ? 9 : 10;
+    return plain && !sized ? 9 : 10;
 }
 
 /* GK_GEMM_AUTO's split of k (gk/gemm.h): only fp32 storage on variant 10
@@ -497,7 +494,7 @@ static split_plan auto_split(const gk_gemm_desc *d, int id)
     if (id == 17) return auto_split16(d, 1);
     if (id == 21 || id == 22) return auto_split21(d);
     if (d->type != GK_GEMM_TYPE_F32 || (id != 10 && id != 12) || d->batch != 1 || d->m == 0 || d->n == 0 ||
-        d->k < 1024 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
+        d->k < 2048 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
         return sp;
     const size_t tm = id == 12 ? 256 : 128, tn = id == 12 ? 128 : 256;
     const size_t tiles = ((d->m + tm - 1) / tm) * ((d->n + tn - 1) / tn);

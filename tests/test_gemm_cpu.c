@@ -914,9 +914,8 @@ static void test_auto(void)
     CHECK(GK_GEMM_AUTO == 0 && gk_gemm_find_variant(GK_GEMM_AUTO) == NULL, "GK_GEMM_AUTO is 0, no row of the table");
     gk_gemm_desc d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 2048, 2048, 1024);
     CHECK(d.compute == GK_GEMM_COMPUTE_DEFAULT, "the default compute");
-    /* fp32: 22 up to m n k batch <= 2^32 (outside the tiny rule); past it,
-     * m n k <= 2^30 as stored, one product, no epilogue -> 9 (never, now:
-     * 9's region lies inside 22's), else 10. */
+    /* fp32: 22 up to m n k batch <= 2^32 (outside the tiny rule); past it
+     * 10; an empty product as stored: 9. */
     CHECK(GK_GEMM_MID_F32_MAX_MNK == ((size_t)1 << 32), "fp32's mid-size edge");
     CHECK(auto_of(&d) == 22, "2048 x 2048 x 1024 (2^32) fp32: %d", auto_of(&d));
     d.k = 1025;
@@ -1192,9 +1191,11 @@ static void test_auto(void)
         /* 22 nt: 2 x 5 tiles, S = min(52, 3000 / 256 = 11) = 11, kc = 273 -> 320, S = 10:
          * 10 x 70 x 300 x 4 = 840,000 -> 840,192. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 22, 10, 840192},
-        /* 1024^3 TF32: 4 x 8 = 32 tiles, S = min(4, 2) = 2, kc = 512: 8 MiB. */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 12, 2, 8388608},
-        /* k = 1020 < 1024: 21 (2^26), no split. */
+        /* 1024^3 TF32 (12): k = 1024 < 2048, no split; 1024 x 1024 x 2048: 4 x 8 = 32 tiles,
+         * S = min(4, 4) = 4, kc = 512: 16 MiB. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 12, 1, 256},
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 2048, 1, 12, 4, 16777216},
+        /* k = 1020 < GK_GEMM_SPLIT21_MIN_K: 21 (2^26), no split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 1020, 1, 21, 1, 256},
         /* 64 tiles of 12 (2048 x 1024): no split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 2048, 1024, 65536, 1, 12, 1, 256},
@@ -1222,7 +1223,7 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 991, 132, 3663, 1, 21, 10, 5232640},
         /* 1024 x 256 x 1024 (2^28): 64 tiles: S = min(8, 4) = 4, kc = 256: 4 MiB. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 256, 1024, 1, 21, 4, 4194304},
-        /* k = 1023 < GK_GEMM_SPLIT21_MIN_K; a batch; 18 x 16 = 288 tiles > 264: no split. */
+        /* k = 1023 < GK_GEMM_SPLIT21_MIN_K; a batch; 18 x 16 = 288 tiles > 132: no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 1023, 1, 21, 1, 256},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 1024, 2, 21, 1, 256},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1089, 1024, 2047, 1, 21, 1, 256},

@@ -550,7 +550,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *   F32         either    the BF16 and F16 tiny rule below (fp32 products),
  *                         with 22's (DEFAULT) or 21's (TF32) split of k          20
  *   F32         DEFAULT   m n k batch <= GK_GEMM_MID_F32_MAX_MNK                 22
- *   F32         DEFAULT   as stored, one product, no epilogue, m n k <= 2^30    9
+ *   F32         DEFAULT   an empty product as stored (nothing to compute)      9
  *   F32         DEFAULT   anything else                                         10
  *   F32         TF32      m n k batch <= GK_GEMM_MID_TF32_MAX_MNK (lda, ldb
  *                         and the batch strides multiples of 4) or
@@ -576,7 +576,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         (17 and 21 split along k as below)
  *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
- * for one product with k >= 1024 and fewer than 64 output tiles (12's are
+ * for one product with k >= 2048 and fewer than 64 output tiles (12's are
  * 256 x 128 of C, 10's 128 x 256), k is cut into S = min(ceil(128 /
  * tiles), floor(k / 512)) slices (when S >= 2) of kc = ceil(k / S) rounded
  * up to a multiple of 32 (then S = ceil(k / kc)): the slices run as one
@@ -598,7 +598,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * in the same workspace.
  * When the pick is 21 (BF16, F16, or F32 on TF32) or 22 (F32) for one
  * product with k >= GK_GEMM_SPLIT21_MIN_K and at most
- * GK_GEMM_SPLIT21_CTAS / 2 of its 64 x 64 tiles, k is cut into S =
+ * GK_GEMM_SPLIT21_CTAS / 4 of its 64 x 64 tiles (one per SM: at 1024^3,
+ * 256 tiles, 2 slices measured slower than none), k is cut into S =
  * min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k /
  * GK_GEMM_SPLIT21_MIN_KC)) slices (when S >= 2) of kc = ceil(k / S)
  * rounded up to a multiple of 64 (then S = ceil(k / kc)): the variant
@@ -613,7 +614,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_SPLIT16_MAX_PAIRS ((size_t)32)
 #define GK_GEMM_SPLIT16_CLUSTERS ((size_t)64)
 #define GK_GEMM_SPLIT16_MIN_KC ((size_t)512)
-/* Variant 21's split-K (above): 4 CTAs on each of the H100's 132 SMs. */
+/* Variants 21 and 22's split-K (above): 4 CTAs on each of the H100's 132 SMs. */
 #define GK_GEMM_SPLIT21_MIN_K ((size_t)1024)
 #define GK_GEMM_SPLIT21_CTAS ((size_t)528)
 #define GK_GEMM_SPLIT21_MIN_KC ((size_t)256)
