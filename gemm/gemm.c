@@ -231,7 +231,7 @@ static void split_slices(split_plan *sp, const gk_gemm_desc *d, const problem *p
     sp->sb = d->op_b == GK_GEMM_OP_T ? kc : kc * p->ldb;
     /* No overflow: fewer than 64 tiles of 256 x 128 or 128 x 256 (10, 12),
      * or at most 32 pairs of 128 x 256 tiles (17), keep m and n below 2^14,
-     * and splits <= k / 512 < 2^22; at most 132 tiles of 64 x 64 (21, 22) keep
+     * and splits <= k / 512 < 2^22; at most 264 tiles of 64 x 64 (21, 22) keep
      * m n below 2^21 and splits <= 528. Whole granules, so that
      * the variant's scratch after them stays 256-byte aligned. */
     sp->partial_bytes = (sp->splits * d->m * d->n * sizeof(float) + 255) / 256 * 256;
@@ -388,9 +388,10 @@ static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
 
 /* GK_GEMM_AUTO's split of k for variants 21 and 22 (gk/gemm.h, "Split-K"):
  * any type (F32: 21 on TF32, 22 in fp32), one product, k >= GK_GEMM_SPLIT21_MIN_K, at most
- * GK_GEMM_SPLIT21_CTAS / 4 tiles of 64 x 64 (so m n < 2^20: no overflow
- * below): S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k /
- * GK_GEMM_SPLIT21_MIN_KC)) >= 2 slices of kc = ceil(k / S) rounded up to a
+ * GK_GEMM_SPLIT21_CTAS / 2 tiles of 64 x 64 (so m n < 2^21: no overflow
+ * below): S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k / kc_min))
+ * >= 2 slices (kc_min = GK_GEMM_SPLIT21_MIN_KC, 4 times that past
+ * GK_GEMM_SPLIT21_CTAS / 4 tiles) of kc = ceil(k / S) rounded up to a
  * multiple of 64 (then S = ceil(k / kc)). Any layout and leading dimension. */
 static split_plan auto_split21(const gk_gemm_desc *d)
 {
@@ -399,9 +400,11 @@ static split_plan auto_split21(const gk_gemm_desc *d)
         d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM || d->k < GK_GEMM_SPLIT21_MIN_K)
         return sp;
     const size_t tm = (d->m + 63) / 64, tn = (d->n + 63) / 64;
-    if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 4) return sp;
+    if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 2) return sp;
     size_t s = GK_GEMM_SPLIT21_CTAS / (tm * tn);
-    if (s > d->k / GK_GEMM_SPLIT21_MIN_KC) s = d->k / GK_GEMM_SPLIT21_MIN_KC;
+    /* Past one tile per SM (2 slices at most), slices 4 times as deep. */
+    const size_t min_kc = tm * tn > GK_GEMM_SPLIT21_CTAS / 4 ? 4 * GK_GEMM_SPLIT21_MIN_KC : GK_GEMM_SPLIT21_MIN_KC;
+    if (s > d->k / min_kc) s = d->k / min_kc;
     return split_into(d, s, 64);
 }
 

@@ -1223,7 +1223,12 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 991, 132, 3663, 1, 21, 10, 5232640},
         /* 1024 x 256 x 1024 (2^28): 64 tiles: S = min(8, 4) = 4, kc = 256: 4 MiB. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 256, 1024, 1, 21, 4, 4194304},
-        /* k = 1023 < GK_GEMM_SPLIT21_MIN_K; a batch; 18 x 16 = 288 tiles > 132: no split. */
+        /* More than 132 tiles: slices of at least 1024. 1024^3 fp32 (22, 256 tiles): S = min(2, 1) = 1;
+         * 865 x 950 x 6788 bf16 (21: lda 6788, odd rows; 210 tiles): S = min(2, 6) = 2, kc = 3394 ->
+         * 3456: 2 x 865 x 950 x 4 = 6,574,000 -> 6,574,080. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 22, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 865, 950, 6788, 1, 21, 2, 6574080},
+        /* k = 1023 < GK_GEMM_SPLIT21_MIN_K; a batch; 18 x 16 = 288 tiles > 264: no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 1023, 1, 21, 1, 256},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 1024, 2, 21, 1, 256},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1089, 1024, 2047, 1, 21, 1, 256},

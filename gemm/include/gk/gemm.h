@@ -598,10 +598,11 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * in the same workspace.
  * When the pick is 21 (BF16, F16, or F32 on TF32) or 22 (F32) for one
  * product with k >= GK_GEMM_SPLIT21_MIN_K and at most
- * GK_GEMM_SPLIT21_CTAS / 4 of its 64 x 64 tiles (one per SM: at 1024^3,
- * 256 tiles, 2 slices measured slower than none), k is cut into S =
- * min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k /
- * GK_GEMM_SPLIT21_MIN_KC)) slices (when S >= 2) of kc = ceil(k / S)
+ * GK_GEMM_SPLIT21_CTAS / 2 of its 64 x 64 tiles, k is cut into S =
+ * min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k / kc_min)) slices
+ * (when S >= 2), kc_min = GK_GEMM_SPLIT21_MIN_KC, or 4 times that with
+ * more than GK_GEMM_SPLIT21_CTAS / 4 tiles (one per SM: at 1024^3, 256
+ * tiles, 2 slices of 512 were slower than none), of kc = ceil(k / S)
  * rounded up to a multiple of 64 (then S = ceil(k / kc)): the variant
  * computes every slice's fp32 partials in one launch, at any layout and
  * alignment, and split_k.cu adds them as above.
