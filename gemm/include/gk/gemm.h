@@ -158,7 +158,7 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19-21 are
  * faster only in their regions). gk_gemm_bf16 takes ids 13-17 and 19-21 (and
  * GK_GEMM_AUTO, below); gk_gemm returns GK_ERROR_UNSUPPORTED for them
- * except 20, which takes fp32 too (and gk_gemm_bf16 for 1-12).
+ * except 20 and 21, which take fp32 too (and gk_gemm_bf16 for 1-12 and 22).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
  *     (lda >= k, ldb >= n, ldc >= n), any m, n, k >= 0 up to GK_GEMM_MAX_DIM,
  *     m = 0 or n = 0 does nothing, k = 0 scales C by beta (A and B are not
@@ -210,7 +210,7 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  * One numbering: the id gk_gemm_ex takes is the id of the module's table
  * (gk_gemm_variant_at), the id gk_bench prints and gemm/README.md uses:
  *   1 .. 12   fp32 storage (GK_GEMM_TYPE_F32): 1-10 fp32 products, 11-12 TF32
- *             (and 20, below: gk_gemm takes it);
+ *             (and 20-22, below: gk_gemm takes them);
  *   13 .. 17  16-bit storage (GK_GEMM_TYPE_BF16 or GK_GEMM_TYPE_F16), the
  *             tensor-core rungs bf16_01 .. bf16_05 (gemm/kernels/bf16_NN_*.cu);
  *             gk_gemm_bf16 takes these ids too;
@@ -219,16 +219,19 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *   19        16-bit storage, a few rows of op(A) against a large op(B) (the
  *             weight): "Skinny products" below,
  *             gemm/kernels/skinny_01_weight_stream.cu; gk_gemm_bf16 takes it;
- *   20, 21    16-bit storage (20: fp32 too), tiny and mid-size products:
- *             "Tiny products" and "Mid-size products" below,
- *             gemm/kernels/small_01_dot.cu and small_02_tiles.cu;
- *             gk_gemm_bf16 takes them, gk_gemm takes 20.
+ *   20, 21    16-bit storage (and fp32: 20 in fp32, 21 on TF32), tiny and
+ *             mid-size products: "Tiny products" and "Mid-size products"
+ *             below, gemm/kernels/small_01_dot.cu and small_02_tiles.cu;
+ *             gk_gemm_bf16 and gk_gemm take them;
+ *   22        fp32 storage in fp32, mid-size products on variant 21's tiles
+ *             with FFMA: gemm/kernels/small_03_ffma.cu.
  * variant->types says which element types a variant stores, and
  * variant->extended whether it takes every option below (transposed
  * operands, batches, epilogues); the others take the default layout, one
  * product and no epilogue, and return GK_ERROR_UNSUPPORTED, with a message,
- * for anything else. Variants 10 (fp32), 11 and 12 (TF32), 17 and 19-21
- * (BF16 and FP16) and 18 (FP8 inputs) are extended.
+ * for anything else. Variants 10 and 22 (fp32), 11 and 12 (TF32), 17 and
+ * 19-21 (BF16 and FP16; 20 and 21 fp32 too) and 18 (FP8 inputs) are
+ * extended.
  *
  * The options:
  *   - op_a, op_b: an operand as stored (GK_GEMM_OP_N) or transposed
