@@ -1077,13 +1077,39 @@ inline cudaError_t init_params(Params &p, size_t m, size_t n, size_t k, const vo
     p.tiles_n = (unsigned)tiles_n, p.tiles = (unsigned)(tiles_m * tiles_n);
     return cudaSuccess;
 }
-/* The fields of a split's partials (gemm.c's split-K, gk_gemm_split_run_fn):
- * `splits` dense m x n fp32 slabs, slice z = k-tiles z kc / kBK ..; false
- * where kc is not a whole number of 64-deep units or the slices do not
- * cover k exactly. */
-inline bool split_params(Params &p, int type, size_t k, size_t kc, size_t splits, float *partials)
+/* The rest of gk_gemm_ex's fields (gk_gemm_ex_run_fn's arguments; type 0
+ * f32, 1 bf16, 2 f16: C's and the bias's element); true where every row of
+ * A and B (every product's) is whole 16-byte units, the cp.async path. */
+inline bool ex_params(Params &p, int type, size_t k, const void *a, size_t lda, size_t stride_a, const void *b,
+                      size_t ldb, size_t stride_b, void *c, size_t ldc, size_t stride_c, size_t batch, float alpha,
+                      float beta, int epilogue, const void *bias)
 {
-    if (kc % 64 != 0 || kc == 0 || splits < 1 || (splits - 1) * kc >= k || splits * kc < k) return false;
+    const bool batched = batch > 1;
+    const size_t e = elem_bytes(type);
+    p.c = c;
+    p.bias = bias;
+    p.ldc = ldc;
+    p.stride_a = batched ? stride_a : 0, p.stride_b = batched ? stride_b : 0, p.stride_c = batched ? stride_c : 0;
+    p.units = (size_t)p.tiles * batch; /* gk_gemm_ex keeps m n batch below 2^62 */
+    p.alpha = alpha, p.beta = beta;
+    p.epi = epilogue;
+    /* C and the bias as pairs (4 bytes, 8 for float) where every product's rows allow it. */
+    p.c_vec = (uintptr_t)c % (2 * e) == 0 && ldc % 2 == 0 && p.stride_c % 2 == 0;
+    p.bias_vec = (uintptr_t)bias % (2 * e) == 0;
+    return k > 0 && rows16(a, lda, stride_a, batched, 16 / e) && rows16(b, ldb, stride_b, batched, 16 / e);
+}
+/* A split's fields (gemm.c's split-K, gk_gemm_split_run_fn: init_params's,
+ * then `splits` dense m x n fp32 slabs of partials, slice z = k-tiles z kc
+ * / kBK ..); cudaErrorNotSupported where kc is not a whole number of
+ * 64-deep units or the slices do not cover k exactly. */
+inline cudaError_t split_params(Params &p, int type, size_t m, size_t n, size_t k, size_t kc, size_t splits,
+                                const void *a, size_t lda, const void *b, size_t ldb, float *partials)
+{
+    cudaError_t err = init_params(p, m, n, k, a, lda, b, ldb);
+    if (err != cudaSuccess) return err;
+    if (splits > 0xffffffffu) return cudaErrorInvalidConfiguration;
+    if (kc % 64 != 0 || kc == 0 || splits < 1 || (splits - 1) * kc >= k || splits * kc < k)
+        return cudaErrorNotSupported;
     p.c = partials;
     p.ldc = p.n;
     p.stride_c = (size_t)p.m * p.n; /* slab z */
@@ -1091,7 +1117,13 @@ inline bool split_params(Params &p, int type, size_t k, size_t kc, size_t splits
     p.kt_per = (unsigned)(kc / (128 / elem_bytes(type))); /* k-tiles of 128 bytes of a K-major row */
     p.alpha = 1.0f;
     p.c_vec = ((uintptr_t)partials & 7u) == 0 && p.n % 2 == 0;
-    return true;
+    return cudaSuccess;
+}
+/* The cp.async path for a split (one product, A and B addressed whole). */
+inline bool split_async(int type, const void *a, size_t lda, const void *b, size_t ldb)
+{
+    const size_t per = 16 / elem_bytes(type);
+    return rows16(a, lda, 0, false, per) && rows16(b, ldb, 0, false, per);
 }
 /* One launch of `kernel` over p.units units (grid-stride past 2^31 - 1). */
 template <class Kernel> cudaError_t launch_units(Kernel kernel, const Params &p, bool async, cudaStream_t stream)

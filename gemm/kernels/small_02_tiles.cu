@@ -282,20 +282,9 @@ extern "C" cudaError_t gk_gemm_small_02_tiles_run_ex(int type, int op_a, int op_
     Params p;
     cudaError_t err = init_params(p, m, n, k, a, lda, b, ldb);
     if (err != cudaSuccess) return err;
-    const bool batched = batch > 1;
-    const size_t e = elem_bytes(type);
-    p.c = c;
-    p.bias = bias;
-    p.ldc = ldc;
-    p.stride_a = batched ? stride_a : 0, p.stride_b = batched ? stride_b : 0, p.stride_c = batched ? stride_c : 0;
-    p.units = (size_t)p.tiles * batch; /* gk_gemm_ex keeps m n batch below 2^62 */
-    p.alpha = alpha, p.beta = beta;
-    p.epi = epilogue;
-    /* C and the bias as pairs (4 bytes, 8 for float) where every product's rows allow it. */
-    p.c_vec = (uintptr_t)c % (2 * e) == 0 && ldc % 2 == 0 && p.stride_c % 2 == 0;
-    p.bias_vec = (uintptr_t)bias % (2 * e) == 0;
+    const bool async = ex_params(p, type, k, a, lda, stride_a, b, ldb, stride_b, c, ldc, stride_c, batch, alpha, beta,
+                                 epilogue, bias);
     if (p.units == 0) return cudaSuccess;
-    const bool async = k > 0 && rows16(a, lda, stride_a, batched, 16 / e) && rows16(b, ldb, stride_b, batched, 16 / e);
     return launch_type<false>(type, op_a, op_b, p, async, stream);
 }
 
@@ -313,14 +302,9 @@ extern "C" cudaError_t gk_gemm_small_02_tiles_run_split(int type, int op_a, int 
 {
     if (type < 0 || type > 2) return cudaErrorNotSupported;
     Params p;
-    cudaError_t err = init_params(p, m, n, k, a, lda, b, ldb);
-    if (err != cudaSuccess) return err;
-    if (splits > 0xffffffffu) return cudaErrorInvalidConfiguration;
-    if (!split_params(p, type, k, kc, splits, partials)) return cudaErrorNotSupported;
-    if (p.units == 0) return cudaSuccess;
-    const size_t e = elem_bytes(type);
-    const bool async = rows16(a, lda, 0, false, 16 / e) && rows16(b, ldb, 0, false, 16 / e);
-    return launch_type<true>(type, op_a, op_b, p, async, stream);
+    const cudaError_t err = split_params(p, type, m, n, k, kc, splits, a, lda, b, ldb, partials);
+    if (err != cudaSuccess || p.units == 0) return err;
+    return launch_type<true>(type, op_a, op_b, p, split_async(type, a, lda, b, ldb), stream);
 }
 
 /* gk_gemm_bf16's entry point: bf16, as stored, one product, no epilogue. */
