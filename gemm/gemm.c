@@ -417,17 +417,20 @@ static void outputs_and_work(const gk_gemm_desc *d, size_t *outs, size_t *work)
     *work = d->k == 0 || *outs <= sat / d->k ? *outs * d->k : sat;
 }
 
-/* The tiny regions of variant 20 (gk/gemm.h), for a non-empty product
- * whose factors are each at most GK_GEMM_MAX_DIM: a short k and few
- * outputs; at most long_k_outs outputs with a long k, up to long_k_work
- * multiply-adds; and any product of at most all_work. */
-static int tiny(const gk_gemm_desc *d, size_t long_k_outs, size_t long_k_work, size_t all_work)
+/* The tiny regions of variant 20 (gk/gemm.h), every type, for a non-empty
+ * product whose factors are each at most GK_GEMM_MAX_DIM: a short k and
+ * few outputs; or few outputs with a long k, up to
+ * GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK multiply-adds where variant 21 (22)
+ * would split k (can_split: the call has a workspace), else
+ * GK_GEMM_TINY_LONGK_MAX_MNK. */
+static int tiny(const gk_gemm_desc *d, int can_split)
 {
     size_t outs, work;
     outputs_and_work(d, &outs, &work);
-    return (d->k <= GK_GEMM_TINY_SHORT_K && outs <= GK_GEMM_TINY_SHORT_K_MAX_MN) || work <= all_work ||
-           (d->k >= GK_GEMM_TINY_LONGK_MIN_K && d->k <= GK_GEMM_TINY_MAX_K && outs <= long_k_outs &&
-            work <= long_k_work);
+    if (d->k <= GK_GEMM_TINY_SHORT_K && outs <= GK_GEMM_TINY_SHORT_K_MAX_MN) return 1;
+    if (d->k < GK_GEMM_TINY_LONGK_MIN_K || d->k > GK_GEMM_TINY_MAX_K || outs > GK_GEMM_TINY_LONGK_MAX_MN) return 0;
+    const int split = can_split && auto_split21(d).splits > 1;
+    return work <= (split ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK);
 }
 
 /* GK_GEMM_AUTO's table (gk/gemm.h). Reads the description only; a
@@ -451,9 +454,7 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         const size_t mn = d->m * d->n;
         const int split21 = can_split && auto_split21(d).splits > 1;
         /* Tiny: a short k and few outputs, or a few outputs and a long k. */
-        if (tiny(d, GK_GEMM_TINY_LONGK_MAX_MN, split21 ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK,
-                 0))
-            return 20;
+        if (tiny(d, can_split)) return 20;
         /* A small C with a long k that neither 17 nor 21 can split. */
         if (mn <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K && !split21 &&
             !(can_split && auto_split16(d, dense_ld).splits > 1))
@@ -473,9 +474,7 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
     const int rows16 = lda % 4 == 0 && ldb % 4 == 0 && (!batched || (d->stride_a % 4 == 0 && d->stride_b % 4 == 0));
     const int tf32 = d->compute == GK_GEMM_COMPUTE_TF32;
     if (sized) {
-        const int split = can_split && auto_split21(d).splits > 1;
-        if (tiny(d, GK_GEMM_TINY_LONGK_MAX_MN, split ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK, 0))
-            return 20;
+        if (tiny(d, can_split)) return 20;
         size_t outs, work;
         outputs_and_work(d, &outs, &work);
         if (tf32 && work <= (rows16 ? GK_GEMM_MID_TF32_MAX_MNK : GK_GEMM_MID_TF32_MAX_MNK_GATHER)) return 21;
