@@ -30,8 +30,8 @@
  * their fp32 FFMA twin; 18
  * multiplies FP8 inputs and has its own module, gemm_fp8), then the auto
  * row, the references and the ceiling. A run shows the variants that store
- * its dtype (variant->types): f32 ids 1-12 and 20-22, bf16 ids 13-17 and 19-21,
- * f16 ids 17 and 19-21. Each runs through gk_gemm_ex with the run's
+ * its dtype (variant->types): f32 ids 1-12 and 20-22, bf16 ids 13-17, 19-21 and
+ * 23, f16 ids 17, 19-21 and 23. Each runs through gk_gemm_ex with the run's
  * description and a workspace of the size its two-phase query asks for
  * (poisoned). A variant that does not take the description (transposed
  * operands, a batch or an epilogue on a variant that is not extended) says
@@ -66,10 +66,10 @@
  * f16 the reference of their type. Each variant is compared with the
  * reference of its type, precision and epilogue: the case list names the
  * default run's (cublas_fp32 for variants 1-10 and 22, cublas_tf32 for 11-12,
- * cublas_bf16 for 13-17 and 19-21), and in_run gives the run's (cublas_fp16
- * for 17 and 19-21 in an f16 run, cublas_fp32 for 20 and cublas_tf32 for 21
+ * cublas_bf16 for 13-17, 19-21 and 23), and in_run gives the run's (cublas_fp16
+ * for 17, 19-21 and 23 in an f16 run, cublas_fp32 for 20 and cublas_tf32 for 21
  * in an f32 run, cublaslt_* with an epilogue), with the run's precision
- * (gk_gemm_variant_precision: fp16 for 17 and 19-21 in an f16 run, fp32 and
+ * (gk_gemm_variant_precision: fp16 for 17, 19-21 and 23 in an f16 run, fp32 and
  * TF32 for 20 and 21 in an f32 run).
  *
  * The ceiling, read_stream ("read-only stream", last, in every run and at
@@ -183,7 +183,7 @@ void gk_gemm_bench_format_size(const gk_bench_shape *shape, char *buf, size_t si
 enum { P_DTYPE, P_LAYOUT, P_BATCH, P_EPILOGUE, P_COMPUTE };
 static const gk_bench_param_decl params[] = {
     {"dtype", "f32,bf16,f16", "f32,bf16",
-     "type of A, B, C: f32 runs ids 1-12 (fp32, TF32), 20 and 22 (fp32) and 21 (TF32), bf16 and f16 the ids that store them (13-17 and 19-21; 17 and 19-21)",
+     "type of A, B, C: f32 runs ids 1-12 (fp32, TF32), 20 and 22 (fp32) and 21 (TF32), bf16 and f16 the ids that store them (13-17, 19-21, 23; 17, 19-21, 23)",
      NULL},
     {"layout", "nn,nt,tn,tt", "nn",
      "op_a op_b, row-major: nt = B stored n x k (y = x W^T), tn = A stored k x m", NULL},

@@ -408,6 +408,26 @@ static split_plan auto_split21(const gk_gemm_desc *d)
     return split_into(d, s, 64);
 }
 
+/* GK_GEMM_AUTO's split of k for variant 23 (gk/gemm.h, "Split-K"): BF16
+ * and F16, one product, k >= GK_GEMM_SPLIT23_MIN_K, A's and B's rows whole
+ * 16-byte units (its TMA's), at most GK_GEMM_SPLIT23_CTAS / 2 of its
+ * 128 x 64 tiles: S = min(floor(GK_GEMM_SPLIT23_CTAS / tiles), floor(k /
+ * GK_GEMM_SPLIT23_MIN_KC)) >= 2 slices of kc = ceil(k / S) rounded up to a
+ * multiple of 64 (then S = ceil(k / kc)). */
+static split_plan auto_split23(const gk_gemm_desc *d, int dense_ld)
+{
+    split_plan sp = {.splits = 1, .kc = d->k};
+    if (d->type == GK_GEMM_TYPE_F32 || fp8_inputs(d) || d->batch != 1 || d->m == 0 || d->n == 0 ||
+        d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM || d->k < GK_GEMM_SPLIT23_MIN_K)
+        return sp;
+    if (!rows16_bits(d, dense_ld)) return sp;
+    const size_t tm = (d->m + 127) / 128, tn = (d->n + 63) / 64;
+    if (tm > GK_GEMM_SPLIT23_CTAS || tn > GK_GEMM_SPLIT23_CTAS || tm * tn > GK_GEMM_SPLIT23_CTAS / 2) return sp;
+    size_t s = GK_GEMM_SPLIT23_CTAS / (tm * tn);
+    if (s > d->k / GK_GEMM_SPLIT23_MIN_KC) s = d->k / GK_GEMM_SPLIT23_MIN_KC;
+    return split_into(d, s, 64);
+}
+
 /* m n batch and m n k batch of a product whose factors are each at most
  * GK_GEMM_MAX_DIM, saturated at 2^63. */
 static void outputs_and_work(const gk_gemm_desc *d, size_t *outs, size_t *work)
@@ -452,15 +472,19 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         size_t outs, work;
         outputs_and_work(d, &outs, &work);
         const size_t mn = d->m * d->n;
+        const int rows16 = rows16_bits(d, dense_ld);
         const int split21 = can_split && auto_split21(d).splits > 1;
+        const int split23 = can_split && auto_split23(d, dense_ld).splits > 1;
         /* Tiny: a short k and few outputs, or a few outputs and a long k. */
         if (tiny(d, can_split)) return 20;
-        /* A small C with a long k that neither 17 nor 21 can split. */
-        if (mn <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K && !split21 &&
+        /* A small C with a long k that none of 17, 21 and 23 can split. */
+        if (mn <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K && !split21 && !split23 &&
             !(can_split && auto_split16(d, dense_ld).splits > 1))
             return 19;
-        /* Mid-size: 21, up to the work where 17's wider tiles win. */
-        return work <= (rows16_bits(d, dense_ld) ? GK_GEMM_MID_MAX_MNK : GK_GEMM_MID_MAX_MNK_GATHER) ? 21 : 17;
+        /* Mid-size: 23 on rows of 16-byte units (its TMA's), 21 on others, up
+         * to the work where 17's wider tiles win; 23 also where it splits k. */
+        if (rows16) return work <= GK_GEMM_WGMMA_MAX_MNK || split23 ? 23 : 17;
+        return work <= GK_GEMM_MID_MAX_MNK_GATHER ? 21 : 17;
     }
     /* F32: the 16-bit types' tiny rule (variant 20's fp32 products), then
      * the mid region (21 on TF32, 22 in fp32; either splits k as 21 does),
@@ -495,6 +519,7 @@ static split_plan auto_split(const gk_gemm_desc *d, int id)
     split_plan sp = {.splits = 1, .kc = d->k};
     if (id == 17) return auto_split16(d, 1);
     if (id == 21 || id == 22) return auto_split21(d);
+    if (id == 23) return auto_split23(d, 1);
     if (d->type != GK_GEMM_TYPE_F32 || (id != 10 && id != 12) || d->batch != 1 || d->m == 0 || d->n == 0 ||
         d->k < 2048 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)
         return sp;

@@ -112,6 +112,13 @@ static const gk_gemm_row table[] = {
       GK_GEMM_FP32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
      gk_gemm_small_03_ffma_run, NULL, gk_gemm_small_03_ffma_run_ex, NULL, NULL, NULL, gk_gemm_small_03_ffma_run_split,
      GK_GEMM_FP32},
+    /* Mid-size 16-bit products on wgmma: kernels/small_04_wgmma_tiles.cu. */
+    {{23, "wgmma_tiles",
+      "mid-size products on wgmma: 128 x 128 or 128 x 64 tiles, one per CTA, a producer warpgroup's TMA ring of 4 "
+      "stages, two consumer warpgroups; any layout (element loads where the TMA cannot address the rows); sm_90a",
+      GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
+     NULL, gk_gemm_small_04_wgmma_tiles_run, gk_gemm_small_04_wgmma_tiles_run_ex, NULL, NULL, NULL,
+     gk_gemm_small_04_wgmma_tiles_run_split, GK_GEMM_FP32},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_gemm_variant_count,
@@ -169,7 +176,7 @@ const char *gk_gemm_precision_name(gk_gemm_precision p)
     }
 }
 
-/* The 16-bit rows (13-17 and 19), in table order: gk_gemm_bf16's view. */
+/* The 16-bit rows (13-17, 19-21 and 23), in table order: gk_gemm_bf16's view. */
 size_t gk_gemm_bf16_variant_count(void)
 {
     size_t count = 0;

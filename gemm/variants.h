@@ -111,14 +111,14 @@ typedef cudaError_t gk_gemm_fp8_run_fn(int type_a, int type_b, int type_c, int o
                                        const float *scale_b_cols, float *amax, int fast_accum, void *workspace,
                                        cudaStream_t stream);
 
-/* Split-K's first step in one launch (variants 17, 21 and 22): the fp32
+/* Split-K's first step in one launch (variants 17, 21, 22 and 23): the fp32
  * partials alpha = 1 of `splits` slices of k, slice z = k z kc .. (kc a
  * multiple of 64; the last slice shorter, never empty), into dense m x n
  * slabs at `partials`; type 1 bf16, 2 f16 (and 0 f32 for 21, on TF32;
  * 22: f32 only);
  * the rest as gk_gemm_ex_run_fn's.
- * cudaErrorNotSupported, nothing launched, where the variant cannot (17:
- * rows of A or B its TMA cannot address): gk_gemm_ex then runs the product
+ * cudaErrorNotSupported, nothing launched, where the variant cannot (17,
+ * 23: rows of A or B their TMA cannot address): gk_gemm_ex then runs the product
  * unsplit. */
 typedef cudaError_t gk_gemm_split_run_fn(int type, int op_a, int op_b, size_t m, size_t n, size_t k, size_t kc,
                                          size_t splits, const void *a, size_t lda, const void *b, size_t ldb,
@@ -129,7 +129,7 @@ typedef cudaError_t gk_gemm_split_run_fn(int type, int op_a, int op_b, size_t m,
  * ones (13-17), and `run_ex` where the variant is extended (NULL
  * otherwise), and `scratch` where run_ex needs a workspace (NULL
  * otherwise); `run_fp8` and `scratch_fp8` for the FP8 rung (18); `split`
- * where GK_GEMM_AUTO's split-K runs the slices in one launch (17, 21, 22);
+ * where GK_GEMM_AUTO's split-K runs the slices in one launch (17, 21-23);
  * `f32`: what the row computes fp32 storage in (1-12: their precision;
  * 20: FP32; 21: TF32; FP32 where the row stores no F32, unread there);
  * gk_gemm_variant_precision reads it for the 16-bit rows 20 and 21. */
@@ -187,6 +187,9 @@ gk_gemm_run_fn gk_gemm_small_02_tiles_run_tf32;
 gk_gemm_run_fn gk_gemm_small_03_ffma_run;
 gk_gemm_ex_run_fn gk_gemm_small_03_ffma_run_ex;
 gk_gemm_split_run_fn gk_gemm_small_03_ffma_run_split;
+gk_gemm_bf16_run_fn gk_gemm_small_04_wgmma_tiles_run;
+gk_gemm_ex_run_fn gk_gemm_small_04_wgmma_tiles_run_ex;
+gk_gemm_split_run_fn gk_gemm_small_04_wgmma_tiles_run_split;
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,6 @@ step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package_consumer" -B "${WORK_DIR}/
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 step("${WORK_DIR}/build/consumer")
 message(STATUS "${step_out}")
-if(NOT step_out MATCHES "consumer: 15 reduce variants, best 14, workspace [0-9]+ bytes, GK_SUCCESS.*consumer: 22 gemm variants, best 12 \\(tf32\\), empty product GK_SUCCESS.*, variant 99 GK_ERROR_UNKNOWN_VARIANT.*consumer: [0-9]+ histogram variants, workspace [0-9]+ bytes, GK_SUCCESS.*consumer: 7 conv variants, best 6 at width 7 and 7 at width 1023, workspace [0-9]+ bytes, GK_SUCCESS.*, width 0 GK_ERROR_INVALID_ARGUMENT")
+if(NOT step_out MATCHES "consumer: 15 reduce variants, best 14, workspace [0-9]+ bytes, GK_SUCCESS.*consumer: 23 gemm variants, best 12 \\(tf32\\), empty product GK_SUCCESS.*, variant 99 GK_ERROR_UNKNOWN_VARIANT.*consumer: [0-9]+ histogram variants, workspace [0-9]+ bytes, GK_SUCCESS.*consumer: 7 conv variants, best 6 at width 7 and 7 at width 1023, workspace [0-9]+ bytes, GK_SUCCESS.*, width 0 GK_ERROR_INVALID_ARGUMENT")
   message(FATAL_ERROR "unexpected output: ${step_out}")
 endif()

@@ -52,7 +52,7 @@ static const char *skinny_row_name(int id)
 
 static const char *small_row_name(int id)
 {
-    const gk_gemm_variant *v = id >= 1 && id <= 3 ? gk_gemm_find_variant(19 + id) : NULL;
+    const gk_gemm_variant *v = id >= 1 && id <= 4 ? gk_gemm_find_variant(19 + id) : NULL;
     return v ? v->name : NULL;
 }
 
@@ -117,9 +117,9 @@ static void test_table(void)
      * multiplies FP8 inputs (storing fp32, bf16 or fp16), 19 is the skinny
      * products' kernel, 20 the tiny products' and 21 the mid-size products'
      * (bf16 and fp16, and fp32: 20 in fp32, 21 on TF32), 22 the mid-size
-     * fp32 products' in fp32. */
+     * fp32 products' in fp32, 23 the mid-size 16-bit products' on wgmma. */
     size_t count = gk_gemm_variant_count();
-    CHECK(count == 22, "the table has %zu variants", count);
+    CHECK(count == 23, "the table has %zu variants", count);
     CHECK(gk_gemm_variant_at(count) == NULL && gk_gemm_find_variant(0) == NULL &&
               gk_gemm_find_variant((int)count + 1) == NULL && gk_gemm_find_variant(-1) == NULL,
           "out of range");
@@ -181,6 +181,14 @@ static void test_table(void)
             CHECK(row && row->run && !row->run16 && row->run_ex && !row->scratch && !row->run_fp8 && row->split,
                   "row 22 has its fp32, extended and split functions (no workspace)");
             CHECK(gk_gemm_variant_precision(v, GK_GEMM_TYPE_F32) == GK_GEMM_FP32, "variant 22 computes in fp32");
+        } else if (v->id == 23) {
+            CHECK(v->precision == GK_GEMM_BF16 && v->types == (b16 | f16) && v->min_cc == 90,
+                  "variant 23: bf16 and fp16, sm_90");
+            CHECK(row && !row->run && row->run16 && row->run_ex && !row->scratch && !row->run_fp8 && row->split,
+                  "row 23 has its 16-bit, extended and split functions (no workspace)");
+            CHECK(gk_gemm_variant_precision(v, GK_GEMM_TYPE_BF16) == GK_GEMM_BF16 &&
+                      gk_gemm_variant_precision(v, GK_GEMM_TYPE_F16) == GK_GEMM_FP16,
+                  "variant 23 computes bf16 and fp16 as themselves");
         } else {
             CHECK(v->precision == GK_GEMM_BF16, "variant %d precision %d", v->id, (int)v->precision);
             CHECK(v->types == (v->id == 17 ? (b16 | f16) : b16), "variant %d types %#x", v->id, v->types);
@@ -205,7 +213,7 @@ static void test_table(void)
     /* Every kernel file is a row: NN_name.cu of an fp32 row (12 files),
      * bf16_NN_name.cu of the 16-bit ladder (5 files), fp8_NN_name.cu of the
      * FP8 row (1 file), skinny_NN_name.cu of the skinny row (1 file),
-     * small_NN_name.cu of the tiny and mid-size products' rows (3 files). */
+     * small_NN_name.cu of the tiny and mid-size products' rows (4 files). */
     size_t nf32 = 0, nfp8 = 0;
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_variant_at(i);
@@ -214,20 +222,20 @@ static void test_table(void)
                 v->id <= 12;
     }
     CHECK(nf32 == 12 && nfp8 == 1, "%zu fp32 rows, %zu FP8 rows", nf32, nfp8);
-    CHECK(gk_gemm_bf16_variant_count() == 8, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
+    CHECK(gk_gemm_bf16_variant_count() == 9, "%zu 16-bit rows", gk_gemm_bf16_variant_count());
     gk_test_table t[5] = {{"", row_name, nf32},
                           {"bf16_", bf16_row_name, 5},
                           {"fp8_", fp8_row_name, nfp8},
                           {"skinny_", skinny_row_name, 1},
-                          {"small_", small_row_name, 3}};
+                          {"small_", small_row_name, 4}};
     gk_test_kernel_files(GK_GEMM_KERNEL_DIR, t, 5);
 }
 
 static void test_bf16_table(void)
 {
-    /* The 16-bit view: rows 13..17 (the ladder), 19, 20 and 21 of the same table. */
+    /* The 16-bit view: rows 13..17 (the ladder), 19, 20, 21 and 23 of the same table. */
     size_t count = gk_gemm_bf16_variant_count();
-    CHECK(count == 8, "the 16-bit view has %zu variants", count);
+    CHECK(count == 9, "the 16-bit view has %zu variants", count);
     CHECK(gk_gemm_bf16_variant_at(count) == NULL && gk_gemm_bf16_find_variant(0) == NULL &&
               gk_gemm_bf16_find_variant(1) == NULL && gk_gemm_bf16_find_variant(5) == NULL &&
               gk_gemm_bf16_find_variant(12) == NULL && gk_gemm_bf16_find_variant(18) == NULL,
@@ -235,7 +243,7 @@ static void test_bf16_table(void)
     CHECK(gk_gemm_bf16_best_variant() == 17, "the best BF16 variant is 17: %d", gk_gemm_bf16_best_variant());
     for (size_t i = 0; i < count; ++i) {
         const gk_gemm_variant *v = gk_gemm_bf16_variant_at(i);
-        CHECK(v->id == (i < 5 ? 13 + (int)i : 14 + (int)i), "bf16 row %zu has id %d", i, v->id);
+        CHECK(v->id == (i < 5 ? 13 + (int)i : i < 8 ? 14 + (int)i : 23), "bf16 row %zu has id %d", i, v->id);
         CHECK(gk_gemm_bf16_find_variant(v->id) == v && gk_gemm_find_variant(v->id) == v,
               "find %d: the same row in both views", v->id);
         CHECK(v->precision == GK_GEMM_BF16, "bf16 variant %d precision %d", v->id, (int)v->precision);
@@ -1013,9 +1021,10 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 12, "tf32, stride_a a multiple of 4: %d", auto_of(&d));
     /* 16-bit types: 19 against a weight of n k >= GK_GEMM_SKINNY_MIN_NK
      * elements with m <= GK_GEMM_SKINNY_MAX_M (stored n x k, op_b = T) or
-     * GK_GEMM_SKINNY_MAX_M_KN (stored k x n); 20 in the tiny regions; 21 up
-     * to GK_GEMM_MID_MAX_MNK (rows of whole 16-byte units) or
-     * GK_GEMM_MID_MAX_MNK_GATHER multiply-adds; 17 beyond. */
+     * GK_GEMM_SKINNY_MAX_M_KN (stored k x n); 20 in the tiny regions; on
+     * rows of whole 16-byte units (lda, ldb and the batch strides multiples
+     * of 8) 23 up to GK_GEMM_WGMMA_MAX_MNK multiply-adds, or beyond where 23
+     * splits k; on other rows 21 up to GK_GEMM_MID_MAX_MNK_GATHER; 17 beyond. */
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 7, 9, 8);
     CHECK(auto_of(&d) == 20, "bf16, tiny: %d", auto_of(&d));
     d.type = GK_GEMM_TYPE_F16;
@@ -1043,8 +1052,8 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 21, "64 x 129 x 192: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 64, 128, 1023);
     CHECK(auto_of(&d) == 20, "64 x 128 x 1023 (2^27 at most, no split): %d", auto_of(&d));
-    d.k = 1024;
-    CHECK(auto_of(&d) == 21, "64 x 128 x 1024 (21 splits it, above 2^22): %d", auto_of(&d));
+    d.k = 1024; /* lda 1024, ldb 128: rows of 16 bytes, 2^23 <= 2^30 */
+    CHECK(auto_of(&d) == 23, "64 x 128 x 1024 (21 would split it, above 2^22): %d", auto_of(&d));
     d.batch = 2, d.m = 32, d.stride_a = 0, d.stride_b = 0, d.stride_c = 32 * 128;
     CHECK(auto_of(&d) == 20, "32 x 128 x 1024, a batch of 2 (no split): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 16, 16, 16384);
@@ -1055,14 +1064,43 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 20, "1 x 4 x 16384: %d", auto_of(&d));
     d.k = 16385;
     CHECK(auto_of(&d) == 21, "1 x 4 x 16385 (k past the edge: 21 split): %d", auto_of(&d));
-    /* The mid region's edges: 2^28 with lda, ldb multiples of 8, else 2^33. */
-    CHECK(GK_GEMM_MID_MAX_MNK == 268435456 && GK_GEMM_MID_MAX_MNK_GATHER == ((size_t)1 << 33), "the mid region's edges");
+    /* The mid region's edges: 23 up to 2^30 with lda, ldb multiples of 8
+     * (beyond where 23 splits k), else 21 up to 2^33. */
+    CHECK(GK_GEMM_WGMMA_MAX_MNK == 1073741824 && GK_GEMM_MID_MAX_MNK_GATHER == ((size_t)1 << 33),
+          "the mid region's edges");
+    CHECK(GK_GEMM_SPLIT23_MIN_K == 2048 && GK_GEMM_SPLIT23_CTAS == 132 && GK_GEMM_SPLIT23_MIN_KC == 512,
+          "variant 23's split-K");
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 512, 512, 1024);
-    CHECK(auto_of(&d) == 21, "512 x 512 x 1024 (2^28): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 23, "512 x 512 x 1024 (2^28): %d", auto_of(&d));
     d.k = 1032;
-    CHECK(auto_of(&d) == 17, "512 x 512 x 1032: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 23, "512 x 512 x 1032 (2^28.01): %d", auto_of(&d));
     d.lda = 1033;
     CHECK(auto_of(&d) == 21, "512 x 512 x 1032, lda 1033: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 1024, 1024, 1024);
+    CHECK(auto_of(&d) == 23, "1024^3 (2^30, k < 2048: no split): %d", auto_of(&d));
+    d.type = GK_GEMM_TYPE_F16;
+    CHECK(auto_of(&d) == 23, "f16 1024^3 (2^30): %d", auto_of(&d));
+    d.k = 1032; /* lda 1032, ldb 1024; 128 x 16 = 128 of 23's tiles, k < 2048: no split */
+    CHECK(auto_of(&d) == 17, "f16 1024 x 1024 x 1032 (above 2^30): %d", auto_of(&d));
+    d.lda = 1033;
+    CHECK(auto_of(&d) == 21, "f16 1024 x 1024 x 1032, lda 1033 (odd rows, below 2^33): %d", auto_of(&d));
+    d.lda = 0, d.op_a = GK_GEMM_OP_T, d.op_b = GK_GEMM_OP_T; /* lda m = 1024, ldb k = 1032 */
+    CHECK(auto_of(&d) == 17, "f16 1024 x 1024 x 1032 tt: %d", auto_of(&d));
+    d.k = 1024;
+    CHECK(auto_of(&d) == 23, "f16 1024^3 tt: %d", auto_of(&d));
+    d.m = 1025; /* lda 1025 */
+    CHECK(auto_of(&d) == 21, "f16 1025 x 1024 x 1024 tt, lda 1025 (odd rows): %d", auto_of(&d));
+    /* Past 2^30 where 23 splits k: 512 x 512 x 4104 (2^30 + 2^21): 4 x 8 = 32 tiles of 128 x 64,
+     * S = min(132 / 32 = 4, 4104 / 512 = 8) = 4, kc = 1026 -> 1088, S = ceil(4104 / 1088) = 4. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 512, 512, 4096);
+    CHECK(auto_of(&d) == 23, "512 x 512 x 4096 (2^30): %d", auto_of(&d));
+    d.k = 4104;
+    int id23 = -1;
+    size_t nsplit = 0;
+    EXPECT(gk_gemm_auto_variant(&d, &id23, &nsplit), GK_SUCCESS);
+    CHECK(id23 == 23 && nsplit == 4, "512 x 512 x 4104 (23 splits it in 4): %d, %zu", id23, nsplit);
+    d.batch = 2, d.stride_c = 512 * 512; /* a batch is not split */
+    CHECK(auto_of(&d) == 17, "512 x 512 x 4104, a batch of 2: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 1024, 1024, 8192);
     d.lda = 8193;
     CHECK(auto_of(&d) == 21, "1024 x 1024 x 8192, lda 8193 (odd rows, 2^33): %d", auto_of(&d));
@@ -1070,11 +1108,17 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 17, "1024 x 1024 x 8193 (above 2^33): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 256, 256, 256);
     d.op_a = GK_GEMM_OP_T, d.batch = 16, d.stride_a = 65536, d.stride_b = 65536 + 4, d.stride_c = 65536;
-    CHECK(auto_of(&d) == 21, "256^3, a batch of 16 (2^28): %d", auto_of(&d));
-    d.batch = 17;
-    CHECK(auto_of(&d) == 21, "a batch of 17, stride_b not a multiple of 8: %d", auto_of(&d));
-    d.stride_b = 65536;
-    CHECK(auto_of(&d) == 17, "a batch of 17, strides multiples of 8: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 21, "256^3, a batch of 16 (2^28), stride_b not a multiple of 8: %d", auto_of(&d));
+    d.batch = 65;
+    CHECK(auto_of(&d) == 21, "a batch of 65 (2^30 + 2^24), stride_b not a multiple of 8: %d", auto_of(&d));
+    d.batch = 17, d.stride_b = 65536;
+    CHECK(auto_of(&d) == 23, "a batch of 17 (2^28 + 2^24), strides multiples of 8: %d", auto_of(&d));
+    d.batch = 64;
+    CHECK(auto_of(&d) == 23, "a batch of 64 (2^30), strides multiples of 8: %d", auto_of(&d));
+    d.batch = 65;
+    CHECK(auto_of(&d) == 17, "a batch of 65 (above 2^30), strides multiples of 8: %d", auto_of(&d));
+    d.batch = 64, d.stride_a = 65536 + 2;
+    CHECK(auto_of(&d) == 21, "a batch of 64, stride_a not a multiple of 8: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 7, 9, 8);
     CHECK(auto_of(&d) == 20, "f32, tiny: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 1024);
@@ -1086,7 +1130,7 @@ static void test_auto(void)
         d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M_KN, 1024, 1024);
         CHECK(auto_of(&d) == 19, "%s m = 16, n k = 2^20, k x n: %d", gk_gemm_type_name(t16[ti]), auto_of(&d));
         d.m = GK_GEMM_SKINNY_MAX_M_KN + 1;
-        CHECK(auto_of(&d) == 21, "m = 17, k x n: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 23, "m = 17, k x n (rows of 16 bytes): %d", auto_of(&d));
         d.op_b = GK_GEMM_OP_T;
         CHECK(auto_of(&d) == 19, "m = 17, n x k: %d", auto_of(&d));
         d.m = GK_GEMM_SKINNY_MAX_M;
@@ -1095,21 +1139,21 @@ static void test_auto(void)
         CHECK(auto_of(&d) == 19, "any op_a and epilogue: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], GK_GEMM_SKINNY_MAX_M + 1, 1024, 1024);
         d.op_b = GK_GEMM_OP_T;
-        CHECK(auto_of(&d) == 21, "m = 33, n x k: %d", auto_of(&d));
+        CHECK(auto_of(&d) == 23, "m = 33, n x k (rows of 16 bytes): %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 1, 8192, 8192);
         CHECK(auto_of(&d) == 19, "m = 1: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1023, 1025);
-        CHECK(auto_of(&d) == 21, "n k = 2^20 - 1 (not skinny): %d", auto_of(&d));
+        CHECK(auto_of(&d) == 21, "n k = 2^20 - 1 (not skinny; lda 1025): %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1, GK_GEMM_SKINNY_MIN_NK);
         CHECK(auto_of(&d) == 19, "n = 1, k = 2^20: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 0, 4096, 4096);
         CHECK(auto_of(&d) == 19, "m = 0: %d", auto_of(&d));
         /* A small C with a long k: m n <= GK_GEMM_LONGK_MAX_MN and k >=
-         * GK_GEMM_LONGK_MIN_K goes to 19 only where neither 17 nor 21 splits
-         * it (a batch); else the split one. */
+         * GK_GEMM_LONGK_MIN_K goes to 19 only where none of 17, 21 and 23
+         * splits it (a batch); else the region's pick, which splits. */
         CHECK(GK_GEMM_LONGK_MAX_MN == 262144 && GK_GEMM_LONGK_MIN_K == 8192, "the long-k region's edges");
         d = gk_gemm_desc_init(t16[ti], 512, 512, 8192);
-        CHECK(auto_of(&d) == 17, "512 x 512 x 8192 (2^31, split): %d", auto_of(&d));
+        CHECK(auto_of(&d) == 23, "512 x 512 x 8192 (2^31, 23 splits it in 4): %d", auto_of(&d));
         d.lda = 8200 + 1;
         CHECK(auto_of(&d) == 21, "512 x 512 x 8192, lda odd (21 split): %d", auto_of(&d));
         d.batch = 2, d.stride_a = 0, d.stride_b = 0, d.stride_c = 512 * 512;
@@ -1121,7 +1165,7 @@ static void test_auto(void)
         d = gk_gemm_desc_init(t16[ti], 262145, 1, 8192);
         CHECK(auto_of(&d) == 21, "(2^18 + 1) x 1 x 8192 (ldb 1, below 2^33): %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 256, 256, 65536);
-        CHECK(auto_of(&d) == 17, "256 x 256 x 65536 (split): %d", auto_of(&d));
+        CHECK(auto_of(&d) == 23, "256 x 256 x 65536 (2^32, 23 splits it in 16): %d", auto_of(&d));
         d.op_a = GK_GEMM_OP_T, d.op_b = GK_GEMM_OP_T, d.batch = 4, d.stride_a = 0, d.stride_b = 0, d.stride_c = 65536;
         CHECK(auto_of(&d) == 19, "256 x 256 x 65536, tt, a batch: %d", auto_of(&d));
     }
@@ -1203,41 +1247,72 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1792, 1024, 65536, 1, 12, 3, 3 * 1792 * 1024 * 4},
         /* A batch: no split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 65536, 2, 12, 1, 256},
-        /* bf16, 17 split: 1 pair of 128 x 256 tiles, S = min(64 / 1, 65536 / 512 = 128) = 64, kc = 1024:
-         * 64 x 256 x 256 floats = 16 MiB. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 17, 64, 16777216},
-        /* 4 x 4 = 16 pairs: S = min(64 / 16 = 4, 4096 / 512 = 8) = 4, kc = 1024: 4 x 1024 x 1024 x 4 = 16 MiB. */
+        /* bf16 on rows of 16 bytes (lda = k, ldb = n or k, multiples of 8): 23 up to 2^30, and past it
+         * where 23 splits k; else 17, which splits by its own rule.
+         * 23 split, 256 x 256 x 65536 (2^32): 2 x 4 = 8 tiles of 128 x 64, S = min(132 / 8 = 16,
+         * 65536 / 512 = 128) = 16, kc = 4096: 16 x 256 x 256 floats = 4 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 23, 16, 4194304},
+        /* 23, 384 x 384 x 4096 (2^29.2): 3 x 6 = 18 tiles, S = min(132 / 18 = 7, 4096 / 512 = 8) = 7,
+         * kc = ceil(4096 / 7) = 586 -> 640, S = ceil(4096 / 640) = 7 (the last slice 256 deep):
+         * 7 x 384 x 384 x 4 = 4,128,768 bytes. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 384, 384, 4096, 1, 23, 7, 4128768},
+        /* k = 2048 = GK_GEMM_SPLIT23_MIN_K: S = min(7, 2048 / 512 = 4) = 4, kc = 512:
+         * 4 x 384 x 384 x 4 = 2,359,296 bytes; k = 2040 (lda 2040): no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 384, 384, 2048, 1, 23, 4, 2359296},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 384, 384, 2040, 1, 23, 1, 256},
+        /* Odd rows (ldb 383): 21, 6 x 6 = 36 tiles of 64 x 64, S = min(528 / 36 = 14, 4096 / 256 = 16) = 14,
+         * kc = ceil(4096 / 14) = 293 -> 320, S = ceil(4096 / 320) = 13 (the last slice 256 deep):
+         * 13 x 384 x 383 x 4 = 7,647,744 bytes. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 384, 383, 4096, 1, 21, 13, 7647744},
+        /* nt, 100 x 3000 x 5000 (2^30.5, past 2^30 but split): 1 x 47 = 47 tiles, S = min(132 / 47 = 2,
+         * 5000 / 512 = 9) = 2, kc = 2500 -> 2560, S = 2 (the last slice 2440 deep):
+         * 2 x 100 x 3000 x 4 = 2,400,000 bytes (9,375 granules). */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 100, 3000, 5000, 1, 23, 2, 2400000},
+        /* 768 x 704 x 4096 (2^31.04): 6 x 11 = 66 tiles (GK_GEMM_SPLIT23_CTAS / 2), S = min(2, 8) = 2,
+         * kc = 2048: 2 x 768 x 704 x 4 = 4,325,376 bytes. 769 x 704: 7 x 11 = 77 tiles, no split by 23:
+         * 17, 4 x 3 = 12 pairs of 128 x 256 tiles, S = min(64 / 12 = 5, 8) = 5, kc = 820 -> 832,
+         * S = ceil(4096 / 832) = 5 (the last slice 768 deep): 5 x 769 x 704 x 4 = 10,827,520 bytes. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 768, 704, 4096, 1, 23, 2, 4325376},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 769, 704, 4096, 1, 17, 5, 10827520},
+        /* 17 (2^32; 8 x 16 = 128 tiles of 23's), 4 x 4 = 16 pairs: S = min(64 / 16 = 4, 4096 / 512 = 8) = 4,
+         * kc = 1024: 4 x 1024 x 1024 x 4 = 16 MiB; k = 5000: kc = 1250 -> 1280, S = 4 (the last slice
+         * 1160 deep), the same 16 MiB. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 4096, 1, 17, 4, 16777216},
-        /* nt, 1 x 32 pairs (128 x 8192): S = min(2, 16) = 2, kc = 4096: 2 x 128 x 8192 x 4 = 8 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 5000, 1, 17, 4, 16777216},
+        /* nt, 1 x 32 pairs (128 x 8192; 1 x 128 tiles of 23's): S = min(2, 16) = 2, kc = 4096:
+         * 2 x 128 x 8192 x 4 = 8 MiB. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 128, 8192, 8192, 1, 17, 2, 8388608},
-        /* 1 x 12 pairs (100 x 3000): S = min(5, 9) = 5, kc = 1000 -> 1024, S = ceil(5000 / 1024) = 5:
-         * 5 x 100 x 3000 x 4 = 6,000,000 -> 6,000,128. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 100, 3000, 5000, 1, 17, 5, 6000128},
         /* 512 x 4352: 2 x 17 = 34 pairs, more than GK_GEMM_SPLIT16_MAX_PAIRS: no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 512, 4352, 8192, 1, 17, 1, 256},
-        /* 256 x 256 x 2047 (below 2^28): 21, 16 tiles of 64 x 64: S = min(528 / 16 = 33, 2047 / 256 = 7)
-         * = 7, kc = 293 -> 320, S = ceil(2047 / 320) = 7: 7 x 256 x 256 x 4 = 1,835,008 bytes. */
+        /* 256 x 256 x 2047 nt (lda = ldb = 2047: odd rows): 21, 16 tiles of 64 x 64: S = min(528 / 16 = 33,
+         * 2047 / 256 = 7) = 7, kc = 293 -> 320, S = ceil(2047 / 320) = 7: 7 x 256 x 256 x 4 = 1,835,008 bytes. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 256, 256, 2047, 1, 21, 7, 1835008},
         /* 991 x 132 x 3663 (odd rows): 16 x 3 = 48 tiles: S = min(11, 14) = 11, kc = 333 -> 384, S = 10:
          * 10 x 991 x 132 x 4 = 5,232,480 -> 5,232,640. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 991, 132, 3663, 1, 21, 10, 5232640},
-        /* 1024 x 256 x 1024 (2^28): 64 tiles: S = min(8, 4) = 4, kc = 256: 4 MiB. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 256, 1024, 1, 21, 4, 4194304},
+        /* 1024 x 255 x 1024 (ldb 255: odd rows): 21, 16 x 4 = 64 tiles: S = min(8, 4) = 4, kc = 256:
+         * 4 x 1024 x 255 x 4 = 4,177,920 bytes. With ldb 256: 23, k < GK_GEMM_SPLIT23_MIN_K, no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 255, 1024, 1, 21, 4, 4177920},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 256, 1024, 1, 23, 1, 256},
         /* More than 132 tiles: slices of at least 1024. 1024^3 fp32 (22, 256 tiles): S = min(2, 1) = 1;
          * 865 x 950 x 6788 bf16 (21: lda 6788, odd rows; 210 tiles): S = min(2, 6) = 2, kc = 3394 ->
          * 3456: 2 x 865 x 950 x 4 = 6,574,000 -> 6,574,080. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 22, 1, 256},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 865, 950, 6788, 1, 21, 2, 6574080},
-        /* k = 1023 < GK_GEMM_SPLIT21_MIN_K; a batch; 18 x 16 = 288 tiles > 264: no split. */
+        /* k = 1023 < GK_GEMM_SPLIT21_MIN_K (lda 1023); a batch (23: rows of 16 bytes; 255 columns: 21);
+         * 18 x 16 = 288 tiles > 264 (lda 2047): no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 1023, 1, 21, 1, 256},
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 1024, 2, 21, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 4096, 2, 23, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 255, 1024, 2, 21, 1, 256},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1089, 1024, 2047, 1, 21, 1, 256},
-        /* 1024^3: k below GK_GEMM_SPLIT16_MIN_K, no split. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 17, 1, 256},
+        /* 1024 x 1024 x 1032 (past 2^30): 17, k below GK_GEMM_SPLIT16_MIN_K, no split; 1024^3 (2^30):
+         * 23, k below GK_GEMM_SPLIT23_MIN_K, no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1032, 1, 17, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 23, 1, 256},
     };
     for (size_t i = 0; i < sizeof sc / sizeof sc[0]; ++i) {
-        /* BF16 for 17 and 21 with the default compute (21 with TF32: F32), F32 for the others. */
-        const int b16 = (sc[i].id == 17 || sc[i].id == 21) && sc[i].compute == GK_GEMM_COMPUTE_DEFAULT;
+        /* BF16 for 17, 21 and 23 with the default compute (21 with TF32: F32), F32 for the others. */
+        const int b16 = (sc[i].id == 17 || sc[i].id == 21 || sc[i].id == 23) && sc[i].compute == GK_GEMM_COMPUTE_DEFAULT;
         gk_gemm_desc e = gk_gemm_desc_init(b16 ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, sc[i].m, sc[i].n, sc[i].k);
         e.compute = sc[i].compute, e.op_b = sc[i].op_b, e.batch = sc[i].batch, e.stride_c = sc[i].m * sc[i].n;
         int pid = -1;
@@ -1250,6 +1325,22 @@ static void test_auto(void)
         /* An explicit variant never splits: its own workspace. */
         EXPECT(gk_gemm_ex(sc[i].id, &e, NULL, NULL, NULL, NULL, &bytes, 0), GK_SUCCESS);
         CHECK(bytes == 256, "split case %zu, variant %d named: %zu bytes", i, sc[i].id, bytes);
+    }
+    /* 23's edge at GK_GEMM_SPLIT23_MIN_K with A stored k x m (lda m = 384, ldb n = 384: rows of 16
+     * bytes at any k): k = 2047, no split (256 bytes); k = 2048, 3 x 6 = 18 tiles, S = min(7, 4) = 4,
+     * kc = 512: 4 x 384 x 384 x 4 = 2,359,296 bytes; in either 16-bit type. */
+    for (int ti = 0; ti < 2; ++ti) {
+        gk_gemm_desc f = gk_gemm_desc_init(ti ? GK_GEMM_TYPE_F16 : GK_GEMM_TYPE_BF16, 384, 384, 2047);
+        f.op_a = GK_GEMM_OP_T;
+        for (int edge = 0; edge < 2; ++edge, ++f.k) {
+            int fid = -1;
+            size_t fsplits = 0, fbytes = 0;
+            EXPECT(gk_gemm_auto_variant(&f, &fid, &fsplits), GK_SUCCESS);
+            EXPECT(gk_gemm_ex(GK_GEMM_AUTO, &f, NULL, NULL, NULL, NULL, &fbytes, 0), GK_SUCCESS);
+            CHECK(fid == 23 && fsplits == (edge ? 4u : 1u) && fbytes == (edge ? 2359296u : 256u),
+                  "%s 384 x 384 x %zu tn: variant %d, %zu slices, %zu bytes", gk_gemm_type_name(f.type), f.k, fid,
+                  fsplits, fbytes);
+        }
     }
     /* A split tn product: the partials, then variant 12's copies of A's slices (64 copies of 256 x 1024). */
     gk_gemm_desc e = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 65536);

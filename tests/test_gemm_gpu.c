@@ -15,7 +15,7 @@
  * inside the tolerance's factor lambda = 10).
  * Every variant is run twice on one shape and must give the same bits.
  *
- * BF16 (gk_gemm_bf16: the 16-bit rows 13-17 of the table): the same shapes
+ * BF16 (gk_gemm_bf16: the 16-bit rows 13-17, 19-21 and 23 of the table): the same shapes
  * and configurations, with A,
  * B and C holding bf16 numbers (random floats rounded to bf16, so the float64
  * reference of the rounded values is exact), C and its surroundings poisoned
@@ -53,7 +53,7 @@
  *   test_gemm_gpu [--variant ID | --bf16 ID | --table fp32|bf16] [--ex] [--auto] [--small] [--seed S]
  *
  * --variant ID: variant ID only (any id of the table); --bf16 ID: the same,
- * for an id of the 16-bit rows (13-17) only; --table: every variant of the
+ * for an id of the 16-bit rows (13-17, 19-21 and 23) only; --table: every variant of the
  * fp32 rows (1-12) or of the 16-bit rows; none of them: every variant.
  * --ex: only the gk_gemm_ex tests. --auto: only GK_GEMM_AUTO's (its picks
  * and split-K; the default run includes them). --small: only the small odd shapes, and
@@ -912,14 +912,23 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 20},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 300, 500, 5, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.5f, 20},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 40, 100, 700, 0, 2, GK_GEMM_EPILOGUE_NONE, -1.0f, 20},
-        /* 21: mid-size, any rows (odd ones, a batch; 16-byte ones). */
+        /* 21: mid-size on rows that are not whole 16-byte units (lda m = 129, a batch; lda 65; lda 513). */
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 200, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 21},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 21},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 136, 512, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 21},
-        /* 17: above 2^28 multiply-adds with rows of 16-byte units (k below 2048: no split), above 2^33 with odd rows. */
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 512, 512, 1032, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 17},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 264, 2048, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 17},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 65, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 21},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 136, 512, 513, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 21},
+        /* 17: above 2^30 multiply-adds with rows of 16-byte units where 23 does not split (k below 2048;
+         * a batch of 8: 264 x 264 x 2048 x 8 = 2^30.09), above 2^33 with odd rows. */
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 1024, 1024, 1032, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 17},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 264, 2048, 0, 8, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 17},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 4096, 2049, 1025, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.0f, 17},
+        /* 23: mid-size on rows of 16-byte units (lda, ldb and stride_a multiples of 8), up to 2^30, unsplit
+         * (k below 2048 or a batch), every layout, both types, a batch, epilogues. */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 136, 512, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 23},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 23},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 264, 264, 2048, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, -1.0f, 23},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 264, 2048, 0, 2, GK_GEMM_EPILOGUE_BIAS, 0.0f, 23},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 1024, 1024, 1024, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 23},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 100, 3000, 1000, 1000, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 23},
         /* 19: a skinny product (n k >= 2^20), and a small C with a long k (a batch: no split). */
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 17, 1100, 1000, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 19},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 70, 90, 20000, 0, 2, GK_GEMM_EPILOGUE_NONE, 0.5f, 19},
@@ -981,27 +990,54 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         size_t m, n, k;
         float alpha, beta;
         gk_gemm_epilogue epi;
+        int id;        /* the pick */
         size_t splits; /* what the rule gives */
     } split_case;
     static const split_case sc[] = {
         /* Variant 12 (fp32 storage, past TF32's mid region): slices as a strided batch. */
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 512, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 512, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 12, 16},
         /* Variant 22 (fp32 in fp32, mid-size): one launch, a shorter last slice. */
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 10},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 100, 136, 5000, -1.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_GELU, 16},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 22, 10},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 100, 136, 5000, -1.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_GELU, 22, 16},
         /* Variant 21 on TF32 (mid-size): a shorter last slice, A transposed. */
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 136, 128, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 13},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 128, 136, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 8},
-        /* Variant 17's split (BF16, F16, above 2^28 multiply-adds): a shorter last slice. */
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 256, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 128, 8192, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 16},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 136, 512, 4160, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 8},
-        /* Variant 21's split (BF16, F16, mid-size): every layout, odd rows, a shorter last slice. */
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 296, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 72, 3000, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 10},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 80, 512, 2048, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 8},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 40, 1000, 2560, -1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 10},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 300, 5001, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 16},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 136, 128, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 21, 13},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 128, 136, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 21, 8},
+        /* Variant 23's split (BF16, F16, rows of 16-byte units, at most 66 tiles of 128 x 64): S =
+         * min(132 / tiles, k / 512), kc = ceil(k / S) rounded up to 64, S = ceil(k / kc); every layout,
+         * a shorter last slice. 256 x 256 x 8192: 8 tiles, S = min(16, 16) = 16, kc = 512. 264 x 128 x 8192
+         * tt (lda m = 264): 3 x 2 = 6 tiles, S = min(22, 16) = 16. 136 x 512 x 4160 nt: 2 x 8 = 16 tiles,
+         * S = min(8, 8) = 8, kc = 520 -> 576, S = 8 (the last slice 128 deep). 384 x 384 x 4096: 18 tiles,
+         * S = min(7, 8) = 7, kc = 586 -> 640, S = 7 (the last 256). 80 x 512 x 2048 nt: 8 tiles, S = min(16,
+         * 4) = 4, kc = 512. 40 x 1000 x 2560 tn (lda m = 40, ldb n = 1000): 1 x 16 tiles, S = min(8, 5) =
+         * 5, kc = 512. 100 x 3000 x 5000 nt (2^30.5, past 2^30: 23 because it splits): 1 x 47 tiles,
+         * S = min(2, 9) = 2, kc = 2500 -> 2560 (the last 2440). */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 256, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 23, 16},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 128, 8192, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 23, 16},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 136, 512, 4160, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 23, 8},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 384, 384, 4096, -1.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS, 23, 7},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 80, 512, 2048, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 23, 4},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 40, 1000, 2560, -1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 23, 5},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 100, 3000, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 23, 2},
+        /* Variant 17's split (past 2^30 multiply-adds, more than 66 of 23's tiles): S = min(64 / pairs,
+         * k / 512) over pairs of 128 x 256 tiles, kc = ceil(k / S) rounded up to 64, S = ceil(k / kc); a
+         * shorter last slice. 136 x 2176 x 4160 (2^30.2; 2 x 34 = 68 tiles of 23's): 1 x 9 pairs, S = min(7,
+         * 8) = 7, kc = 595 -> 640, S = 7 (the last 320); nn, and tt (lda m = 136, ldb k = 4160). 1024 x 576
+         * x 2200 nt (2^30.3; 8 x 9 = 72 tiles): 4 x 3 = 12 pairs, S = min(5, 4) = 4, kc = 550 -> 576, S = 4
+         * (the last 472). */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 136, 2176, 4160, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 17, 7},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 136, 2176, 4160, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 17, 7},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 1024, 576, 2200, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 17, 4},
+        /* Variant 21's split (BF16, F16, mid-size rows that are not whole 16-byte units): S = min(528 /
+         * tiles, k / 256) over 64 x 64 tiles; every layout, a shorter last slice. 100 x 297 x 5000 (ldb 297):
+         * 2 x 5 tiles, S = min(52, 19) = 19, kc = 264 -> 320, S = 16. 263 x 72 x 3000 tt (lda 263): 5 x 2
+         * tiles, S = min(52, 11) = 11, kc = 273 -> 320, S = 10. 80 x 512 x 2044 nt (lda = ldb = 2044): 2 x 8
+         * tiles, S = min(33, 7) = 7, kc = 292 -> 320, S = 7 (the last 124). 41 x 1000 x 2560 tn (lda 41):
+         * 1 x 16 tiles, S = min(33, 10) = 10, kc = 256. 100 x 300 x 5001 (lda 5001): as the first, S = 16. */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 297, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 21, 16},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 263, 72, 3000, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 21, 10},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 80, 512, 2044, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 21, 7},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 41, 1000, 2560, -1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 21, 10},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 300, 5001, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 21, 16},
     };
     for (size_t ci = 0; ci < sizeof sc / sizeof sc[0]; ++ci) {
         const split_case *x = &sc[ci];
@@ -1011,8 +1047,8 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         int pick = -1;
         size_t splits = 0;
         gk_status st = gk_gemm_auto_variant(&d, &pick, &splits);
-        CHECK(gk_ok(st) && splits == x->splits, "split case %zu: variant %d, %zu slices (want %zu)", ci, pick, splits,
-              x->splits);
+        CHECK(gk_ok(st) && pick == x->id && splits == x->splits, "split case %zu: variant %d, %zu slices (want %d, %zu)",
+              ci, pick, splits, x->id, x->splits);
         const gk_gemm_variant *v = gk_gemm_find_variant(pick);
         gk_device_info dev;
         if (v == NULL || !gk_ok(gk_device_query(0, &dev)) || !runs_here(v, &dev)) continue;
@@ -1092,7 +1128,7 @@ int main(int argc, char **argv)
     if (only && !(only->types & GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32))) /* a 16-bit row: gk_gemm_bf16's */
         only_bf16 = only, only = NULL, tables = 2;
     if (bf16_variant != 0 && (only_bf16 = gk_gemm_bf16_find_variant(bf16_variant)) == NULL) {
-        printf("no bf16 variant %d (the 16-bit rows are 13-17 and 19-21)\n", bf16_variant);
+        printf("no bf16 variant %d (the 16-bit rows are 13-17, 19-21 and 23)\n", bf16_variant);
         return 2;
     }
     cublasHandle_t h;

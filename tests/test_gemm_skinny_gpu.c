@@ -5,16 +5,16 @@
  * GK_GEMM_SKINNY_MAX_M (weight stored n x k, op_b = T) or
  * GK_GEMM_SKINNY_MAX_M_KN (stored k x n, op_b = N), and for a small C with
  * a long k (m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K) that
- * variant 17 cannot split.
+ * none of variants 17, 21 and 23 can split.
  *
  * First, on the CPU (no GPU needed, so these run before the GPU is looked
  * for): variant 19's row of the table (its name, types, extended, min_cc);
  * gk_gemm_auto_variant at the edges of the skinny region, for both weight
- * layouts (m at the layout's edge picks 19, one more row 17; n k =
- * GK_GEMM_SKINNY_MIN_NK picks 19, one less 17, at balanced and extreme
+ * layouts (m at the layout's edge picks 19, one more row 23 or 21; n k =
+ * GK_GEMM_SKINNY_MIN_NK picks 19, one less 20 or 21, at balanced and extreme
  * aspect ratios; the layout, batch, leading dimensions and epilogue
  * changing nothing there; F32 never 19, FP8 inputs 18; the long-k region
- * 19 only where variant 17 cannot split k); the workspace
+ * 19 only where none of 17, 21 and 23 can split k); the workspace
  * query (at least one granule, GK_GEMM_AUTO's equal to variant 19's); and
  * the descriptions variant 19 refuses (F32 storage, FP8 inputs, compute
  * TF32: with the status gk/gemm.h gives and nothing written).
@@ -140,12 +140,12 @@ static int auto_of(const gk_gemm_desc *d, size_t *splits)
 
 /* CHECK that GK_GEMM_AUTO picks `want` for an m x n x k product of type t
  * as stored, dense, one product, cut into `splits` slices (gk/gemm.h:
- * variant 17 splits k for few tiles and a long enough k, rows the TMA can
- * address, one product; variant 21 for few tiles and k >= 1024, one
+ * variants 17 and 23 split k for few tiles and a long enough k, rows the
+ * TMA can address, one product; variant 21 for few tiles and k >= 1024, one
  * product), and `want_other` for the same product
  * transposed, batched with a broadcast weight, padded (odd leading
  * dimensions) and with an epilogue, never split: the skinny region reads
- * the type, m, n and k only, the long-k one also whether 17 or 21 may split. */
+ * the type, m, n and k only, the long-k one also whether 17, 21 or 23 may split. */
 static void expect_pick(gk_gemm_type t, gk_gemm_op op_b, size_t m, size_t n, size_t k, int want, size_t want_splits,
                         int want_other)
 {
@@ -199,9 +199,11 @@ static void test_cpu(void)
             const size_t MM = oi ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
             const int S = SKINNY_ID;
             expect_pick(t, ob, MM, f0, NK / f0, S, 1, S); /* both edges at once */
-            /* One row more: mid-size (variant 21; 16 tiles of 64 x 64: S = min(33, 1024 / 256) = 4). */
-            expect_pick(t, ob, MM + 1, f0, NK / f0, 21, 4, 21);
-            /* n k one less: tiny (variant 20: at most 2^13 outputs, 2^22 multiply-adds), or 21. */
+            /* One row more: mid-size, variant 23 on rows of 16 bytes (lda = ldb = 1024; k = 1024 below
+             * GK_GEMM_SPLIT23_MIN_K: no split); 21 on the odd rows (lda m + 3 = 20 or 36). */
+            expect_pick(t, ob, MM + 1, f0, NK / f0, 23, 1, 21);
+            /* n k one less: tiny (variant 20: at most 2^13 outputs, 2^22 multiply-adds), or 21 (lda 1025:
+             * 16 tiles of 64 x 64, S = min(33, 1025 / 256 = 4) = 4, kc = 257 -> 320, S = 4). */
             expect_pick(t, ob, 1, f1, (NK - 1) / f1, 20, 1, 20);
             expect_pick(t, ob, MM, f1, (NK - 1) / f1, 21, 4, 21);
             expect_pick(t, ob, 1, f0, NK / f0, S, 1, S);
@@ -209,27 +211,32 @@ static void test_cpu(void)
             expect_pick(t, ob, 1, NK, 1, S, 1, S);
             /* Below both regions: tiny (variant 20). */
             expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 20, 1, 20);
-            /* A small C with a long k: 21 splits it (528 / 1 tile, kc = 1986 -> 2048: 512 slices);
+            /* A small C with a long k: 21 splits it (lda 2^20 - 1: odd rows; 528 / 1 tile, kc = 1986 ->
+             * 2048: 512 slices);
              * a batch (no split): 19. k = 1 with 2^20 - 1 outputs: 21. */
             expect_pick(t, ob, 1, 1, NK - 1, 21, 512, S);
             expect_pick(t, ob, 1, NK - 1, 1, 21, 1, 21);
             expect_pick(t, ob, 16, 8192, 8192, S, 1, S); /* the bench's skinny shapes */
             expect_pick(t, ob, MM, 8192, 8192, S, 1, S);
-            /* 128 and 256 rows: 32 pairs of 17's tiles, S = min(64 / 32, 8192 / 512) = 2. */
+            /* 128 and 256 rows (2^33, 2^34; 1 x 128 and 2 x 128 tiles of 23's, more than 66: no split by
+             * 23): 17, 32 pairs of its tiles, S = min(64 / 32, 8192 / 512) = 2. */
             expect_pick(t, ob, 128, 8192, 8192, 17, 2, 17);
             expect_pick(t, ob, 256, 8192, 8192, 17, 2, 17);
             expect_pick(t, ob, 16, 4100, (NK + 4099) / 4100, S, 1, S); /* n k just past the edge */
             /* The long-k region: m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K:
-             * 17 split where it can be (above 2^28 multiply-adds, rows of 16-byte units:
-             * 4 pairs, S = min(16, 16) = 16), 21 split or unsplit in the mid region, 19 for a batch. */
-            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K, 17, 16, S);
-            /* 512 x 513: m n > 2^18. 6 pairs of 17, S = min(10, 16) = 10, kc = 820 -> 832: 10 slices
-             * where B's rows (k = 8192 for op_b T) allow it; n = 513 (op_b N): odd rows, 21 with 8 x 9
-             * tiles: S = min(7, 32) = 7. Batched: 21 (below 2^33). */
-            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, oi ? 17 : 21, oi ? 10 : 7, 21);
+             * 23 split where it can be (rows of 16-byte units, 2^31 multiply-adds: 4 x 8 = 32 tiles
+             * of 128 x 64, S = min(132 / 32 = 4, 8192 / 512 = 16) = 4, kc = 2048), 21 split or
+             * unsplit in the mid region, 19 for a batch. */
+            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K, 23, 4, S);
+            /* 512 x 513: m n > 2^18. Where B's rows (k = 8192 for op_b T) allow it, 23 past 2^30
+             * because it splits: 4 x 9 = 36 tiles, S = min(3, 16) = 3, kc = 2731 -> 2752, S = 3;
+             * n = 513 (op_b N): odd rows, 21 with 8 x 9 tiles: S = min(7, 32) = 7, kc = 1171 -> 1216,
+             * S = 7. Batched: 21 (odd rows, 2^32.6, below 2^33). */
+            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, oi ? 23 : 21, oi ? 3 : 7, 21);
             /* lda 8191: odd rows, 21 (64 tiles: S = min(8, 31) = 8). */
             expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 21, 8, 21);
-            expect_pick(t, ob, 256, 256, 65536, 17, 64, S);                   /* 1 pair: S = 64 */
+            /* 23: 2 x 4 = 8 tiles, S = min(16, 128) = 16, kc = 4096. */
+            expect_pick(t, ob, 256, 256, 65536, 23, 16, S);
         }
     /* F32 storage never 19: the F32 rows of the table (22 in fp32 and 21
      * on TF32 up to their mid-size edges: 4 x 8192 x 8192 is 2^28

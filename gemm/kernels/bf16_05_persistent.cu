@@ -589,27 +589,6 @@ template <bool kBT> struct BSlab {
     static constexpr int kPerCta = kPieces / kCluster;    /* 1 or 2 in a pair; 2 or 4 alone */
     static_assert(kPieces % kCluster == 0, "the CTAs of a cluster share B's pieces evenly");
 };
-/* The wgmma descriptors of k16-step s for each layout. A MN-major:
- * warpgroup wg's 64 rows of the tile are panel wg; step s is its k-rows
- * 16 s .. 16 s + 15 (two 8-row atoms, SBO 1024; one atom column along M,
- * so the LBO, set to the panel stride as for B, is not used). B K-major:
- * the 256 n-rows of 128 bytes as A's K-major rows (SBO 1024 from one
- * 8-row atom to the next, LBO unused), step s the 32 bytes 32 s .. of each
- * row. The others are sm90.cuh's. */
-template <bool kAT> __device__ __forceinline__ uint64_t a_desc(uint32_t as, int wg, int s)
-{
-    if constexpr (kAT)
-        return make_desc(as + (uint32_t)(wg * kPanelBytes + 16 * 128 * s), (uint32_t)kBK * 128u, 1024u);
-    else
-        return bf16_a_desc<kBK>(as, wg, s);
-}
-template <bool kBT> __device__ __forceinline__ uint64_t b_desc(uint32_t bs, int s)
-{
-    if constexpr (kBT)
-        return make_desc(bs + (uint32_t)(32 * s), 16u, 1024u);
-    else
-        return bf16_b_desc<kBK>(bs, s);
-}
 /* One k-tile of a consumer warpgroup, as sm90.cuh's bf16_wgmma_ktile, for
  * any type and layout: imm-trans-a is 1 for an MN-major A (op_a = T),
  * imm-trans-b 1 for an MN-major B (op_b = N). */
@@ -621,7 +600,7 @@ __device__ __forceinline__ void wgmma_ktile(float (&d)[kAcc], uint32_t as0, uint
     const uint32_t as = as0 + slab * kABytes, bs = bs0 + slab * kBBytes;
 #pragma unroll
     for (int s = 0; s < kKSteps; ++s)
-        wgmma_m64n256k16_any<kF16, kAT ? 1 : 0, kBT ? 0 : 1>(d, a_desc<kAT>(as, wg, s), b_desc<kBT>(bs, s));
+        wgmma_m64n256k16_any<kF16, kAT ? 1 : 0, kBT ? 0 : 1>(d, desc16_a<kAT>(as, wg, s), desc16_b<kBT>(bs, s));
     wgmma_commit();
     wgmma_wait<1>();
     acc_fence(d);

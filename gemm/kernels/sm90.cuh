@@ -484,6 +484,86 @@ __device__ __forceinline__ void wgmma_m64n256k16_any(float (&d)[128], uint64_t d
 #endif
 }
 
+/* The accumulator operands of the narrower wgmma: m64n64 (32 fp32 registers
+ * per thread) and m64n128 (64), as GK_WGMMA_D128 for m64n256 (variants 18
+ * and 23). */
+#define GK_WGMMA_D32 \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15," \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define GK_WGMMA_D32_OPERANDS(d) \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+    "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+    "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+    "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+#define GK_WGMMA_D64 \
+    GK_WGMMA_D32 "," \
+    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47," \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define GK_WGMMA_D64_OPERANDS(d) \
+    GK_WGMMA_D32_OPERANDS(d), \
+    "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+    "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+    "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+
+/* d += A * B, as wgmma_m64n256k16_any, on a narrower tile: m64nNk16 with
+ * N = 64 or 128 (variant 23), N / 2 fp32 accumulators per thread. */
+template <int kN, bool kF16, int kTransA, int kTransB>
+__device__ __forceinline__ void wgmma_m64nNk16_any(float (&d)[kN / 2], uint64_t da, uint64_t db)
+{
+    static_assert(kN == 64 || kN == 128, "m64n64k16 or m64n128k16");
+#if GK_SM90A
+/* The instruction for width N, input type TYPE, and its operand numbers:
+ * the descriptors at %(N/2) and %(N/2 + 1), scale-d at + 2, the
+ * transposes at + 3 and + 4. */
+#define GK_WGMMA_NARROW(N, TYPE, D, OPS, I0, I1, I2, I3, I4)                                                 \
+    asm volatile("{\n"                                                                                        \
+                 ".reg .pred p;\n"                                                                            \
+                 "setp.ne.b32 p, %" I2 ", 0;\n"                                                               \
+                 "wgmma.mma_async.sync.aligned.m64n" N "k16.f32." TYPE "." TYPE "\n"                           \
+                 "{" D "},\n"                                                                                 \
+                 "%" I0 ", %" I1 ", p, 1, 1, %" I3 ", %" I4 ";\n"                                             \
+                 "}\n"                                                                                        \
+                 : OPS(d)                                                                                     \
+                 : "l"(da), "l"(db), "r"(1), "n"(kTransA), "n"(kTransB))
+    if constexpr (kN == 64 && kF16)
+        GK_WGMMA_NARROW("64", "f16", GK_WGMMA_D32, GK_WGMMA_D32_OPERANDS, "32", "33", "34", "35", "36");
+    else if constexpr (kN == 64)
+        GK_WGMMA_NARROW("64", "bf16", GK_WGMMA_D32, GK_WGMMA_D32_OPERANDS, "32", "33", "34", "35", "36");
+    else if constexpr (kF16)
+        GK_WGMMA_NARROW("128", "f16", GK_WGMMA_D64, GK_WGMMA_D64_OPERANDS, "64", "65", "66", "67", "68");
+    else
+        GK_WGMMA_NARROW("128", "bf16", GK_WGMMA_D64, GK_WGMMA_D64_OPERANDS, "64", "65", "66", "67", "68");
+#undef GK_WGMMA_NARROW
+#endif
+}
+
+/* The wgmma descriptors of k16-step s of a 16-bit slab in either
+ * orientation (variants 17 and 23), for a 128-row A and any B width:
+ *   A K-major (op_a = N): sm90.cuh's bf16_a_desc: warpgroup wg's 64 rows;
+ *   A MN-major (op_a = T, A stored k x m): two panels of 64 m-columns x 64
+ *     k-rows (B's panel layout); warpgroup wg's rows are panel wg, step s
+ *     its k-rows 16 s .. 16 s + 15 (two 8-row atoms, SBO 1024; one atom
+ *     column along M, so the LBO, set to the panel stride, is not used);
+ *   B MN-major (op_b = N): bf16_b_desc;
+ *   B K-major (op_b = T, B stored n x k): the n-rows of 128 bytes as A's
+ *     K-major rows (SBO 1024 from one 8-row atom to the next, LBO unused),
+ *     step s the 32 bytes 32 s .. of each row. */
+template <bool kAT> __device__ __forceinline__ uint64_t desc16_a(uint32_t as, int wg, int s)
+{
+    if constexpr (kAT)
+        return make_desc(as + (uint32_t)(wg * 64 * 64 * 2 + 16 * 128 * s), 64u * 128u, 1024u);
+    else
+        return bf16_a_desc<64>(as, wg, s);
+}
+template <bool kBT> __device__ __forceinline__ uint64_t desc16_b(uint32_t bs, int s)
+{
+    if constexpr (kBT)
+        return make_desc(bs + (uint32_t)(32 * s), 16u, 1024u);
+    else
+        return bf16_b_desc<64>(bs, s);
+}
+
 /* One k-tile of a BF16 warpgroup (variants 14-17), in stage `slab` of the
  * ring of A slabs at as0 (kABytes each) and B slabs at bs0 (kBBytes each):
  * the accumulators, last written by the zeroing or by wgmma that a

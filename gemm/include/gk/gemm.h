@@ -5,13 +5,13 @@
  * in single precision (gk_gemm: from the naive kernel, variant 1, to a tuned
  * fp32 kernel, 10, and two TF32 tensor-core kernels: 11 with
  * Ampere's mma.sync, 12 with Hopper's wgmma fed by the TMA) and in
- * bfloat16 (gk_gemm_bf16, variants 13-17 and 19-21: see "BF16"
+ * bfloat16 (gk_gemm_bf16, variants 13-17, 19-21 and 23: see "BF16"
  * below), and, through gk_gemm_ex (below), with transposed operands,
  * batches, FP16 and fused bias and activation, and FP8 inputs (variant 18,
  * "FP8" below), and skinny, tiny and mid-size 16-bit products (variants
- * 19-21: "Skinny products", "Tiny products", "Mid-size products" below). Every variant is one file in
+ * 19-21 and 23: "Skinny products", "Tiny products", "Mid-size products" below). Every variant is one file in
  * gemm/kernels/ and one row of the module's one table (gemm/variants.c),
- * ids 1-21, whose read-only description gk_gemm_variant_at() shows; the
+ * ids 1-23, whose read-only description gk_gemm_variant_at() shows; the
  * API, the tests, the bench and the docs all read it and use its ids.
  * gemm/README.md walks up the ladder with measured numbers.
  *
@@ -88,7 +88,7 @@ extern "C" {
 typedef enum gk_gemm_precision {
     GK_GEMM_FP32 = 0, /* fp32 products and sums (FFMA) */
     GK_GEMM_TF32 = 1, /* TF32 products on the tensor cores, fp32 sums */
-    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17, 19-21): exact products, fp32 sums, C in bf16 */
+    GK_GEMM_BF16 = 2, /* 16-bit in and out (variants 13-17, 19-21, 23): exact products, fp32 sums, C in bf16 */
     GK_GEMM_FP16 = 3, /* the same kernels storing IEEE half (gk_gemm_ex, GK_GEMM_TYPE_F16): the
                          precision of a call, never of a table row */
     GK_GEMM_FP8 = 4   /* FP8 inputs (e4m3, e5m2: variant 18), exact products, fp32 sums */
@@ -142,9 +142,9 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * one table: the ladder, ids 13-17 in teaching order (the kernel files are
  * gemm/kernels/bf16_NN_name.cu, id 12 + NN), 19, the skinny products'
  * kernel ("Skinny products" below), 20, the tiny products' ("Tiny
- * products"), and 21, the mid-size products' ("Mid-size products");
- * gk_gemm_bf16_variant_at(i) is the i-th of 13, 14, 15, 16, 17, 19, 20,
- * 21, a view of the same table. 13 mma.sync with ldmatrix and
+ * products"), and 21 and 23, the mid-size products' ("Mid-size
+ * products"); gk_gemm_bf16_variant_at(i) is the i-th of 13, 14, 15, 16,
+ * 17, 19, 20, 21, 23, a view of the same table. 13 mma.sync with ldmatrix and
  * cp.async (the Ampere way), 14 Hopper's wgmma reading both tiles from
  * shared memory, 15 the tensor memory accelerator (TMA) loading them into
  * an mbarrier pipeline, 16 warp specialization (a producer warpgroup issues
@@ -155,8 +155,8 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  * overlap the next tile; CTAs in clusters of 2 share B's tiles through TMA
  * multicast). gk_gemm_bf16_best_variant() gives 17, the fastest of them at
  * every size of gemm/bench-h200.json (H200, 2026-11-23 19:42 UTC: 1024^3 to
- * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19-21 are
- * faster only in their regions). gk_gemm_bf16 takes ids 13-17 and 19-21 (and
+ * 8192^3 and 4097 x 3001 x 2049), the top of the ladder (19-21 and 23 are
+ * faster only in their regions). gk_gemm_bf16 takes ids 13-17, 19-21 and 23 (and
  * GK_GEMM_AUTO, below); gk_gemm returns GK_ERROR_UNSUPPORTED for them
  * except 20 and 21, which take fp32 too (and gk_gemm_bf16 for 1-12 and 22).
  *   - The conventions of gk_gemm: row-major, leading dimensions in elements
@@ -224,14 +224,17 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *             below, gemm/kernels/small_01_dot.cu and small_02_tiles.cu;
  *             gk_gemm_bf16 and gk_gemm take them;
  *   22        fp32 storage in fp32, mid-size products on variant 21's tiles
- *             with FFMA: gemm/kernels/small_03_ffma.cu.
+ *             with FFMA: gemm/kernels/small_03_ffma.cu;
+ *   23        16-bit storage, mid-size products on wgmma tiles fed by the
+ *             TMA: "Mid-size products" below, gemm/kernels/small_04_wgmma_tiles.cu;
+ *             gk_gemm_bf16 takes it.
  * variant->types says which element types a variant stores, and
  * variant->extended whether it takes every option below (transposed
  * operands, batches, epilogues); the others take the default layout, one
  * product and no epilogue, and return GK_ERROR_UNSUPPORTED, with a message,
- * for anything else. Variants 10 and 22 (fp32), 11 and 12 (TF32), 17 and
- * 19-21 (BF16 and FP16; 20 and 21 fp32 too) and 18 (FP8 inputs) are
- * extended.
+ * for anything else. Variants 10 and 22 (fp32), 11 and 12 (TF32), 17,
+ * 19-21 and 23 (BF16 and FP16; 20 and 21 fp32 too) and 18 (FP8 inputs)
+ * are extended.
  *
  * The options:
  *   - op_a, op_b: an operand as stored (GK_GEMM_OP_N) or transposed
@@ -501,21 +504,27 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK ((size_t)1 << 22)
 #define GK_GEMM_TINY_LONGK_MAX_MNK ((size_t)1 << 27)
 
-/* ---- Mid-size products: variant 21 --------------------------------------------
+/* ---- Mid-size products: variants 21 and 23 ------------------------------------
  * Between the tiny region and the large products that fill the GPU with
  * variant 17's 128 x 256 tiles, a BF16 or F16 product has too few of
  * those tiles to occupy 132 SMs (1024 x 256 x 1024: 8) and, where its rows
  * are not whole 16-byte units, variant 17 copies them element by element
- * with its producer warpgroup (128 of its 384 threads). Variant 21 computes 64 x 64 tiles with
- * mma.sync on 128-thread CTAs, up to 4 per SM, in either layout of each
- * operand, through 3 stages of 16-byte cp.async where the rows allow it and
- * element loads through registers elsewhere; it needs no workspace (except
- * to split k, below) and a compute capability 8.0 GPU. GK_GEMM_AUTO picks
- * it for BF16 and F16 outside the skinny, tiny and long-k regions up to
- * m n k batch <= GK_GEMM_MID_MAX_MNK multiply-adds where lda, ldb (and the
- * batch strides) are multiples of 8 elements, GK_GEMM_MID_MAX_MNK_GATHER
- * elsewhere; beyond that variant 17's wider tiles win. */
-#define GK_GEMM_MID_MAX_MNK ((size_t)1 << 28)
+ * with its producer warpgroup (128 of its 384 threads). Variant 23 computes
+ * 128 x 128 or 128 x 64 tiles (the narrower where the wider give fewer
+ * than 128 CTAs) with wgmma, one per CTA, fed by the TMA, in either layout
+ * of each operand; it needs a compute capability 9.0 GPU and no workspace
+ * (except to split k, below), and runs rows the TMA cannot address, or a
+ * base pointer off 16 bytes, correctly but slowly (element loads).
+ * Variant 21 computes 64 x 64 tiles with mma.sync on 128-thread CTAs, up
+ * to 4 per SM, through 3 stages of 16-byte cp.async where the rows allow it
+ * and element loads through registers elsewhere (fast at any alignment);
+ * it needs a compute capability 8.0 GPU. GK_GEMM_AUTO picks, for BF16 and
+ * F16 outside the skinny, tiny and long-k regions, variant 23 where lda,
+ * ldb (and the batch strides) are multiples of 8 elements, up to m n k
+ * batch <= GK_GEMM_WGMMA_MAX_MNK multiply-adds (and beyond it where 23
+ * splits k), and variant 21 elsewhere up to GK_GEMM_MID_MAX_MNK_GATHER;
+ * beyond that variant 17's wider tiles win. */
+#define GK_GEMM_WGMMA_MAX_MNK ((size_t)1 << 30)
 #define GK_GEMM_MID_MAX_MNK_GATHER ((size_t)1 << 33)
 /* F32 with compute TF32 has the same region on variant 21's TF32 instance
  * (the same 64 x 64 tiles of C, k-tiles of 32 floats, each operand rounded
@@ -571,12 +580,13 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK where 21 would split k
  *                         (below), GK_GEMM_TINY_LONGK_MAX_MNK where not          20
  *   BF16, F16   DEFAULT   m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K,
- *                         where neither 17 nor 21 would split k (below)          19
- *   BF16, F16   DEFAULT   m n k batch <= GK_GEMM_MID_MAX_MNK (lda, ldb and the
- *                         batch strides multiples of 8) or
- *                         GK_GEMM_MID_MAX_MNK_GATHER (otherwise)                 21
+ *                         where none of 17, 21 and 23 would split k (below)      19
+ *   BF16, F16   DEFAULT   lda, ldb and the batch strides multiples of 8:
+ *                         m n k batch <= GK_GEMM_WGMMA_MAX_MNK, or 23 would
+ *                         split k (below)                                        23
+ *   BF16, F16   DEFAULT   other rows: m n k batch <= GK_GEMM_MID_MAX_MNK_GATHER  21
  *   BF16, F16   DEFAULT   anything else                                          17
- *                         (17 and 21 split along k as below)
+ *                         (17, 21 and 23 split along k as below)
  *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
  * for one product with k >= 2048 and fewer than 64 output tiles (12's are
@@ -609,6 +619,13 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * rounded up to a multiple of 64 (then S = ceil(k / kc)): the variant
  * computes every slice's fp32 partials in one launch, at any layout and
  * alignment, and split_k.cu adds them as above.
+ * When the pick is 23 (BF16, F16) for one product with k >=
+ * GK_GEMM_SPLIT23_MIN_K, lda and ldb multiples of 8 elements, and at most
+ * GK_GEMM_SPLIT23_CTAS / 2 of its 128 x 64 tiles, k is cut into S =
+ * min(floor(GK_GEMM_SPLIT23_CTAS / tiles), floor(k / GK_GEMM_SPLIT23_MIN_KC))
+ * slices (when S >= 2) of kc = ceil(k / S) rounded up to a multiple of 64
+ * (then S = ceil(k / kc)), computed in one launch (unsplit where a or b
+ * turns out not 16-byte aligned at the call) and added as above.
  * The rungs that exist set the limits: the shapes where none of them is
  * near cuBLAS (small, skinny and odd-row products) are listed on the page
  * with their measured ratios. */
@@ -622,6 +639,10 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_SPLIT21_MIN_K ((size_t)1024)
 #define GK_GEMM_SPLIT21_CTAS ((size_t)528)
 #define GK_GEMM_SPLIT21_MIN_KC ((size_t)256)
+/* Variant 23's split-K (above): one CTA on each of the H100's 132 SMs. */
+#define GK_GEMM_SPLIT23_MIN_K ((size_t)2048)
+#define GK_GEMM_SPLIT23_CTAS ((size_t)132)
+#define GK_GEMM_SPLIT23_MIN_KC ((size_t)512)
 
 /* The variant GK_GEMM_AUTO runs for *desc (checked as gk_gemm_ex checks
  * it, then stored in *variant) and, when splits is not NULL, into how many
