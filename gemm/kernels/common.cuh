@@ -693,17 +693,90 @@ __device__ __forceinline__ void store_pair(T *crow, unsigned col, unsigned n, fl
         if (col + 1 < n) store_one<kEpi>(crow + col + 1, alpha, v1, beta, bias.y);
     }
 }
+/* store_tile's way with a 16-bit C whose pairs are not all 4-byte aligned
+ * (c_vec false: an odd ldc, or c 2 bytes off). Storing each element alone
+ * would take two 2-byte stores per pair, each warp instruction writing 8
+ * bytes into each of 8 sectors. Instead each row is stored in 4-byte words
+ * that start where its own alignment allows: a row whose column bn lies
+ * on a 4-byte boundary takes the pairs (col, col + 1) as they are; one
+ * whose column bn lies 2 bytes past one takes the words (col - 1, col),
+ * col = bn + 8j + 2t, the value of col - 1 coming from the lane to the left
+ * (t - 1, same block) or, for t = 0, from lane 3's last value of block j -
+ * 1, by two shuffles inside the row's group of 4 lanes. That leaves two
+ * elements of the row's 2 kAcc columns alone: column bn (its left
+ * neighbour belongs to the tile to the left) and the last column. Every
+ * value is computed (alpha, beta C, bias, epilogue) in its own lane before
+ * it moves and is rounded to T once, at the store; all lanes take part in
+ * the shuffles, rows past m store nothing. The old C, with beta != 0, is
+ * read one element at a time. */
+template <int kAcc, int kEpi, typename T>
+__device__ __forceinline__ void store_tile_realigned(const float (&d)[kAcc], T *c, size_t ldc, unsigned m,
+                                                     unsigned n, unsigned row0, unsigned bn, int lane, float alpha,
+                                                     float beta, const T *bias, bool bias_vec)
+{
+    typedef typename CElem<T>::Pair Pair;
+    const int t = lane & 3;
+    const int src_left = t == 0 ? lane : lane - 1; /* lane t - 1 of the group (t = 0: unused) */
+    const int src_last = lane | 3;                 /* lane 3 of the group */
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const unsigned row = row0 + (unsigned)(lane >> 2) + 8u * (unsigned)h;
+        const bool live = row < m;
+        T *const crow = c + (size_t)(live ? row : 0u) * ldc;
+        const bool shifted = ((uintptr_t)(crow + bn) & 2u) != 0; /* the same in the 4 lanes of a row */
+        float last_prev = 0.0f; /* this lane's second value of block j - 1 */
+#pragma unroll
+        for (int j = 0; j < kAcc / 4; ++j) {
+            const unsigned col = bn + 8u * (unsigned)j + 2u * (unsigned)t;
+            const float2 b = bias_pair<kEpi>(bias, col, n, bias_vec);
+            float r0 = alpha * d[4 * j + 2 * h], r1 = alpha * d[4 * j + 2 * h + 1];
+            if (beta != 0.0f && live) { /* only then is C read */
+                if (col < n) r0 += beta * CElem<T>::to_float(crow[col]);
+                if (col + 1 < n) r1 += beta * CElem<T>::to_float(crow[col + 1]);
+            }
+            const float v0 = epilogue_apply<kEpi>(r0, b.x), v1 = epilogue_apply<kEpi>(r1, b.y);
+            const float from_left = __shfl_sync(0xffffffffu, v1, src_left);       /* column col - 1, t > 0 */
+            const float from_last = __shfl_sync(0xffffffffu, last_prev, src_last); /* column col - 1, t = 0 */
+            last_prev = v1;
+            if (!live) continue;
+            if (!shifted) {
+                if (col + 2 <= n)
+                    *reinterpret_cast<Pair *>(crow + col) = CElem<T>::from_float2(v0, v1);
+                else if (col < n)
+                    crow[col] = CElem<T>::from_float(v0);
+                continue;
+            }
+            const float left = t == 0 ? from_last : from_left;
+            if (col == bn) {
+                if (col < n) crow[col] = CElem<T>::from_float(v0);
+            } else if (col < n) {
+                *reinterpret_cast<Pair *>(crow + col - 1) = CElem<T>::from_float2(left, v0);
+            } else if (col - 1 < n) {
+                crow[col - 1] = CElem<T>::from_float(left);
+            }
+            if (t == 3 && j == kAcc / 4 - 1 && col + 1 < n) crow[col + 1] = CElem<T>::from_float(v1);
+        }
+    }
+}
+
 /* A warp's 16 rows of its warpgroup's 64 x (2 kAcc) accumulator tile (the
  * wgmma m64nNk16 layout of variants 14-17), from registers:
  * d[4j + 2h + e] is C(row0 + g + 8h, bn + 8j + 2t + e), lane = 4g + t.
  * Rows past m are skipped, columns past n guarded by store_pair. With an
  * epilogue (kEpi != 0) each column's bias comes from global memory (L1)
- * once per row, beside the store. */
+ * once per row, beside the store. A 16-bit C whose pairs are not all
+ * 4-byte aligned (c_vec false; warp-uniform) takes store_tile_realigned. */
 template <int kAcc, int kEpi = 0, typename T = __nv_bfloat16>
 __device__ __forceinline__ void store_tile(const float (&d)[kAcc], T *c, size_t ldc, unsigned m, unsigned n,
                                            unsigned row0, unsigned bn, int lane, float alpha, float beta, bool c_vec,
                                            const T *bias = nullptr, bool bias_vec = false)
 {
+    if constexpr (sizeof(T) == 2) {
+        if (!c_vec) {
+            store_tile_realigned<kAcc, kEpi, T>(d, c, ldc, m, n, row0, bn, lane, alpha, beta, bias, bias_vec);
+            return;
+        }
+    }
     const int g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
