@@ -38,7 +38,7 @@
  * 128 x 128 x 64 multiply-adds, 32 per byte loaded (variant 17: 42.7;
  * variant 21's 64 x 64: 16). The two warpgroups' 8 wgmma m64n128k16 read
  * 2 KB of A and 4 KB of B from shared memory for 131,072 multiply-adds
- * each (21.3 per byte; m64n256k16: 26.2; m64n64k16: 16).
+ * each (21.3 per byte; m64n256k16: 25.6; m64n64k16: 16).
  *
  * The width (run_ex): kBN = 128 when 128 x 128 tiles give at least
  * GKS4_WIDE_MIN_TILES (default 128) CTAs over the products (or the slices
@@ -64,7 +64,8 @@
  * 128 x 64 CTA asks of L2 per k-tile from 24 KB to 16 KB. It was slower
  * (same harness, 8 stages: 1024^3 0.78 against 0.87 without, 512^3 0.73
  * against 0.93; tiles-h100/wgmma_stages.txt): each SM still receives
- * 24 KB per k-tile, and the pair waits for its slower CTA at every stage.
+ * 24 KB per k-tile, and (a reading, not a profile) the pair waits for its
+ * slower CTA at every stage.
  *
  * Rows the TMA cannot address (a base not 16-byte aligned, a leading
  * dimension or batch stride not a multiple of 8 elements) and k = 0 run
