@@ -307,6 +307,9 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
                                                       ? "a, b, c or bias is not aligned to 4 bytes (a float)"
                                                       : "a, b, c or bias is not aligned to 2 bytes (a 16-bit element)");
     }
+    /* A variant with scratch takes its workspace through run_ex, a plain
+     * description too (17 and 23 copy rows their TMA cannot address). */
+    const int ws_ex = workspace != NULL && v->scratch != NULL && v->run_ex != NULL;
     cudaError_t err;
     if (p->fp8) {
         const gk_gemm_fp8_problem f = fp8_problem(d, p, a, b, c);
@@ -319,10 +322,10 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
         /* Split. (Variant 17 answers cudaErrorNotSupported, before it
          * launches anything, where the TMA cannot address a or b: such a
          * call runs unsplit below, in the same workspace.) */
-    } else if (p->plain && d->type == GK_GEMM_TYPE_F32 && v->run != NULL)
+    } else if (p->plain && d->type == GK_GEMM_TYPE_F32 && v->run != NULL && !ws_ex)
         err = v->run(d->m, d->n, d->k, d->alpha, (const float *)a, p->lda, (const float *)b, p->ldb, d->beta,
                      (float *)c, p->ldc, stream);
-    else if (p->plain && d->type == GK_GEMM_TYPE_BF16 && v->run16 != NULL)
+    else if (p->plain && d->type == GK_GEMM_TYPE_BF16 && v->run16 != NULL && !ws_ex)
         err = v->run16(d->m, d->n, d->k, d->alpha, a, p->lda, b, p->ldb, d->beta, c, p->ldc, stream);
     else if (v->run_ex != NULL)
         err = v->run_ex((int)d->type, (int)d->op_a, (int)d->op_b, d->m, d->n, d->k, d->alpha, a, p->lda,
@@ -455,7 +458,8 @@ static int tiny(const gk_gemm_desc *d, int can_split)
 
 /* GK_GEMM_AUTO's table (gk/gemm.h). Reads the description only; a
  * description check_desc rejects may pick anything. can_split: the call
- * has a workspace (gk_gemm_ex), so that variants 17 and 21 may split k. */
+ * has a workspace (gk_gemm_ex), so that variants 17, 21 and 23 may split k
+ * and 17 and 23 may copy rows their TMA cannot address. */
 static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
 {
     if (fp8_inputs(d)) return 18;
@@ -481,9 +485,16 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         if (mn <= GK_GEMM_LONGK_MAX_MN && d->k >= GK_GEMM_LONGK_MIN_K && !split21 && !split23 &&
             !(can_split && auto_split16(d, dense_ld).splits > 1))
             return 19;
-        /* Mid-size: 23 on rows of 16-byte units (its TMA's), 21 on others, up
-         * to the work where 17's wider tiles win; 23 also where it splits k. */
+        /* Mid-size: 23 on rows of 16-byte units (its TMA's), up to the work
+         * where 17's wider tiles win; 23 also where it splits k. Other rows
+         * with a workspace (gk_gemm_ex), no split of 21 and enough work to
+         * pay for the copies: 23 on padded copies in the workspace up to
+         * 21's edge, then 17 on them. Otherwise: 21, then 17 (gathering
+         * without a workspace). */
         if (rows16) return work <= GK_GEMM_WGMMA_MAX_MNK || split23 ? 23 : 17;
+        const int pad = can_split && !split21 && work >= GK_GEMM_PAD_MIN_MNK &&
+                        (d->k >= GK_GEMM_PAD_MIN_K || work >= GK_GEMM_PAD_SHORTK_MIN_MNK);
+        if (pad) return work <= GK_GEMM_MID_MAX_MNK_GATHER ? 23 : 17;
         return work <= GK_GEMM_MID_MAX_MNK_GATHER ? 21 : 17;
     }
     /* F32: the 16-bit types' tiny rule (variant 20's fp32 products), then
@@ -504,7 +515,8 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         if (tf32 && work <= (rows16 ? GK_GEMM_MID_TF32_MAX_MNK : GK_GEMM_MID_TF32_MAX_MNK_GATHER)) return 21;
         if (!tf32 && work <= GK_GEMM_MID_F32_MAX_MNK) return 22;
     }
-    if (tf32) return rows16 ? 12 : 11;
+    /* 12 on rows its TMA addresses, or on padded copies in gk_gemm_ex's workspace. */
+    if (tf32) return rows16 || can_split ? 12 : 11;
     /* Past the mid region: 10; an empty product as stored: 9 (nothing to compute). */
     const int plain = !ta && !tb && d->batch == 1 && d->epilogue == GK_GEMM_EPILOGUE_NONE;
     return plain && !sized ? 9 : 10;
@@ -570,9 +582,10 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
         size_t inner = 0, inner_last = 0;
         if (v->scratch != NULL) {
             inner = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, sp.kc, sp.whole,
-                               sp.whole > 1 ? sp.sa : 0, sp.whole > 1 ? sp.sb : 0);
+                               sp.whole > 1 ? sp.sa : 0, sp.whole > 1 ? sp.sb : 0, p.lda, p.ldb);
             if (sp.last > 0)
-                inner_last = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, sp.last, 1, 0, 0);
+                inner_last = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, sp.last, 1, 0, 0, p.lda,
+                                        p.ldb);
         }
         scratch = inner == overflow || inner_last == overflow
                       ? overflow
@@ -583,9 +596,9 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
                       ? 0
                       : v->scratch_fp8(f.op_a, f.op_b, f.m, f.n, f.k, f.batch, f.a, f.lda, f.stride_a, f.b, f.ldb,
                                        f.stride_b);
-    } else if (!p.plain && v->scratch != NULL) {
+    } else if (v->scratch != NULL) {
         scratch = v->scratch((int)desc->op_a, (int)desc->op_b, desc->m, desc->n, desc->k, desc->batch,
-                             desc->batch > 1 ? desc->stride_a : 0, desc->batch > 1 ? desc->stride_b : 0);
+                             desc->batch > 1 ? desc->stride_a : 0, desc->batch > 1 ? desc->stride_b : 0, p.lda, p.ldb);
     }
     if (scratch == overflow)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT,

@@ -46,7 +46,8 @@ static const gk_gemm_row table[] = {
      gk_gemm_09_double_buffered_cp_async_run, NULL, NULL, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
     {{10, "tuned_fp32", "multistage cp.async, large register tiles, tuned on an H100/H200", GK_GEMM_FP32, 80,
       GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
-     gk_gemm_10_tuned_fp32_run, NULL, gk_gemm_10_tuned_fp32_run_ex, NULL, NULL, NULL, NULL, GK_GEMM_FP32},
+     gk_gemm_10_tuned_fp32_run, NULL, gk_gemm_10_tuned_fp32_run_ex, gk_gemm_10_tuned_fp32_scratch, NULL, NULL,
+     NULL, GK_GEMM_FP32},
     {{11, "tf32_mma", "TF32 tensor cores (mma.sync m16n8k8), fp32 accumulation", GK_GEMM_TF32, 80, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
      gk_gemm_11_tf32_mma_run, NULL, gk_gemm_11_tf32_mma_run_ex, gk_gemm_11_tf32_mma_scratch, NULL, NULL, NULL,
      GK_GEMM_TF32},
@@ -74,7 +75,8 @@ static const gk_gemm_row table[] = {
       "persistent CTAs walk grouped tiles; the TMA ring runs on across tiles, so the next tile loads during the "
       "epilogue; 2-CTA clusters multicast B; with beta = 0, C leaves through shared memory and TMA stores; sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
-     NULL, gk_gemm_bf16_05_persistent_run, gk_gemm_bf16_05_persistent_run_ex, NULL, NULL, NULL,
+     NULL, gk_gemm_bf16_05_persistent_run, gk_gemm_bf16_05_persistent_run_ex, gk_gemm_bf16_05_persistent_scratch,
+     NULL, NULL,
      gk_gemm_bf16_05_persistent_run_split, GK_GEMM_FP32},
     /* The FP8 rung: kernels/fp8_01_scaled_wgmma.cu (id 17 + NN). */
     {{18, "scaled_wgmma",
@@ -117,7 +119,8 @@ static const gk_gemm_row table[] = {
       "mid-size products on wgmma: 128 x 128 or 128 x 64 tiles, one per CTA, a producer warpgroup's TMA ring of 4 "
       "stages, two consumer warpgroups; any layout (element loads where the TMA cannot address the rows); sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
-     NULL, gk_gemm_small_04_wgmma_tiles_run, gk_gemm_small_04_wgmma_tiles_run_ex, NULL, NULL, NULL,
+     NULL, gk_gemm_small_04_wgmma_tiles_run, gk_gemm_small_04_wgmma_tiles_run_ex,
+     gk_gemm_small_04_wgmma_tiles_scratch, NULL, NULL,
      gk_gemm_small_04_wgmma_tiles_run_split, GK_GEMM_FP32},
 };
 

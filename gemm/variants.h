@@ -70,11 +70,14 @@ typedef cudaError_t gk_gemm_ex_run_fn(int type, int op_a, int op_b, size_t m, si
 
 /* The scratch an extended variant needs for a description (bytes, before
  * gk_gemm_ex rounds it up and adds nothing else), (size_t)-1 when it would
- * reach 2^62 bytes: the TF32 rungs' transposed copies of an operand. A row
- * without one needs none. The workspace passed to gk_gemm_ex_run_fn holds
- * at least that many bytes, 16-byte aligned. */
+ * reach 2^62 bytes: the TF32 rungs' transposed copies of an operand, the
+ * TMA rungs' (17, 23) padded copies of rows that are not whole 16-byte
+ * units. A row without one needs none. lda, ldb resolved as for
+ * gk_gemm_ex_run_fn. The workspace passed to gk_gemm_ex_run_fn holds at
+ * least that many bytes, 16-byte aligned (or is NULL: gk_gemm_bf16, where
+ * 17 and 23 gather such rows instead). */
 typedef size_t gk_gemm_scratch_fn(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch, size_t stride_a,
-                                  size_t stride_b);
+                                  size_t stride_b, size_t lda, size_t ldb);
 
 /* An FP8 product (gk_gemm_ex with FP8 inputs, gk/gemm.h "FP8"), checked by
  * gemm.c: types as gk_gemm_type's values (type_a, type_b 3 e4m3 or 4 e5m2,
@@ -171,9 +174,12 @@ gk_gemm_ex_run_fn gk_gemm_bf16_05_persistent_run_ex;
 gk_gemm_split_run_fn gk_gemm_bf16_05_persistent_run_split;
 gk_gemm_ex_run_fn gk_gemm_10_tuned_fp32_run_ex;
 gk_gemm_ex_run_fn gk_gemm_11_tf32_mma_run_ex;
+gk_gemm_scratch_fn gk_gemm_10_tuned_fp32_scratch;
 gk_gemm_scratch_fn gk_gemm_11_tf32_mma_scratch;
 gk_gemm_ex_run_fn gk_gemm_12_tf32_wgmma_run_ex;
 gk_gemm_scratch_fn gk_gemm_12_tf32_wgmma_scratch;
+gk_gemm_scratch_fn gk_gemm_bf16_05_persistent_scratch;
+gk_gemm_scratch_fn gk_gemm_small_04_wgmma_tiles_scratch;
 gk_gemm_fp8_run_fn gk_gemm_fp8_01_scaled_wgmma_run;
 gk_gemm_fp8_scratch_fn gk_gemm_fp8_01_scaled_wgmma_scratch;
 gk_gemm_ex_run_fn gk_gemm_skinny_01_weight_stream_run_ex;

@@ -200,12 +200,14 @@ static void test_cpu(void)
             const int S = SKINNY_ID;
             expect_pick(t, ob, MM, f0, NK / f0, S, 1, S); /* both edges at once */
             /* One row more: mid-size, variant 23 on rows of 16 bytes (lda = ldb = 1024; k = 1024 below
-             * GK_GEMM_SPLIT23_MIN_K: no split); 21 on the odd rows (lda m + 3 = 20 or 36). */
-            expect_pick(t, ob, MM + 1, f0, NK / f0, 23, 1, 21);
+             * GK_GEMM_SPLIT23_MIN_K: no split); on padded copies of the odd rows (lda m + 3 = 20 or
+             * 36, a batch: 21 does not split; 2^25.6 multiply-adds or more, k = 1024). */
+            expect_pick(t, ob, MM + 1, f0, NK / f0, 23, 1, 23);
             /* n k one less: tiny (variant 20: at most 2^13 outputs, 2^22 multiply-adds), or 21 (lda 1025:
-             * 16 tiles of 64 x 64, S = min(33, 1025 / 256 = 4) = 4, kc = 257 -> 320, S = 4). */
+             * 16 tiles of 64 x 64, S = min(33, 1025 / 256 = 4) = 4, kc = 257 -> 320, S = 4); batched
+             * with odd rows (3 x 16 x 1023 x 1025 or more: above 2^24, k >= 256), 23 on padded copies. */
             expect_pick(t, ob, 1, f1, (NK - 1) / f1, 20, 1, 20);
-            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 21, 4, 21);
+            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 21, 4, 23);
             expect_pick(t, ob, 1, f0, NK / f0, S, 1, S);
             expect_pick(t, ob, 1, 1, NK, S, 1, S); /* extreme aspect ratios */
             expect_pick(t, ob, 1, NK, 1, S, 1, S);
@@ -213,7 +215,8 @@ static void test_cpu(void)
             expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 20, 1, 20);
             /* A small C with a long k: 21 splits it (lda 2^20 - 1: odd rows; 528 / 1 tile, kc = 1986 ->
              * 2048: 512 slices);
-             * a batch (no split): 19. k = 1 with 2^20 - 1 outputs: 21. */
+             * a batch (no split): 19. k = 1 with 2^20 - 1 outputs: 21 (odd rows, below 2^24 multiply-adds:
+             * no padded copies). */
             expect_pick(t, ob, 1, 1, NK - 1, 21, 512, S);
             expect_pick(t, ob, 1, NK - 1, 1, 21, 1, 21);
             expect_pick(t, ob, 16, 8192, 8192, S, 1, S); /* the bench's skinny shapes */
@@ -231,10 +234,10 @@ static void test_cpu(void)
             /* 512 x 513: m n > 2^18. Where B's rows (k = 8192 for op_b T) allow it, 23 past 2^30
              * because it splits: 4 x 9 = 36 tiles, S = min(3, 16) = 3, kc = 2731 -> 2752, S = 3;
              * n = 513 (op_b N): odd rows, 21 with 8 x 9 tiles: S = min(7, 32) = 7, kc = 1171 -> 1216,
-             * S = 7. Batched: 21 (odd rows, 2^32.6, below 2^33). */
-            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, oi ? 23 : 21, oi ? 3 : 7, 21);
-            /* lda 8191: odd rows, 21 (64 tiles: S = min(8, 31) = 8). */
-            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 21, 8, 21);
+             * S = 7. Batched: 23 on padded copies (odd rows, 2^32.6, below 2^33; no split). */
+            expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, oi ? 23 : 21, oi ? 3 : 7, 23);
+            /* lda 8191: odd rows, 21 (64 tiles: S = min(8, 31) = 8); batched, 23 on copies. */
+            expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 21, 8, 23);
             /* 23: 2 x 4 = 8 tiles, S = min(16, 128) = 16, kc = 4096. */
             expect_pick(t, ob, 256, 256, 65536, 23, 16, S);
         }

@@ -116,7 +116,11 @@
  *
  * 6. A wider fast path. Only B's rows must be 16-byte aligned for the
  *    16-byte copies (A is copied 4 bytes at a time on both paths), so an
- *    odd lda no longer forces the fallback.
+ *    odd lda no longer forces the fallback. Through gk_gemm_ex, a B stored
+ *    k x n whose ldb is not a multiple of 4 is first copied into the
+ *    workspace with padded rows (common.cuh, padded_copy: a read and a
+ *    write of B) and the fast path reads the copy; gk_gemm has no
+ *    workspace and takes the fallback.
  *
  * 7. A wider, deeper block tile: 128 x 256 x 16 instead of 128 x 128 x 8.
  *    BN = 256 cuts the global bytes per FLOP by a quarter (below); BK = 16
@@ -959,19 +963,39 @@ cudaError_t launch_layout(bool vec_b, bool vec_c, unsigned m, unsigned n, unsign
 
 } // namespace
 
+/* B's padded copy (common.cuh, padded_copy): B stored k x n (op_b = N)
+ * whose rows (or batch stride) are not whole 16-byte units, so that the
+ * fast path's 16-byte copies can read it (step 6: A and B stored n x k are
+ * copied 4 bytes at a time whatever their alignment). */
+inline PaddedCopy b_copy10(int op_b, size_t m, size_t n, size_t k, size_t batch, size_t stride_b, size_t ldb)
+{
+    PaddedCopy p = padded_copy(k, n, ldb, batch, stride_b, 4);
+    if (op_b != 0 || m == 0 || n == 0 || k == 0) p.needed = false, p.bytes = 0;
+    return p;
+}
+
+/* The workspace gk_gemm_ex asks for (gemm/variants.h): B's padded copy. */
+extern "C" size_t gk_gemm_10_tuned_fp32_scratch(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
+                                               size_t stride_a, size_t stride_b, size_t lda, size_t ldb)
+{
+    (void)op_a, (void)stride_a, (void)lda;
+    return b_copy10(op_b, m, n, k, batch, stride_b, ldb).bytes;
+}
+
 /* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): fp32 only
  * (type 0); op_a, op_b 0 as stored, 1 transposed; strides read when batch
- * > 1; epilogue 0-3 with a float bias. */
+ * > 1; epilogue 0-3 with a float bias; a workspace of the size
+ * gk_gemm_10_tuned_fp32_scratch gives, or NULL (gk_gemm: B's rows as they
+ * are). */
 extern "C" cudaError_t gk_gemm_10_tuned_fp32_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
                                                    float alpha, const void *av, size_t lda, size_t stride_a,
                                                    const void *bv, size_t ldb, size_t stride_b, float beta, void *cv,
                                                    size_t ldc, size_t stride_c, size_t batch, int epilogue,
                                                    const void *bias, void *workspace, cudaStream_t stream)
 {
-    (void)workspace; /* needs none */
     if (type != 0) return cudaErrorNotSupported; /* fp32 storage only */
     /* cp.async needs compute capability 8.0 or later. */
-    const cudaError_t err = require_cc(8);
+    cudaError_t err = require_cc(8);
     if (err != cudaSuccess) return err;
 
     const float *a = static_cast<const float *>(av), *b = static_cast<const float *>(bv);
@@ -980,6 +1004,17 @@ extern "C" cudaError_t gk_gemm_10_tuned_fp32_run_ex(int type, int op_a, int op_b
     /* One block per tile of every product: a 1-D grid of at most 2^31 - 1. */
     if (batch > 2147483647u || tiles_m * tiles_n > 2147483647u || tiles_m * tiles_n * batch > 2147483647u)
         return cudaErrorInvalidConfiguration;
+    if (workspace != nullptr) {
+        /* B stored k x n with rows that are not 16-byte units: its padded
+         * copy first, so that the fast path reads it. */
+        const PaddedCopy pb = b_copy10(op_b, m, n, k, batch, stride_b, ldb);
+        if (pb.needed) {
+            float *const b2 = static_cast<float *>(workspace);
+            err = pad_into<float>(b2, pb, b, ldb, batch > 1 ? stride_b : 0, k, n, stream);
+            if (err != cudaSuccess) return err;
+            b = b2, ldb = pb.ld, stride_b = pb.stride;
+        }
+    }
     Extra ex;
     ex.stride_a = batch > 1 ? stride_a : 0;
     ex.stride_b = batch > 1 ? stride_b : 0;

@@ -967,8 +967,9 @@ inline Copies copies(int op_a, int op_b, size_t m, size_t n, size_t k, size_t ba
 /* The workspace gk_gemm_ex asks for (gemm/variants.h): the transposed
  * copies of the operands given transposed. */
 extern "C" size_t gk_gemm_11_tf32_mma_scratch(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
-                                             size_t stride_a, size_t stride_b)
+                                             size_t stride_a, size_t stride_b, size_t lda, size_t ldb)
 {
+    (void)lda, (void)ldb;
     return copies(op_a, op_b, m, n, k, batch, stride_a, stride_b).bytes;
 }
 

@@ -157,10 +157,21 @@
  * operand is then within 2^-11 of its value, as in variant 11, and
  * gemm_ref.h's TF32 tolerance (u_p = 2 * 2^-11) holds for both paths.
  *
- * ---- The cp.async path: rows the TMA cannot address ----------------------------------
+ * ---- Padded copies: rows the TMA cannot address, through gk_gemm_ex -----------------
  * The TMA needs base addresses 16-byte aligned and row strides (4 lda,
- * 4 ldb bytes) multiples of 16 (and < 2^40). Otherwise (4097 x 3001 x 2049
- * with lda = 2049, ldb = 3001; or a pointer offset by one float) the SAME
+ * 4 ldb bytes) multiples of 16 (and < 2^40). Given gk_gemm_ex's workspace,
+ * an operand whose stride is not (4097 x 3001 x 2049 with lda = 2049, ldb
+ * = 3001) is first copied as stored with rows padded to a multiple of 4
+ * floats (common.cuh: padded_copy, pad_rows; A's transposed copy, when
+ * there is one, is padded already), and the TMA path reads the copy: that
+ * shape takes 0.3543 ms against this rung's cp.async path's 0.5324 (the
+ * run before, tiles-h100/tiles_tf32.json), variant 11's 0.4957 and cuBLAS
+ * TF32's 0.4235 (1.20x; H100, CUDA 13.0, gk_bench medians, cold L2,
+ * 2026-11-26, gemm/tuning/tiles-h100/padded_tf32.json).
+ *
+ * ---- The cp.async path: rows the TMA cannot address, without a workspace -------------
+ * Without a workspace (gk_gemm), and for a pointer offset by one float
+ * with aligned strides, the SAME
  * persistent kernel runs with kTma = false: its 128 producer threads copy
  * each stage with 4-byte cp.async.ca (src-size 0: zero fill outside the
  * matrix) into exactly the layouts the TMA writes. Per thread and k-tile:
@@ -1215,15 +1226,40 @@ template <bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaStream_t s
 
 } // namespace
 
-/* The workspace gk_gemm_ex asks for (gemm/variants.h): A's transposed copy
- * when op_a = T and op_b = N, (size_t)-1 when that size reaches 2^62 bytes. */
-extern "C" size_t gk_gemm_12_tf32_wgmma_scratch(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
-                                               size_t stride_a, size_t stride_b)
+/* The copies this rung makes in the workspace: A's transposed copy when
+ * op_a = T and op_b = N (its rows padded to 16 bytes), else A's padded copy
+ * where its rows (or batch stride) are not whole 16-byte units; B's padded
+ * copy likewise, from the next 256-byte boundary. */
+struct Copies12 {
+    TransposedCopy t; /* A transposed (t.bytes 0: none) */
+    PaddedCopy a, b;  /* A and B padded as stored (needed: made) */
+    size_t b_at, bytes; /* B's copy's offset; the total, (size_t)-1 at 2^62 bytes or more */
+};
+inline Copies12 copies12(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch, size_t stride_a,
+                         size_t stride_b, size_t lda, size_t ldb)
 {
-    (void)n, (void)stride_b;
-    if (op_a == 0 || op_b != 0) return 0; /* only op_a = T with op_b = N copies A */
-    const TransposedCopy t = a_copy(op_a, m, k, batch, stride_a);
-    return t.bytes == 0 && m != 0 && k != 0 ? (size_t)-1 : t.bytes;
+    Copies12 c;
+    c.t = a_copy(op_a != 0 && op_b == 0 ? 1 : 0, m, k, batch, stride_a);
+    c.a = padded_copy(op_a ? k : m, op_a ? m : k, lda, batch, stride_a, 4);
+    c.b = padded_copy(op_b ? n : k, op_b ? k : n, ldb, batch, stride_b, 4);
+    if (c.t.bytes != 0 || (op_a != 0 && op_b == 0)) c.a.needed = false, c.a.bytes = 0; /* the transposed copy pads */
+    if (m == 0 || n == 0 || k == 0) c.a.needed = c.b.needed = false, c.a.bytes = c.b.bytes = 0;
+    const size_t limit = (size_t)1 << 62;
+    const bool t_over = op_a != 0 && op_b == 0 && c.t.bytes == 0 && m != 0 && k != 0;
+    const size_t a_bytes = c.t.bytes != 0 ? (c.t.bytes + 255) / 256 * 256 : c.a.bytes;
+    c.b_at = a_bytes;
+    c.bytes = t_over || c.a.bytes == (size_t)-1 || c.b.bytes == (size_t)-1 || a_bytes >= limit ||
+                      c.b.bytes >= limit - a_bytes
+                  ? (size_t)-1
+                  : a_bytes + c.b.bytes;
+    return c;
+}
+
+/* The workspace gk_gemm_ex asks for (gemm/variants.h): copies12's total. */
+extern "C" size_t gk_gemm_12_tf32_wgmma_scratch(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
+                                               size_t stride_a, size_t stride_b, size_t lda, size_t ldb)
+{
+    return copies12(op_a, op_b, m, n, k, batch, stride_a, stride_b, lda, ldb).bytes;
 }
 
 /* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): fp32
@@ -1280,6 +1316,23 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run_ex(int type, int op_a, int op_b
         const unsigned blocks = (unsigned)(want < cap ? want : cap);
         gemm_tf32_scale_c<<<blocks, 256, 0, stream>>>(p);
         return cudaGetLastError();
+    }
+    /* Rows the TMA cannot address, given a workspace (gk_gemm_ex): padded
+     * copies first (common.cuh, pad_into), so that the product takes the
+     * TMA path; without one (gk_gemm), the cp.async path. */
+    const Copies12 cp = workspace != nullptr ? copies12(op_a, op_b, m, n, k, batch, p.sa, p.sb, lda, ldb)
+                                             : Copies12{};
+    if (workspace != nullptr && cp.a.needed) {
+        float *const a2 = static_cast<float *>(workspace);
+        err = pad_into<float>(a2, cp.a, p.a, p.lda, p.sa, op_a ? k : m, op_a ? m : k, stream);
+        if (err != cudaSuccess) return err;
+        p.a = a2, p.lda = cp.a.ld, p.sa = cp.a.stride;
+    }
+    if (workspace != nullptr && cp.b.needed) {
+        float *const b2 = reinterpret_cast<float *>(static_cast<unsigned char *>(workspace) + cp.b_at);
+        err = pad_into<float>(b2, cp.b, p.b, p.ldb, p.sb, op_b ? n : k, op_b ? k : n, stream);
+        if (err != cudaSuccess) return err;
+        p.b = b2, p.ldb = cp.b.ld, p.sb = cp.b.stride;
     }
     if (op_a != 0 && op_b != 0) {
         /* Both transposed: C^T = B_stored A_stored, with B stored n x k as

@@ -7,10 +7,11 @@
  * k-tile they both need, multicast into both. With beta = 0 each consumer
  * warp stages its results in shared memory and hands them to the TMA to
  * store, going on to the next tile without waiting for them (step 3).
- * Rows the TMA cannot address (an lda or ldb not a multiple of 8, or a base
- * not 16-byte aligned) run the same kernel body in gather mode: the
- * producer warpgroup's 128 threads copy each stage themselves (see
- * "Gather mode").
+ * Rows the TMA cannot address (an lda or ldb not a multiple of 8) are
+ * first copied with padded rows into gk_gemm_ex's workspace (see "Padded
+ * copies"); without a workspace (gk_gemm_bf16), and for a base not 16-byte
+ * aligned, they run the same kernel body in gather mode: the producer
+ * warpgroup's 128 threads copy each stage themselves (see "Gather mode").
  *
  * The idea, step 1 (persistence): in variant 16 each block computes one
  * 128 x 256 tile and exits. Its tensor cores idle through the block's end
@@ -313,7 +314,24 @@
  *   FLOP, at 13 rounds of 1.25 x the work each instead of 15.5 (16)
  *   rounds; not tried here.
  *
- * ---- Gather mode (rows the TMA cannot address, and k = 0) ------------------------------
+ * ---- Padded copies (rows the TMA cannot address, through gk_gemm_ex) ---------------
+ * The TMA asks for row strides in multiples of 16 bytes, so A and B with
+ * an odd lda or ldb cannot be mapped. Given a workspace, the launcher
+ * first copies each such operand as stored into it, rows padded to a
+ * multiple of 8 elements (common.cuh: padded_pair16, pad_rows: one
+ * 16-byte store per 8 elements read with 2-byte loads, a warp's loads
+ * covering 512 contiguous bytes), then runs the TMA kernel on the copies.
+ * The copy reads and writes 2 (m k + k n) bytes each way against the
+ * product's 2 m n k flops, so it costs least where the product is large:
+ * at 4097 x 3001 x 2049 (lda 2049, ldb 3001; 29.2 MB of copies) the call
+ * takes 0.1654 ms against cuBLAS BF16's 0.3795 (2.29x; H100, CUDA 13.0,
+ * gk_bench medians, cold L2, 2026-11-26,
+ * gemm/tuning/tiles-h100/padded_bf16.json), and 0.1630-0.1711 ms in the
+ * nt and tn layouts (1.97-2.30x, padded_bf16_layouts.json); in gather
+ * mode it took 0.5375 ms against 0.3725 (0.69x, the run before:
+ * auto_bf16_gather.json).
+ *
+ * ---- Gather mode (rows the TMA cannot address without a workspace, and k = 0) -------
  * An odd lda or ldb, as in 4097 x 3001 x 2049 (lda = 2049, ldb = 3001),
  * starts every other row 2 bytes past a 4-byte boundary: neither the TMA
  * (16-byte rows) nor cp.async (4 bytes at least) can copy those rows.
@@ -1437,16 +1455,25 @@ cudaError_t run(int dev, Params prm, const void *a, const void *b, size_t units,
 
 } // namespace
 
+/* The workspace gk_gemm_ex asks for (gemm/variants.h): the padded copies
+ * of A and B where their rows are not whole 16-byte units (common.cuh,
+ * padded_pair16), (size_t)-1 at 2^62 bytes or more; 0 otherwise. */
+extern "C" size_t gk_gemm_bf16_05_persistent_scratch(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
+                                                     size_t stride_a, size_t stride_b, size_t lda, size_t ldb)
+{
+    return padded_pair16(op_a, op_b, m, n, k, batch, stride_a, stride_b, lda, ldb).bytes;
+}
+
 /* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 1
  * bf16, 2 f16; op_a, op_b 0 as stored, 1 transposed; strides read when
- * batch > 1; epilogue 0-3 with bias. */
+ * batch > 1; epilogue 0-3 with bias; a workspace of the size
+ * gk_gemm_bf16_05_persistent_scratch gives, or NULL. */
 extern "C" cudaError_t gk_gemm_bf16_05_persistent_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
                                                         float alpha, const void *a, size_t lda, size_t stride_a,
                                                         const void *b, size_t ldb, size_t stride_b, float beta,
                                                         void *c, size_t ldc, size_t stride_c, size_t batch,
                                                         int epilogue, const void *bias, void *workspace, cudaStream_t stream)
 {
-    (void)workspace; /* needs none */
     if (type != 1 && type != 2) return cudaErrorNotSupported; /* 16-bit types only */
     /* wgmma is specific to compute capability 9.0 (sm_90a code runs there only). */
     int dev = 0;
@@ -1458,6 +1485,16 @@ extern "C" cudaError_t gk_gemm_bf16_05_persistent_run_ex(int type, int op_a, int
      * product) is numbered in an unsigned int. */
     if (batch > 0x7fffffffu || tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * batch > 0x7fffffffu)
         return cudaErrorInvalidConfiguration;
+    if (workspace != nullptr) {
+        /* Rows the TMA cannot address (lda, ldb or a batch's stride not
+         * whole 16-byte units) are first copied with padded rows into the
+         * workspace that gk_gemm_bf16_05_persistent_scratch sized
+         * (common.cuh, pad_pair16). Without a workspace (gk_gemm_bf16),
+         * they take gather mode. */
+        const PaddedPair pp = padded_pair16(op_a, op_b, m, n, k, batch, stride_a, stride_b, lda, ldb);
+        err = pad_pair16(pp, op_a, op_b, m, n, k, workspace, &a, &lda, &stride_a, &b, &ldb, &stride_b, stream);
+        if (err != cudaSuccess) return err;
+    }
     const bool batched = batch > 1;
     Params prm;
     memset(&prm, 0, sizeof(prm));

@@ -887,6 +887,144 @@ inline cudaError_t transpose_into(float *dst, const TransposedCopy &t, const flo
     return cudaGetLastError();
 }
 
+/* ---- A padded copy (rows the TMA can address) -------------------------------
+ * The TMA reads a matrix whose row stride (and a batch's product stride)
+ * is a multiple of 16 bytes (CUDA Driver API, cuTensorMapEncodeTiled). An
+ * operand stored with another leading dimension (an odd lda of 16-bit
+ * elements, say) is first copied, as stored (same orientation), into the
+ * workspace with rows padded to 16 bytes: one read and one write of the
+ * operand, about 2 (m k + k n) elements of traffic for A and B against the
+ * product's 2 m n k flops, so it pays where m and n are large (variants 17
+ * and 23; their headers give the measured cost). A row of the copy is
+ * whole 16-byte units of E-byte elements (V = 16 / E of them); a thread
+ * makes one unit from V element loads (the source row is only
+ * element-aligned) and stores it in one 16-byte store. The padding past
+ * the last column is written with zeros, never read (the tensor map's
+ * width is the real one). A block walks one row (gridDim.y rows apart),
+ * its threads the row's units: no division per element. */
+template <typename E>
+__global__ void __launch_bounds__(128) pad_rows(const E *__restrict__ src, size_t ld_src, size_t stride_src,
+                                                E *__restrict__ dst, size_t ld_dst, size_t stride_dst, size_t rows,
+                                                size_t cols, size_t count)
+{
+    constexpr unsigned V = 16 / sizeof(E);
+    const size_t units = (cols + V - 1) / V, all_rows = rows * count;
+    for (size_t rz = blockIdx.y; rz < all_rows; rz += gridDim.y) {
+        const size_t z = rz / rows, r = rz - z * rows;
+        const E *s = src + z * stride_src + r * ld_src;
+        E *d = dst + z * stride_dst + r * ld_dst;
+        for (size_t u = (size_t)blockIdx.x * blockDim.x + threadIdx.x; u < units; u += (size_t)gridDim.x * blockDim.x) {
+            const size_t c0 = u * V;
+            union {
+                uint4 v;
+                E e[V];
+            } w;
+            if (c0 + V <= cols) {
+#pragma unroll
+                for (unsigned i = 0; i < V; ++i) w.e[i] = s[c0 + i];
+            } else {
+#pragma unroll
+                for (unsigned i = 0; i < V; ++i) w.e[i] = c0 + i < cols ? s[c0 + i] : (E)0;
+            }
+            *reinterpret_cast<uint4 *>(d + c0) = w.v;
+        }
+    }
+}
+
+/* The plan of one operand's padded copy: whether it needs one (its rows,
+ * or a batch's product stride, not whole 16-byte units), the copy's
+ * leading dimension and product stride (elements), how many products it
+ * holds (batch where the operand has one per product, else 1) and its
+ * bytes rounded up to 256 (0: no copy; (size_t)-1: 2^62 bytes or more).
+ * It depends on the description only, never on where the operand starts
+ * (a base off 16 bytes is the launcher's own affair). */
+struct PaddedCopy {
+    bool needed;
+    size_t ld, stride, count, bytes;
+};
+inline PaddedCopy padded_copy(size_t rows, size_t cols, size_t ld, size_t batch, size_t stride, size_t elem)
+{
+    PaddedCopy p = {false, ld, stride, 1, 0};
+    const bool batched = batch > 1 && stride != 0;
+    if ((ld * elem) % 16 == 0 && (!batched || (stride * elem) % 16 == 0)) return p;
+    const size_t per_unit = 16 / elem, limit = (size_t)1 << 62;
+    p.needed = true;
+    p.ld = (cols + per_unit - 1) / per_unit * per_unit;
+    p.count = batched ? batch : 1;
+    p.stride = batched ? rows * p.ld : 0;
+    const size_t per = rows == 0 || p.ld <= limit / elem / rows ? rows * p.ld * elem : limit;
+    if (per >= limit || (per != 0 && p.count > limit / per)) {
+        p.bytes = (size_t)-1;
+        return p;
+    }
+    p.bytes = (per * p.count + 255) / 256 * 256;
+    return p;
+}
+/* The scratch of A's and B's copies, A's first (B's from the next
+ * 256-byte boundary): (size_t)-1 at 2^62 bytes or more. */
+inline size_t padded_pair_bytes(const PaddedCopy &pa, const PaddedCopy &pb)
+{
+    if (pa.bytes == (size_t)-1 || pb.bytes == (size_t)-1 || pa.bytes + pb.bytes >= ((size_t)1 << 62))
+        return (size_t)-1;
+    return pa.bytes + pb.bytes;
+}
+/* Queue pad_rows for a copy planned by padded_copy: 128-thread blocks
+ * along a row (at most 4), rows over gridDim.y (at most 65535). */
+template <typename E>
+inline cudaError_t pad_into(E *dst, const PaddedCopy &p, const E *src, size_t ld_src, size_t stride_src, size_t rows,
+                            size_t cols, cudaStream_t stream)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    const size_t units = (cols + 16 / sizeof(E) - 1) / (16 / sizeof(E)), all_rows = rows * p.count;
+    const size_t bx = (units + 127) / 128;
+    dim3 grid((unsigned)(bx < 4 ? bx : 4), (unsigned)(all_rows < 65535 ? all_rows : 65535));
+    pad_rows<E><<<grid, 128, 0, stream>>>(src, ld_src, p.count > 1 ? stride_src : 0, dst, p.ld, p.stride, rows, cols,
+                                          p.count);
+    return cudaGetLastError();
+}
+
+/* The padded copies of a 16-bit product's A and B as stored (A k x m when
+ * op_a = T, else m x k; B n x k when op_b = T, else k x n), for the TMA
+ * rungs 17 and 23: none with k = 0 (nothing is read). */
+struct PaddedPair {
+    PaddedCopy a, b;
+    size_t bytes; /* A's copy, then B's; (size_t)-1 at 2^62 bytes or more */
+};
+inline PaddedPair padded_pair16(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch, size_t stride_a,
+                                size_t stride_b, size_t lda, size_t ldb)
+{
+    PaddedPair p;
+    p.a = padded_copy(op_a ? k : m, op_a ? m : k, lda, batch, stride_a, 2);
+    p.b = padded_copy(op_b ? n : k, op_b ? k : n, ldb, batch, stride_b, 2);
+    if (k == 0 || m == 0 || n == 0) p.a.needed = p.b.needed = false, p.a.bytes = p.b.bytes = 0;
+    p.bytes = padded_pair_bytes(p.a, p.b);
+    return p;
+}
+/* Make the copies that padded_pair16 plans into the workspace (A's at its
+ * start, B's after it) and point a, b, their leading dimensions and
+ * strides at them. Nothing where no copy is needed. */
+inline cudaError_t pad_pair16(const PaddedPair &p, int op_a, int op_b, size_t m, size_t n, size_t k, void *workspace,
+                              const void **a, size_t *lda, size_t *stride_a, const void **b, size_t *ldb,
+                              size_t *stride_b, cudaStream_t stream)
+{
+    typedef unsigned short E;
+    if (p.a.needed) {
+        E *dst = static_cast<E *>(workspace);
+        const cudaError_t err = pad_into<E>(dst, p.a, static_cast<const E *>(*a), *lda, *stride_a, op_a ? k : m,
+                                            op_a ? m : k, stream);
+        if (err != cudaSuccess) return err;
+        *a = dst, *lda = p.a.ld, *stride_a = p.a.stride;
+    }
+    if (p.b.needed) {
+        E *dst = reinterpret_cast<E *>(static_cast<unsigned char *>(workspace) + p.a.bytes);
+        const cudaError_t err = pad_into<E>(dst, p.b, static_cast<const E *>(*b), *ldb, *stride_b, op_b ? n : k,
+                                            op_b ? k : n, stream);
+        if (err != cudaSuccess) return err;
+        *b = dst, *ldb = p.b.ld, *stride_b = p.b.stride;
+    }
+    return cudaSuccess;
+}
+
 
 /* ---- The 64 x 64 tiles of variants 21 and 22 --------------------------------
  * A CTA of 128 threads computes a 64 x 64 tile of C; each operand's k-tile

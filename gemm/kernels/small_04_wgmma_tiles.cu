@@ -67,14 +67,22 @@
  * 24 KB per k-tile, and (a reading, not a profile) the pair waits for its
  * slower CTA at every stage.
  *
- * Rows the TMA cannot address (a base not 16-byte aligned, a leading
- * dimension or batch stride not a multiple of 8 elements) and k = 0 run
- * the same kernel in gather mode: the producer warpgroup's 128 threads
- * load each stage element by element (common.cuh's Bf16Slab, 2-byte loads,
- * any alignment), write it with st.shared in the TMA's swizzled layout,
- * fence it to the async proxy and arrive on the stage's full barrier
- * (count 128): correct for every shape, not fast; GK_GEMM_AUTO sends such
- * rows to variant 21.
+ * Rows the TMA cannot address (a leading dimension or batch stride not a
+ * multiple of 8 elements) are first copied with padded rows into gk_gemm_ex's
+ * workspace, as variant 17 does (its header: "Padded copies"), and read
+ * with the TMA: 1025 x 1023 x 1027 (every row odd) takes 0.0290 ms against
+ * variant 21's 0.0452 and cuBLAS BF16's 0.0350, 513 x 511 x 515 0.0171
+ * against 0.0243 and 0.0159, 255 x 257 x 253 0.0139 against 0.0145 and
+ * 0.0105 (H100, gk_bench medians, cold L2, 2026-11-26,
+ * gemm/tuning/tiles-h100/padded_bf16.json and padded_bf16_small.json:
+ * 23 is faster than 21 at every such shape measured), so GK_GEMM_AUTO gives such
+ * rows to 23 through gk_gemm_ex. Without a workspace (gk_gemm_bf16), a
+ * base not 16-byte aligned, and k = 0 run the same kernel in gather mode:
+ * the producer warpgroup's 128 threads load each stage element by element
+ * (common.cuh's Bf16Slab, 2-byte loads, any alignment), write it with
+ * st.shared in the TMA's swizzled layout, fence it to the async proxy and
+ * arrive on the stage's full barrier (count 128): correct for every shape,
+ * not fast; GK_GEMM_AUTO sends such calls to variant 21.
  *
  * Sources: PTX ISA (wgmma.mma_async and its shared-memory matrix
  * descriptors, cp.async.bulk.tensor, mbarrier phases and expect_tx,
@@ -412,16 +420,25 @@ bool count_units(size_t m, size_t n, size_t count, size_t *units_wide, size_t *u
 
 } // namespace
 
+/* The workspace gk_gemm_ex asks for (gemm/variants.h): the padded copies
+ * of A and B where their rows are not whole 16-byte units (common.cuh,
+ * padded_pair16), (size_t)-1 at 2^62 bytes or more; 0 otherwise. */
+extern "C" size_t gk_gemm_small_04_wgmma_tiles_scratch(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch,
+                                                       size_t stride_a, size_t stride_b, size_t lda, size_t ldb)
+{
+    return padded_pair16(op_a, op_b, m, n, k, batch, stride_a, stride_b, lda, ldb).bytes;
+}
+
 /* gk_gemm_ex's entry point (gemm/variants.h: gk_gemm_ex_run_fn): type 1
  * bf16, 2 f16; op_a, op_b 0 as stored, 1 transposed; strides read when
- * batch > 1; epilogue 0-3 with bias. Needs no workspace. */
+ * batch > 1; epilogue 0-3 with bias; a workspace of the size
+ * gk_gemm_small_04_wgmma_tiles_scratch gives, or NULL. */
 extern "C" cudaError_t gk_gemm_small_04_wgmma_tiles_run_ex(int type, int op_a, int op_b, size_t m, size_t n, size_t k,
                                                     float alpha, const void *a, size_t lda, size_t stride_a,
                                                     const void *b, size_t ldb, size_t stride_b, float beta, void *c,
                                                     size_t ldc, size_t stride_c, size_t batch, int epilogue,
                                                     const void *bias, void *workspace, cudaStream_t stream)
 {
-    (void)workspace;
     if (type != 1 && type != 2) return cudaErrorNotSupported; /* 16-bit types only */
     int dev = 0;
     cudaError_t err = require_cc(9, 0, &dev);
@@ -430,6 +447,13 @@ extern "C" cudaError_t gk_gemm_small_04_wgmma_tiles_run_ex(int type, int op_a, i
     unsigned tiles_m = 0;
     if (!count_units(m, n, batch, &units_wide, &units_narrow, &tiles_m) || k > 0xffffffffu)
         return cudaErrorInvalidConfiguration;
+    if (workspace != nullptr) {
+        /* Rows the TMA cannot address, copied with padded rows into the
+         * workspace first (common.cuh, pad_pair16); without one, gathered. */
+        const PaddedPair pp = padded_pair16(op_a, op_b, m, n, k, batch, stride_a, stride_b, lda, ldb);
+        err = pad_pair16(pp, op_a, op_b, m, n, k, workspace, &a, &lda, &stride_a, &b, &ldb, &stride_b, stream);
+        if (err != cudaSuccess) return err;
+    }
     const bool batched = batch > 1;
     Params prm;
     memset(&prm, 0, sizeof(prm));

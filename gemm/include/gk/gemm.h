@@ -175,7 +175,10 @@ gk_status gk_gemm(int variant, size_t m, size_t n, size_t k, float alpha, const 
  *     kernel (16-byte cp.async for an operand whose rows all start on a
  *     16-byte boundary, an element-wise gather otherwise), and variant 17
  *     runs its persistent kernel in gather mode (its producer warpgroup
- *     copies A and B with 2- and 4-byte loads).
+ *     copies A and B with 2- and 4-byte loads). Through gk_gemm_ex, which
+ *     has a workspace, variants 17 and 23 first copy an operand whose row
+ *     stride is not a multiple of 16 bytes into the workspace with padded
+ *     rows and then read the copy with the TMA (see "Workspace" there).
  *   - Precision: each product of two bf16 numbers is exact in fp32 (8 + 8
  *     significant bits), the sums are fp32 on the tensor cores, alpha and
  *     beta are applied in fp32, and the result is rounded once to bf16
@@ -275,7 +278,18 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *     workspace == NULL the call stores the bytes it needs in
  *     *workspace_bytes and does nothing else; that size depends only on the
  *     variant and the description, and is never 0: one granule (256 bytes)
- *     for most, more where a variant copies an operand. The TF32 rungs'
+ *     for most, more where a variant copies an operand. Variants 17 and
+ *     23 (BF16, F16) and 12 (F32) read A and B with the TMA, whose row
+ *     stride must be a multiple of 16 bytes: an operand whose lda or ldb
+ *     (or, in a batch, whose stride) is not (an odd lda of 16-bit
+ *     elements, say) is first copied as stored, rows padded to a multiple
+ *     of 16 bytes (8 16-bit elements, 4 floats), once per product that has
+ *     its own (stride 0 or batch 1: once): rows x ceil(cols / 8) 8 x 2
+ *     bytes (12: ceil(cols / 4) 4 x 4), each copy rounded up to whole
+ *     granules, A's first; none with k = 0. This costs one read and one
+ *     write of the operand (gemm/README.md measures it) and depends only
+ *     on the description: a base pointer off 16 bytes with such strides is
+ *     read as it is (17 and 23 gather it, 12 takes its cp.async path). The TF32 rungs'
  *     tensor cores read shared memory K-major only (TF32 has no transpose),
  *     so variant 12 first copies A transposed when op_a = T and op_b = N
  *     (with both transposed it swaps the operands' roles instead, and with
@@ -512,9 +526,11 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * with its producer warpgroup (128 of its 384 threads). Variant 23 computes
  * 128 x 128 or 128 x 64 tiles (the narrower where the wider give fewer
  * than 128 CTAs) with wgmma, one per CTA, fed by the TMA, in either layout
- * of each operand; it needs a compute capability 9.0 GPU and no workspace
- * (except to split k, below), and runs rows the TMA cannot address, or a
- * base pointer off 16 bytes, correctly but slowly (element loads).
+ * of each operand; it needs a compute capability 9.0 GPU, copies rows the
+ * TMA cannot address into the workspace (above: "Workspace"; without one,
+ * through gk_gemm_bf16, it gathers them element by element, correct but
+ * slow, as it does a base pointer off 16 bytes), and a workspace to split
+ * k (below).
  * Variant 21 computes 64 x 64 tiles with mma.sync on 128-thread CTAs, up
  * to 4 per SM, through 3 stages of 16-byte cp.async where the rows allow it
  * and element loads through registers elsewhere (fast at any alignment);
@@ -522,10 +538,18 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * F16 outside the skinny, tiny and long-k regions, variant 23 where lda,
  * ldb (and the batch strides) are multiples of 8 elements, up to m n k
  * batch <= GK_GEMM_WGMMA_MAX_MNK multiply-adds (and beyond it where 23
- * splits k), and variant 21 elsewhere up to GK_GEMM_MID_MAX_MNK_GATHER;
- * beyond that variant 17's wider tiles win. */
+ * splits k); with other rows up to GK_GEMM_MID_MAX_MNK_GATHER, variant
+ * 21, except through gk_gemm_ex where 21 does not split k and the copies
+ * pay: m n k batch >= GK_GEMM_PAD_MIN_MNK with k >= GK_GEMM_PAD_MIN_K, or
+ * m n k batch >= GK_GEMM_PAD_SHORTK_MIN_MNK at any k (variant 23 on padded
+ * copies, two launches more: below those, a short k or a small product
+ * runs faster on 21 without them); beyond GK_GEMM_MID_MAX_MNK_GATHER
+ * variant 17's wider tiles win. */
 #define GK_GEMM_WGMMA_MAX_MNK ((size_t)1 << 30)
 #define GK_GEMM_MID_MAX_MNK_GATHER ((size_t)1 << 33)
+#define GK_GEMM_PAD_MIN_MNK ((size_t)1 << 24)
+#define GK_GEMM_PAD_MIN_K ((size_t)256)
+#define GK_GEMM_PAD_SHORTK_MIN_MNK ((size_t)1 << 29)
 /* F32 with compute TF32 has the same region on variant 21's TF32 instance
  * (the same 64 x 64 tiles of C, k-tiles of 32 floats, each operand rounded
  * to TF32 after its shared-memory load, mma.sync m16n8k8), outside the
@@ -568,8 +592,9 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         and the batch strides multiples of 4) or
  *                         GK_GEMM_MID_TF32_MAX_MNK_GATHER (otherwise)           21
  *   F32         TF32      anything else: lda, ldb and the batch strides
- *                         multiples of 4 (rows of 16 bytes: its TMA path)       12
- *                         else                                                  11
+ *                         multiples of 4 (rows of 16 bytes: its TMA path),
+ *                         or any rows through gk_gemm_ex (padded copies)        12
+ *                         else (gk_gemm)                                        11
  *   BF16, F16   DEFAULT   n k >= GK_GEMM_SKINNY_MIN_NK and m <= GK_GEMM_SKINNY_MAX_M
  *                         (op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (op_b = N)       19
  *   BF16, F16   DEFAULT   an empty product (m, n, k or batch 0)                  20
@@ -584,8 +609,14 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *   BF16, F16   DEFAULT   lda, ldb and the batch strides multiples of 8:
  *                         m n k batch <= GK_GEMM_WGMMA_MAX_MNK, or 23 would
  *                         split k (below)                                        23
+ *   BF16, F16   DEFAULT   other rows through gk_gemm_ex, unless 21 would split
+ *                         k (below): m n k batch <= GK_GEMM_MID_MAX_MNK_GATHER
+ *                         and >= GK_GEMM_PAD_MIN_MNK with k >= GK_GEMM_PAD_MIN_K,
+ *                         or >= GK_GEMM_PAD_SHORTK_MIN_MNK; on padded copies in
+ *                         the workspace                                          23
  *   BF16, F16   DEFAULT   other rows: m n k batch <= GK_GEMM_MID_MAX_MNK_GATHER  21
- *   BF16, F16   DEFAULT   anything else                                          17
+ *   BF16, F16   DEFAULT   anything else (through gk_gemm_ex, other rows on
+ *                         padded copies; through gk_gemm_bf16, gathered)         17
  *                         (17, 21 and 23 split along k as below)
  *   FP8 inputs (type_a, type_b E4M3/E5M2), any C type                          18
  * Split-K (gk_gemm_ex only: it has a workspace): when the pick is 10 or 12
