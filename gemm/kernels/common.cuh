@@ -23,6 +23,10 @@
  *     epilogue (bf16 pairs: store_pair, store_tile), which variant 13
  *     introduces and variants 14-17 reuse, and the fp32 partial tiles of
  *     split-K (store_partial);
+ *   - the TF32 rungs' transposed copy of an operand (transpose_f32), and
+ *     the padded copy of rows the TMA cannot address (pad_rows,
+ *     padded_copy, padded_pair16) that variants 10, 12, 17 and 23 make in
+ *     gk_gemm_ex's workspace;
  *   - the 64 x 64 tiles of variants 21 and 22 (namespace tiles64): their
  *     shared-memory tiles in the operands' own orientation, the copies
  *     (cp.async or through registers), the k-loop and the launch.
