@@ -573,8 +573,9 @@ gk_status gk_gemm_ex(int variant, const gk_gemm_desc *desc, const void *a, const
     split_plan sp = is_auto ? auto_split(desc, variant) : (split_plan){.splits = 1, .kc = desc->k};
     if (sp.splits > 1) split_slices(&sp, desc, &p);
     /* The scratch of the variant for this description (the TF32 rungs'
-     * transposed copies of an operand; none elsewhere), in whole granules
-     * and never 0; a split product's partials first. */
+     * transposed copies of an operand, the padded copies of rows that 10,
+     * 12, 17 and 23 read with 16-byte loads or the TMA; none elsewhere), in
+     * whole granules and never 0; a split product's partials first. */
     size_t scratch = 0;
     const size_t overflow = (size_t)-1;
     if (sp.splits > 1) {

@@ -286,7 +286,9 @@ gk_status gk_gemm_bf16(int variant, size_t m, size_t n, size_t k, float alpha, c
  *     of 16 bytes (8 16-bit elements, 4 floats), once per product that has
  *     its own (stride 0 or batch 1: once): rows x ceil(cols / 8) 8 x 2
  *     bytes (12: ceil(cols / 4) 4 x 4), each copy rounded up to whole
- *     granules, A's first; none with k = 0. This costs one read and one
+ *     granules, A's first; none when m, n or k is 0. Variant 10 (F32 on
+ *     the CUDA cores) reads only B with 16-byte loads, so it copies B
+ *     alone, and only as stored k x n (op_b = N), in the same way. This costs one read and one
  *     write of the operand (gemm/README.md measures it) and depends only
  *     on the description: a base pointer off 16 bytes with such strides is
  *     read as it is (17 and 23 gather it, 12 takes its cp.async path). The TF32 rungs'
@@ -476,7 +478,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * (every op, batches, epilogues, any leading dimension and 2-byte
  * alignment; the 16-byte loads where the rows allow them, element loads
  * otherwise), needs no workspace (the query answers one granule, as for
- * every variant) and a compute capability 9.0 GPU (clusters); it is
+ * every variant that copies nothing) and a compute capability 9.0 GPU (clusters); it is
  * correct for any m, but slow for large m: each group of 32 rows of op(A)
  * reads the whole weight again (from L2 when they run together).
  * GK_GEMM_AUTO picks it for BF16 and F16 when n k >= GK_GEMM_SKINNY_MIN_NK
