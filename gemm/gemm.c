@@ -308,7 +308,8 @@ static gk_status run_checked(const gk_gemm_row *v, const gk_gemm_desc *d, const 
                                                       : "a, b, c or bias is not aligned to 2 bytes (a 16-bit element)");
     }
     /* A variant with scratch takes its workspace through run_ex, a plain
-     * description too (17 and 23 copy rows their TMA cannot address). */
+     * description too (10, 12, 17 and 23 copy rows they cannot read with
+     * the TMA or 16-byte loads). */
     const int ws_ex = workspace != NULL && v->scratch != NULL && v->run_ex != NULL;
     cudaError_t err;
     if (p->fp8) {

@@ -70,12 +70,13 @@ typedef cudaError_t gk_gemm_ex_run_fn(int type, int op_a, int op_b, size_t m, si
 
 /* The scratch an extended variant needs for a description (bytes, before
  * gk_gemm_ex rounds it up and adds nothing else), (size_t)-1 when it would
- * reach 2^62 bytes: the TF32 rungs' transposed copies of an operand, the
- * TMA rungs' (17, 23) padded copies of rows that are not whole 16-byte
- * units. A row without one needs none. lda, ldb resolved as for
- * gk_gemm_ex_run_fn. The workspace passed to gk_gemm_ex_run_fn holds at
- * least that many bytes, 16-byte aligned (or is NULL: gk_gemm_bf16, where
- * 17 and 23 gather such rows instead). */
+ * reach 2^62 bytes: the TF32 rungs' transposed copies of an operand, and
+ * the padded copies of rows that are not whole 16-byte units made by 12,
+ * 17 and 23 (A and B, for their TMA) and 10 (B, for its 16-byte loads). A
+ * row without one needs none. lda, ldb resolved as for gk_gemm_ex_run_fn.
+ * The workspace passed to gk_gemm_ex_run_fn holds at least that many
+ * bytes, 16-byte aligned, or is NULL (gk_gemm, gk_gemm_bf16: such rows
+ * then take the variant's path for them without a copy). */
 typedef size_t gk_gemm_scratch_fn(int op_a, int op_b, size_t m, size_t n, size_t k, size_t batch, size_t stride_a,
                                   size_t stride_b, size_t lda, size_t ldb);
 

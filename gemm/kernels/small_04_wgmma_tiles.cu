@@ -74,9 +74,11 @@
  * variant 21's 0.0452 and cuBLAS BF16's 0.0350, 513 x 511 x 515 0.0171
  * against 0.0243 and 0.0159, 255 x 257 x 253 0.0139 against 0.0145 and
  * 0.0105 (H100, gk_bench medians, cold L2, 2026-11-26,
- * gemm/tuning/tiles-h100/padded_bf16.json and padded_bf16_small.json:
- * 23 is faster than 21 at every such shape measured), so GK_GEMM_AUTO gives such
- * rows to 23 through gk_gemm_ex. Without a workspace (gk_gemm_bf16), a
+ * gemm/tuning/tiles-h100/padded_bf16.json and padded_bf16_small.json).
+ * The copies cost two more launches, which lose on small or short-k
+ * products (gemm/README.md, "Rows the TMA cannot address"), so
+ * GK_GEMM_AUTO gives such rows to 23 through gk_gemm_ex only past the
+ * edges gk/gemm.h names (GK_GEMM_PAD_*). Without a workspace (gk_gemm_bf16), a
  * base not 16-byte aligned, and k = 0 run the same kernel in gather mode:
  * the producer warpgroup's 128 threads load each stage element by element
  * (common.cuh's Bf16Slab, 2-byte loads, any alignment), write it with
