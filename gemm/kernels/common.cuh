@@ -763,25 +763,112 @@ __device__ __forceinline__ void store_tile_realigned(const float (&d)[kAcc], T *
     }
 }
 
+/* The 4 x 4 transpose of w across the 4 lanes of a quad (t = lane % 4):
+ * afterwards lane t's w[i] is what lane i's w[t] was. Two steps of the
+ * recursive block transpose: lanes t and t ^ 1 swap the off-diagonal
+ * words of each 2 x 2 block, then lanes t and t ^ 2 the off-diagonal 2 x
+ * 2 blocks; 4 shuffles, and selects instead of register indexing. All 32
+ * lanes take part. */
+__device__ __forceinline__ void quad_transpose(uint32_t (&w)[4], int t)
+{
+    const bool b1 = (t & 1) != 0, b2 = (t & 2) != 0;
+#pragma unroll
+    for (int c = 0; c < 4; c += 2) {
+        const uint32_t y = __shfl_xor_sync(0xffffffffu, b1 ? w[c] : w[c + 1], 1);
+        if (b1)
+            w[c] = y;
+        else
+            w[c + 1] = y;
+    }
+    const uint32_t y0 = __shfl_xor_sync(0xffffffffu, b2 ? w[0] : w[2], 2);
+    const uint32_t y1 = __shfl_xor_sync(0xffffffffu, b2 ? w[1] : w[3], 2);
+    if (b2) {
+        w[0] = y0;
+        w[1] = y1;
+    } else {
+        w[2] = y0;
+        w[3] = y1;
+    }
+}
+
 /* A warp's 16 rows of its warpgroup's 64 x (2 kAcc) accumulator tile (the
  * wgmma m64nNk16 layout of variants 14-17), from registers:
  * d[4j + 2h + e] is C(row0 + g + 8h, bn + 8j + 2t + e), lane = 4g + t.
  * Rows past m are skipped, columns past n guarded by store_pair. With an
  * epilogue (kEpi != 0) each column's bias comes from global memory (L1)
  * once per row, beside the store. A 16-bit C whose pairs are not all
- * 4-byte aligned (c_vec false; warp-uniform) takes store_tile_realigned. */
+ * 4-byte aligned (c_vec false; warp-uniform) takes store_tile_realigned.
+ *
+ * The common case first, on its own short path: every column of the warp's
+ * tile inside n, pairs of C (and of the bias) aligned, beta = 0 (all
+ * warp-uniform). Each pair is computed as on the general path (the same
+ * bits), without its bounds and beta tests. With a 16-bit C whose rows
+ * are 16-byte aligned (c 16-byte aligned, ldc a multiple of 8), the 4 lanes
+ * of a row (t = 0..3) then trade their pairs so that each holds 8
+ * consecutive columns (quad_transpose), and store them with one 16-byte
+ * store: a warp's store writes 64 contiguous bytes (two whole 32-byte
+ * sectors) in each of 8 rows, where a 4-byte pair store writes 16 bytes,
+ * half a sector, in each. On an H100 (cold L2; the 2 MB C of 1024 x 1024
+ * x 64 BF16 from variant 23's 128 x 64 tiles) the pair stores took about
+ * 2.5 us of the kernel's 7.4 (gemm/README.md, "Variant 23"). */
 template <int kAcc, int kEpi = 0, typename T = __nv_bfloat16>
 __device__ __forceinline__ void store_tile(const float (&d)[kAcc], T *c, size_t ldc, unsigned m, unsigned n,
                                            unsigned row0, unsigned bn, int lane, float alpha, float beta, bool c_vec,
                                            const T *bias = nullptr, bool bias_vec = false)
 {
+    typedef typename CElem<T>::Pair Pair;
+    const int g = lane >> 2, t = lane & 3;
+    if (c_vec && beta == 0.0f && (kEpi == 0 || bias_vec) && bn + 2u * (unsigned)kAcc <= n) {
+        if constexpr (sizeof(T) == 2 && kAcc % 16 == 0) {
+            if (((uintptr_t)c & 15u) == 0 && ldc % 8 == 0 && bn % 8 == 0) {
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const unsigned row = row0 + g + 8 * h;
+                    T *const crow = c + (size_t)(row < m ? row : 0u) * ldc + bn;
+#pragma unroll
+                    for (int q = 0; q < kAcc / 16; ++q) { /* column blocks 4q .. 4q + 3 of 8 */
+                        uint32_t w[4];
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {
+                            const int j = 4 * q + i;
+                            float2 b = make_float2(0.0f, 0.0f);
+                            if constexpr (kEpi != 0)
+                                b = CElem<T>::to_float2(__ldg(reinterpret_cast<const Pair *>(bias + bn + 8 * j + 2 * t)));
+                            const Pair pr = CElem<T>::from_float2(epilogue_apply<kEpi>(alpha * d[4 * j + 2 * h], b.x),
+                                                                  epilogue_apply<kEpi>(alpha * d[4 * j + 2 * h + 1], b.y));
+                            memcpy(&w[i], &pr, 4);
+                        }
+                        quad_transpose(w, t);
+                        if (row < m) /* block 4q + t of the row: columns 8 (4q + t) .. + 7 */
+                            *reinterpret_cast<uint4 *>(crow + 8 * (4 * q + t)) = make_uint4(w[0], w[1], w[2], w[3]);
+                    }
+                }
+                return;
+            }
+        }
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const unsigned row = row0 + g + 8 * h;
+            if (row >= m) continue;
+            T *const crow = c + (size_t)row * ldc + bn + 2 * t;
+#pragma unroll
+            for (int j = 0; j < kAcc / 4; ++j) {
+                float2 b = make_float2(0.0f, 0.0f);
+                if constexpr (kEpi != 0)
+                    b = CElem<T>::to_float2(__ldg(reinterpret_cast<const Pair *>(bias + bn + 8 * j + 2 * t)));
+                *reinterpret_cast<Pair *>(crow + 8 * j) =
+                    CElem<T>::from_float2(epilogue_apply<kEpi>(alpha * d[4 * j + 2 * h], b.x),
+                                          epilogue_apply<kEpi>(alpha * d[4 * j + 2 * h + 1], b.y));
+            }
+        }
+        return;
+    }
     if constexpr (sizeof(T) == 2) {
         if (!c_vec) {
             store_tile_realigned<kAcc, kEpi, T>(d, c, ldc, m, n, row0, bn, lane, alpha, beta, bias, bias_vec);
             return;
         }
     }
-    const int g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
         const unsigned row = row0 + g + 8 * h;

@@ -7,9 +7,10 @@
  *     cluster-multicast form), the async-proxy fence, and the instructions
  *     that exist only for sm_90a (wgmma.fence / commit_group / wait_group,
  *     setmaxnreg);
- *   - clusters of CTAs (variants 17, 18 and 19): a CTA's rank and the
- *     cluster's size, the cluster-wide barrier, an arrival on the peer
- *     CTA's mbarrier, a float read in a peer CTA's shared memory;
+ *   - clusters of CTAs (variants 17, 18, 19 and 23): a CTA's rank and the
+ *     cluster's size, the cluster-wide barrier (whole, or its arrival and
+ *     wait apart), an arrival on the peer CTA's mbarrier, a float read in
+ *     and four floats stored into a peer CTA's shared memory;
  *   - the instructions of a TMA store epilogue (variants 17 and 18):
  *     stmatrix, the TMA store and its bulk groups, a pair of 16-bit values;
  *   - the ring of stages a TMA kernel keeps in shared memory (ring_layout,
@@ -140,7 +141,7 @@ __device__ __forceinline__ void fence_proxy_async()
 #endif
 }
 
-/* ---- Clusters (sm_90a): variants 17 and 18's pairs of CTAs, variant 19's k-split ---- */
+/* ---- Clusters (sm_90a): variants 17 and 18's pairs of CTAs, 19's and 23's k-splits ---- */
 /* This CTA's rank in its cluster (0 .. kCluster - 1; blockIdx.x % kCluster
  * for clusters laid along x). */
 __device__ __forceinline__ unsigned cluster_ctarank()
@@ -189,6 +190,42 @@ __device__ __forceinline__ void cluster_sync()
     asm volatile("barrier.cluster.arrive.release.aligned;\n"
                  "barrier.cluster.wait.acquire.aligned;\n" ::
                      : "memory");
+#endif
+}
+/* The two halves of cluster_sync, for a barrier whose wait comes long after
+ * its arrival (variant 23's pair: arrive as the CTA starts, wait before the
+ * first store into the peer's shared memory, which must have started).
+ * .relaxed: the arrival orders nothing; it only counts. */
+__device__ __forceinline__ void cluster_arrive_relaxed()
+{
+#if GK_SM90A
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cluster_wait()
+{
+#if GK_SM90A
+    asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
+#endif
+}
+/* The shared::cluster address of this CTA's shared-memory offset `addr` in
+ * cluster CTA `cta` (mapa); offsets added to it stay in that CTA's window. */
+__device__ __forceinline__ uint32_t cluster_addr(uint32_t addr, unsigned cta)
+{
+    uint32_t r = addr;
+#if GK_SM90A
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(cta));
+#endif
+    return r;
+}
+/* Four floats stored at shared::cluster address `remote` (cluster_addr):
+ * a store into a peer CTA's shared memory (variant 23's k-split pairs). */
+__device__ __forceinline__ void st_cluster_v4(uint32_t remote, float x, float y, float z, float w)
+{
+#if GK_SM90A
+    asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(remote), "f"(x), "f"(y), "f"(z),
+                 "f"(w)
+                 : "memory");
 #endif
 }
 /* One arrival on the mbarrier at this CTA's shared-memory offset bar, in the

@@ -124,15 +124,20 @@ constexpr int kConsumerWarps = 8;                /* each releases a stage once: 
 constexpr int kABytes = kBM * kBK * 2;           /* 16 KB: one A slab */
 constexpr int kPanelBytes = 64 * kBK * 2;        /* 8 KB: 64 columns x 64 k-rows, or 64 rows x 64 k */
 
-/* The tile of width kBN: its B slab, ring, accumulators and CTAs per SM. */
-template <int kBN> struct Tile {
+/* The tile of width kBN, computed by kCS CTAs (1, or a pair splitting k:
+ * header, "Pairs"): its B slab, ring, accumulators, the pair's exchange
+ * buffer and CTAs per SM. */
+template <int kBN, int kCS = 1> struct Tile {
     static_assert(kBN == 64 || kBN == 128, "128 x 64 or 128 x 128 tiles");
+    static_assert(kCS == 1 || kCS == 2, "one CTA or a pair");
     static constexpr int kBBytes = kBK * kBN * 2;   /* 8 or 16 KB */
     static constexpr int kPanels = kBN / 64;        /* B's MN-major panels */
     static constexpr int kAcc = kBN / 2;            /* accumulators per thread of a 64 x kBN warpgroup tile */
     static constexpr int kStages = kBN == 64 ? GKS4_STAGES_NARROW : GKS4_STAGES_WIDE;
-    /* The stages from a 1024-byte boundary (slack), then the 2 kStages barriers. */
-    static constexpr size_t kSmem = (size_t)kStages * (kABytes + kBBytes) + 1024 + 2 * kStages * 8;
+    /* A pair's exchange buffer: one warpgroup's accumulators (128 threads x kAcc floats). */
+    static constexpr int kXBytes = kCS == 2 ? 128 * kAcc * 4 : 0;
+    /* The stages from a 1024-byte boundary (slack), the exchange buffer, then the 2 kStages barriers. */
+    static constexpr size_t kSmem = (size_t)kStages * (kABytes + kBBytes) + kXBytes + 1024 + 2 * kStages * 8;
     /* CTAs per SM that the shared memory allows (228 KB per SM, 1 KB of it reserved per CTA). */
     static constexpr int kPerSm = 2 * (kSmem + 1024) <= 228u * 1024u ? 2 : 1;
     static_assert(kStages >= 2 && kSmem <= 227u * 1024u, "2 stages or more, within sm_90's 227 KB per block");
@@ -221,17 +226,13 @@ __device__ __forceinline__ void wgmma_ktile(float (&d)[kBN / 2], uint32_t as, ui
     acc_fence(d);
 }
 
-/* The consumer warpgroups' part of tile_body: the k-loop, releasing each
- * stage to the producer, then the epilogue. */
-template <int kBN, bool kF16, bool kAT, bool kBT, bool kF32C>
-__device__ __forceinline__ void consume(const Ring &ring, const Params &prm, unsigned z, unsigned bm, unsigned bn,
-                                        unsigned kt0, unsigned kt1, int wg, int warp, int lane)
+/* The consumer warpgroups' k-loop in tile_body, releasing each stage to
+ * the producer; d holds the warpgroup's sums after it. */
+template <int kBN, bool kF16, bool kAT, bool kBT>
+__device__ __forceinline__ void consume(float (&d)[kBN / 2], const Ring &ring, unsigned kt0, unsigned kt1, int wg,
+                                        int lane)
 {
     typedef Tile<kBN> TL;
-    typedef typename Elem<kF16>::T T;
-    float d[TL::kAcc];
-#pragma unroll
-    for (int j = 0; j < TL::kAcc; ++j) d[j] = 0.0f;
     for (unsigned kt = kt0; kt < kt1; ++kt) {
         const unsigned i = kt - kt0;
         const int slab = (int)(i % TL::kStages);
@@ -242,7 +243,16 @@ __device__ __forceinline__ void consume(const Ring &ring, const Params &prm, uns
     }
     wgmma_wait<0>();
     acc_fence(d);
+}
 
+/* A consumer warpgroup's epilogue: its 64 rows of the tile into C, or into
+ * a slice's fp32 partials. */
+template <int kBN, bool kF16, bool kF32C>
+__device__ __forceinline__ void epilogue(const float (&d)[kBN / 2], const Params &prm, unsigned z, unsigned bm,
+                                         unsigned bn, int wg, int warp, int lane)
+{
+    typedef Tile<kBN> TL;
+    typedef typename Elem<kF16>::T T;
     const unsigned row0 = bm + 64u * (unsigned)wg + 16u * (unsigned)(warp & 3);
     if constexpr (kF32C) {
         store_partial<TL::kAcc>(d, static_cast<float *>(prm.c) + (size_t)z * prm.stride_c, prm.ldc, prm.m, prm.n, row0,
@@ -281,23 +291,33 @@ __device__ __forceinline__ void consume(const Ring &ring, const Params &prm, uns
  * writes use u + 1 only after every consumer warp released use u, which
  * each does after waiting for it. The last k-tile's stage is never
  * released: nobody waits for it. */
-template <int kBN, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
+template <int kBN, int kCS, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
 __device__ __forceinline__ void tile_body(const CUtensorMap *map_a, const CUtensorMap *map_b, const Params &prm)
 {
-    typedef Tile<kBN> TL;
+    typedef Tile<kBN, kCS> TL;
+    static_assert(kCS == 1 || !kF32C, "a pair sums its halves itself: no fp32 partials");
     extern __shared__ __align__(128) unsigned char smem[];
-    const Ring ring = ring_layout<TL::kStages, kABytes, TL::kBBytes>(smem);
+    const Ring ring = ring_layout<TL::kStages, kABytes, TL::kBBytes, TL::kXBytes>(smem);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wg = warp >> 2; /* wg 2: the producer */
 
-    /* This CTA's unit: tile t of product (or slice) z; rows of tiles, n fastest. */
+    /* This CTA's unit: tile t of product (or slice) z; rows of tiles, n
+     * fastest. A pair (kCS = 2, clusters of 2 along x) shares its unit: the
+     * CTA of rank r takes the r-th half of its k-tiles. */
+    const unsigned rank = kCS == 2 ? cluster_ctarank() : 0u;
+    const unsigned unit = blockIdx.x / (unsigned)kCS;
     const unsigned tiles = prm.tiles_m * prm.tiles_n;
-    const unsigned z = blockIdx.x / tiles, t = blockIdx.x - z * tiles;
+    const unsigned z = unit / tiles, t = unit - z * tiles;
     const unsigned bm = (t / prm.tiles_n) * kBM, bn = (t % prm.tiles_n) * kBN;
     const unsigned ktiles = (prm.k + kBK - 1) / kBK;
     unsigned kt0 = 0, kt1 = ktiles;
     if (kF32C && prm.kt_per != 0) { /* slice z of a split k (the launcher makes none empty) */
         kt0 = z * prm.kt_per;
         kt1 = ktiles - kt0 < prm.kt_per ? ktiles : kt0 + prm.kt_per;
+    }
+    if (kCS == 2) {
+        const unsigned half = (ktiles + 1) / 2;
+        kt0 = rank == 0 ? 0u : half;
+        kt1 = rank == 0 ? half : ktiles;
     }
 
     if (tid == 0) {
@@ -308,7 +328,11 @@ __device__ __forceinline__ void tile_body(const CUtensorMap *map_a, const CUtens
         }
     }
     __syncthreads();
+    if (kCS == 2) cluster_arrive_relaxed(); /* this CTA has started (the wait: before the exchange) */
 
+    float d[TL::kAcc]; /* a consumer warpgroup's sums (unused by the producer's) */
+#pragma unroll
+    for (int j = 0; j < TL::kAcc; ++j) d[j] = 0.0f;
     if (wg == 2) {
         /* ---- The producer warpgroup: TMA mode, its thread 0 alone (the TMA
          * completes on its own); gather mode, all 128 threads. */
@@ -334,17 +358,48 @@ __device__ __forceinline__ void tile_body(const CUtensorMap *map_a, const CUtens
         }
     } else {
         /* ---- The consumer warpgroups: rows bm + 64 wg .. + 63 of the tile. */
-        consume<kBN, kF16, kAT, kBT, kF32C>(ring, prm, z, bm, bn, kt0, kt1, wg, warp, lane);
+        consume<kBN, kF16, kAT, kBT>(d, ring, kt0, kt1, wg, lane);
     }
+    if constexpr (kCS == 2) {
+        /* ---- The pair's exchange (header, "Pairs"). Warpgroup w of rank r
+         * owns rows 64 w .. 64 w + 63 of C when w = r: the other consumer
+         * warpgroup (w = 1 - r) sends its sums into the same place of the
+         * peer's exchange buffer, where the peer's warpgroup w, whose thread
+         * i holds the same elements of the tile, adds them to its own. Each
+         * 16-byte store and load covers 4 sums of one thread: thread i's
+         * j-th group sits at (j 128 + i) 16 bytes, so a warp's 32 accesses
+         * are 512 consecutive bytes. */
+        __syncwarp();      /* the producer's lane 0 rejoins its warp (.aligned barriers) */
+        cluster_wait();    /* the peer has started: its shared memory is there */
+        const int ci = tid & 127;
+        if (wg == 1 - (int)rank) {
+            const uint32_t remote = cluster_addr(ring.extra, rank ^ 1u) + 16u * (uint32_t)ci;
+#pragma unroll
+            for (int j = 0; j < TL::kAcc / 4; ++j)
+                st_cluster_v4(remote + 2048u * (uint32_t)j, d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]);
+        }
+        cluster_sync(); /* release the stores, acquire the peer's */
+        if (wg != (int)rank) return;
+        const float4 *const x = reinterpret_cast<const float4 *>(smem + (ring.extra - smem_u32(smem))) + ci;
+#pragma unroll
+        for (int j = 0; j < TL::kAcc / 4; ++j) {
+            const float4 v = x[128 * j];
+            d[4 * j] += v.x; /* rank 0's half + rank 1's, or the reverse: the same bits */
+            d[4 * j + 1] += v.y;
+            d[4 * j + 2] += v.z;
+            d[4 * j + 3] += v.w;
+        }
+    }
+    if (wg < 2) epilogue<kBN, kF16, kF32C>(d, prm, z, bm, bn, wg, warp, lane);
 }
 
-template <int kBN, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
-__global__ void __launch_bounds__(kThreads, Tile<kBN>::kPerSm)
+template <int kBN, int kCS, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
+__global__ void __launch_bounds__(kThreads, (Tile<kBN, kCS>::kPerSm))
 gemm16_wgmma_tiles(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                    const __grid_constant__ Params prm)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
-    tile_body<kBN, kTma, kF16, kAT, kBT, kF32C>(&map_a, &map_b, prm);
+    tile_body<kBN, kCS, kTma, kF16, kAT, kBT, kF32C>(&map_a, &map_b, prm);
 #else
     sm90a_stub(prm.m, prm.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
@@ -353,8 +408,8 @@ gemm16_wgmma_tiles(const __grid_constant__ CUtensorMap map_a, const __grid_const
 /* One instance: TMA mode where A's and B's rows (and strides) allow it and
  * the driver takes the maps, else gather mode (fp32 partials: TMA mode
  * only, cudaErrorNotSupported otherwise). `units`: tiles x products (or
- * slices), one CTA each. */
-template <int kBN, bool kF16, bool kAT, bool kBT, bool kF32C>
+ * slices), kCS CTAs each (a pair: one cluster). */
+template <int kBN, int kCS, bool kF16, bool kAT, bool kBT, bool kF32C>
 cudaError_t run(Params prm, const void *a, const void *b, size_t batch, size_t units, cudaStream_t stream)
 {
     const CUtensorMapDataType dtype = kF16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -378,33 +433,41 @@ cudaError_t run(Params prm, const void *a, const void *b, size_t batch, size_t u
     if (!tma && kF32C) return cudaErrorNotSupported; /* gemm.c then runs the product unsplit */
     prm.a = static_cast<const unsigned short *>(a);
     prm.b = static_cast<const unsigned short *>(b);
-    auto kernel = tma ? gemm16_wgmma_tiles<kBN, true, kF16, kAT, kBT, kF32C>
-                      : gemm16_wgmma_tiles<kBN, false, kF16, kAT, kBT, kF32C>;
+    auto kernel = tma ? gemm16_wgmma_tiles<kBN, kCS, true, kF16, kAT, kBT, kF32C>
+                      : gemm16_wgmma_tiles<kBN, kCS, false, kF16, kAT, kBT, kF32C>;
+    typedef Tile<kBN, kCS> TL;
     cudaError_t err = sm90a_image(kernel);
     if (err != cudaSuccess) return err;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Tile<kBN>::kSmem);
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)TL::kSmem);
     if (err != cudaSuccess) return err;
-    kernel<<<(unsigned)units, kThreads, Tile<kBN>::kSmem, stream>>>(map_a, map_b, prm);
-    return cudaGetLastError();
+    if constexpr (kCS == 1) {
+        kernel<<<(unsigned)units, kThreads, TL::kSmem, stream>>>(map_a, map_b, prm);
+        return cudaGetLastError();
+    } else {
+        cudaLaunchAttribute attr;
+        const cudaLaunchConfig_t cfg =
+            cluster_config(&attr, (unsigned)kCS, dim3((unsigned)(units * kCS)), kThreads, TL::kSmem, stream);
+        return cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, prm);
+    }
 }
 
 /* The width for `units_wide` CTAs of 128 x 128 tiles (header: "The width"). */
 inline bool wide(size_t units_wide) { return units_wide >= (size_t)GKS4_WIDE_MIN_TILES; }
 
-/* Every instance of a width: type (bf16, f16) x layouts x (C or partials). */
-template <int kBN, bool kF32C>
+/* Every instance of a width and pairing: type (bf16, f16) x layouts x (C or partials). */
+template <int kBN, int kCS, bool kF32C>
 cudaError_t run_width(int type, int op_a, int op_b, const Params &prm, const void *a, const void *b, size_t batch,
                       size_t units, cudaStream_t stream)
 {
     switch (4 * (type == 2) + 2 * (op_a != 0) + (op_b != 0)) {
-    case 0: return run<kBN, false, false, false, kF32C>(prm, a, b, batch, units, stream);
-    case 1: return run<kBN, false, false, true, kF32C>(prm, a, b, batch, units, stream);
-    case 2: return run<kBN, false, true, false, kF32C>(prm, a, b, batch, units, stream);
-    case 3: return run<kBN, false, true, true, kF32C>(prm, a, b, batch, units, stream);
-    case 4: return run<kBN, true, false, false, kF32C>(prm, a, b, batch, units, stream);
-    case 5: return run<kBN, true, false, true, kF32C>(prm, a, b, batch, units, stream);
-    case 6: return run<kBN, true, true, false, kF32C>(prm, a, b, batch, units, stream);
-    default: return run<kBN, true, true, true, kF32C>(prm, a, b, batch, units, stream);
+    case 0: return run<kBN, kCS, false, false, false, kF32C>(prm, a, b, batch, units, stream);
+    case 1: return run<kBN, kCS, false, false, true, kF32C>(prm, a, b, batch, units, stream);
+    case 2: return run<kBN, kCS, false, true, false, kF32C>(prm, a, b, batch, units, stream);
+    case 3: return run<kBN, kCS, false, true, true, kF32C>(prm, a, b, batch, units, stream);
+    case 4: return run<kBN, kCS, true, false, false, kF32C>(prm, a, b, batch, units, stream);
+    case 5: return run<kBN, kCS, true, false, true, kF32C>(prm, a, b, batch, units, stream);
+    case 6: return run<kBN, kCS, true, true, false, kF32C>(prm, a, b, batch, units, stream);
+    default: return run<kBN, kCS, true, true, true, kF32C>(prm, a, b, batch, units, stream);
     }
 }
 
@@ -481,10 +544,10 @@ extern "C" cudaError_t gk_gemm_small_04_wgmma_tiles_run_ex(int type, int op_a, i
     prm.bias_vec = ((uintptr_t)bias & 3u) == 0;
     if (wide(units_wide)) {
         prm.tiles_n = (unsigned)((n + 127) / 128);
-        return run_width<128, false>(type, op_a, op_b, prm, a, b, batch, units_wide, stream);
+        return run_width<128, 1, false>(type, op_a, op_b, prm, a, b, batch, units_wide, stream);
     }
     prm.tiles_n = (unsigned)((n + 63) / 64);
-    return run_width<64, false>(type, op_a, op_b, prm, a, b, batch, units_narrow, stream);
+    return run_width<64, 1, false>(type, op_a, op_b, prm, a, b, batch, units_narrow, stream);
 }
 
 /* Split-K's first step (gemm.c, GK_GEMM_AUTO; gk_gemm_split_run_fn): the
@@ -524,10 +587,10 @@ extern "C" cudaError_t gk_gemm_small_04_wgmma_tiles_run_split(int type, int op_a
     prm.c_vec = ((uintptr_t)partials & 7u) == 0 && n % 2 == 0;
     if (wide(units_wide)) {
         prm.tiles_n = (unsigned)((n + 127) / 128);
-        return run_width<128, true>(type, op_a, op_b, prm, a, b, 1, units_wide, stream);
+        return run_width<128, 1, true>(type, op_a, op_b, prm, a, b, 1, units_wide, stream);
     }
     prm.tiles_n = (unsigned)((n + 63) / 64);
-    return run_width<64, true>(type, op_a, op_b, prm, a, b, 1, units_narrow, stream);
+    return run_width<64, 1, true>(type, op_a, op_b, prm, a, b, 1, units_narrow, stream);
 }
 
 /* gk_gemm_bf16's entry point: bf16, as stored, one product, no epilogue. */
