@@ -528,13 +528,15 @@ constexpr unsigned kGatherGroupM = GKB5_GATHER_GROUP_M; /* gather mode */
 constexpr int kCluster = GKB5_CLUSTER;              /* TMA mode: CTAs of a cluster, adjacent tile rows, the same bn */
 constexpr uint16_t kClusterMask = (1u << kCluster) - 1u; /* multicast to every CTA of the cluster: 0b11 */
 /* The epilogue's staging buffer (TMA mode with beta = 0 and a C the TMA
- * can address): each consumer warp stages 16 rows x 128 columns of bf16 at
- * a time, two boxes of 16 x 64 for the TMA store. */
-constexpr int kEpiRows = 16, kEpiCols = 128, kEpiBoxCols = 64;
-constexpr int kEpiWarpBytes = kEpiRows * kEpiCols * 2;   /* 4 KB */
-constexpr int kEpiBoxBytes = kEpiRows * kEpiBoxCols * 2; /* 2 KB: 16 rows of 128 bytes, the 128-byte swizzle */
-constexpr int kEpiBytes = kConsumerWarps * kEpiWarpBytes; /* 32 KB */
-constexpr int kEpiPasses = kBN / kEpiCols;               /* 2 */
+ * can address; sm90.cuh's store_tile_tma): each consumer warp stages 16
+ * rows x 128 columns of bf16 at a time, two boxes of 16 x 64 for the TMA
+ * store, in 2 passes. */
+constexpr int kEpiRows = EpiTma<kAcc>::kRows, kEpiBoxCols = EpiTma<kAcc>::kBoxCols; /* 16, 64 */
+constexpr int kEpiBoxBytes = EpiTma<kAcc>::kBoxBytes;       /* 2 KB: 16 rows of 128 bytes, the 128-byte swizzle */
+constexpr int kEpiCols = EpiTma<kAcc>::kPassCols;           /* 128 */
+constexpr int kEpiWarpBytes = EpiTma<kAcc>::kWarpBytes;     /* 4 KB */
+constexpr int kEpiBytes = kConsumerWarps * kEpiWarpBytes;   /* 32 KB */
+constexpr int kEpiPasses = EpiTma<kAcc>::kPasses;           /* 2 */
 /* Dynamic shared memory: the stages, the epilogue's buffers, 1024 bytes of
  * alignment slack, a full and an empty mbarrier per stage. */
 constexpr size_t kDynSmemBytes = (size_t)kStages * (kABytes + kBBytes) + kEpiBytes + 1024 + 2 * kStages * 8;
@@ -646,69 +648,8 @@ struct Params {
  * two CTAs run the same kernel with the same dynamic shared memory layout,
  * so one offset names the same slab and barrier in both. */
 
-/* ---- The TMA store epilogue: its instructions (stmatrix_x4, the bulk groups,
- * tma_store_3d, pack2) are sm90.cuh's. ---- */
-/* The epilogue through shared memory: a warp's 16 rows (row0 ..) of its
- * warpgroup's 64 x 256 tile, epilogue(alpha * d + bias) rounded to C's
- * type, in 2 passes of 128 columns. Per pass: lane 0 waits until the warp's
- * previous TMA stores have read its 4 KB buffer; 8 stmatrix.x4 per lane
- * write the 16 x 128 slab as two boxes of 16 x 64 (128-byte rows, chunk q
- * of row r at q ^ (r % 8): the TMA's 128-byte swizzle; a matrix's 8 rows of
- * 16 bytes then fall in 8 distinct chunks, all 32 banks); every lane fences
- * its writes to the async proxy; lane 0 issues the two TMA stores (into
- * product z of C's 3D map) and commits them, and
- * the warp goes on without waiting for them. The TMA clips at m and n. With
- * an epilogue each lane first reads the bias of its 2 columns of each
- * 8-column block of the pass (bias_bits: 16 4-byte loads through L1). */
-template <int kEpi, typename T>
-__device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUtensorMap *map_c, int z, uint32_t buf,
-                                               unsigned m, unsigned n, unsigned row0, unsigned bn, int lane,
-                                               float alpha, const T *bias, bool bias_vec)
-{
-    if (row0 >= m) return; /* a tile below m (odd tiles_m in a cluster): nothing to store */
-    /* Lane l addresses row 8 (mi % 2) + l % 8 of matrix mi = l / 8, which is
-     * column block j + mi / 2 (8 columns) of the pass. */
-    const int mi = lane >> 3, r = 8 * (mi & 1) + (lane & 7);
-    const unsigned tcol = bn + 2u * (unsigned)(lane & 3); /* this lane's columns in block j: tcol + 8 j, + 1 */
-#pragma unroll
-    for (int pass = 0; pass < kEpiPasses; ++pass) {
-        const unsigned x = bn + (unsigned)(pass * kEpiCols);
-        if (x >= n) break; /* warp-uniform: the rest of the tile lies right of n */
-        /* The pass's bias first, all 16 loads in flight together (16
-         * registers of bf16 or half pairs): loaded beside each stmatrix,
-         * whose asm orders it after the previous one, they would wait one
-         * after another. */
-        uint32_t bb[kEpiCols / 8];
-#pragma unroll
-        for (int jb = 0; jb < kEpiCols / 8; ++jb)
-            bb[jb] = bias_bits<kEpi>(bias, tcol + 8u * (unsigned)(pass * (kEpiCols / 8) + jb), n, bias_vec);
-        if (lane == 0) bulk_wait_read();
-        __syncwarp();
-#pragma unroll
-        for (int jj = 0; jj < kEpiCols / 16; ++jj) {
-            const int j = pass * (kEpiCols / 8) + 2 * jj; /* column blocks j, j + 1 of the tile */
-            const int jl = 2 * jj + (mi >> 1);            /* this lane's block within the pass */
-            const uint32_t addr = buf + (uint32_t)((jl >> 3) * kEpiBoxBytes + r * 128 + (((jl & 7) ^ (r & 7)) << 4));
-            const float2 b0 = bias_unpack<T>(bb[2 * jj]), b1 = bias_unpack<T>(bb[2 * jj + 1]);
-            stmatrix_x4(addr,
-                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j], b0.x),
-                                 epilogue_apply<kEpi>(alpha * d[4 * j + 1], b0.y)),
-                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 2], b0.x),
-                                 epilogue_apply<kEpi>(alpha * d[4 * j + 3], b0.y)),
-                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 4], b1.x),
-                                 epilogue_apply<kEpi>(alpha * d[4 * j + 5], b1.y)),
-                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 6], b1.x),
-                                 epilogue_apply<kEpi>(alpha * d[4 * j + 7], b1.y)));
-        }
-        fence_proxy_async();
-        __syncwarp();
-        if (lane == 0) {
-            tma_store_3d(map_c, buf, (int)x, (int)row0, z);
-            if (x + kEpiBoxCols < n) tma_store_3d(map_c, buf + kEpiBoxBytes, (int)(x + kEpiBoxCols), (int)row0, z);
-            bulk_commit();
-        }
-    }
-}
+/* ---- The TMA store epilogue: sm90.cuh's store_tile_tma (stmatrix into a
+ * warp's buffer, the TMA store from it). ---- */
 
 /* Cell t (0 .. rows * cols - 1) of a rows x cols grid in the L2-friendly
  * order: groups of group_rows rows, walked column by column inside a group,
@@ -1128,7 +1069,7 @@ __device__ __forceinline__ void epilogue_tile(const float (&d)[kAcc], const CUte
 {
     const T *const bias = static_cast<const T *>(prm.bias);
     if (kTma && prm.c_tma)
-        store_tile_tma<kEpi, T>(d, map_c, (int)z, buf, prm.m, prm.n, row0, bn, lane, prm.alpha,
+        store_tile_tma<kAcc, kEpi, T>(d, map_c, (int)z, buf, prm.m, prm.n, row0, bn, lane, prm.alpha,
                                 bias, prm.bias_vec);
     else
         store_tile<kAcc, kEpi, T>(d, static_cast<T *>(prm.c) + (size_t)z * prm.stride_c, prm.ldc, prm.m, prm.n, row0,

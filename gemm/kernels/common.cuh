@@ -810,7 +810,11 @@ __device__ __forceinline__ void quad_transpose(uint32_t (&w)[4], int t)
  * sectors) in each of 8 rows, where a 4-byte pair store writes 16 bytes,
  * half a sector, in each. On an H100 (cold L2; the 2 MB C of 1024 x 1024
  * x 64 BF16 from variant 23's 128 x 64 tiles) the pair stores took about
- * 2.5 us of the kernel's 7.4 (gemm/README.md, "Variant 23"). */
+ * 2.5 us of that kernel's 7.4, the 16-byte stores 2.2 of 7.0
+ * (gemm/tuning/tiles-h100/wgmma_fixed.txt). Variants 17 and 23 store
+ * through the TMA instead where they can (sm90.cuh's store_tile_tma: 0.7
+ * us there); this is their way when C is read (beta != 0) or its rows are
+ * not TMA-addressable, and variant 21's. */
 template <int kAcc, int kEpi = 0, typename T = __nv_bfloat16>
 __device__ __forceinline__ void store_tile(const float (&d)[kAcc], T *c, size_t ldc, unsigned m, unsigned n,
                                            unsigned row0, unsigned bn, int lane, float alpha, float beta, bool c_vec,

@@ -7,12 +7,12 @@
  *     cluster-multicast form), the async-proxy fence, and the instructions
  *     that exist only for sm_90a (wgmma.fence / commit_group / wait_group,
  *     setmaxnreg);
- *   - clusters of CTAs (variants 17, 18, 19 and 23): a CTA's rank and the
- *     cluster's size, the cluster-wide barrier (whole, or its arrival and
- *     wait apart), an arrival on the peer CTA's mbarrier, a float read in
- *     and four floats stored into a peer CTA's shared memory;
+ *   - clusters of CTAs (variants 17, 18 and 19): a CTA's rank and the
+ *     cluster's size, the cluster-wide barrier, an arrival on the peer
+ *     CTA's mbarrier, a float read in a peer CTA's shared memory;
  *   - the instructions of a TMA store epilogue (variants 17 and 18):
  *     stmatrix, the TMA store and its bulk groups, a pair of 16-bit values;
+ *     and variants 17 and 23's epilogue made of them (store_tile_tma);
  *   - the ring of stages a TMA kernel keeps in shared memory (ring_layout,
  *     init_ring) and the stub that stands for a kernel in a build without
  *     sm_90a (sm90a_stub);
@@ -141,7 +141,7 @@ __device__ __forceinline__ void fence_proxy_async()
 #endif
 }
 
-/* ---- Clusters (sm_90a): variants 17 and 18's pairs of CTAs, 19's and 23's k-splits ---- */
+/* ---- Clusters (sm_90a): variants 17 and 18's pairs of CTAs, variant 19's k-split ---- */
 /* This CTA's rank in its cluster (0 .. kCluster - 1; blockIdx.x % kCluster
  * for clusters laid along x). */
 __device__ __forceinline__ unsigned cluster_ctarank()
@@ -190,42 +190,6 @@ __device__ __forceinline__ void cluster_sync()
     asm volatile("barrier.cluster.arrive.release.aligned;\n"
                  "barrier.cluster.wait.acquire.aligned;\n" ::
                      : "memory");
-#endif
-}
-/* The two halves of cluster_sync, for a barrier whose wait comes long after
- * its arrival (variant 23's pair: arrive as the CTA starts, wait before the
- * first store into the peer's shared memory, which must have started).
- * .relaxed: the arrival orders nothing; it only counts. */
-__device__ __forceinline__ void cluster_arrive_relaxed()
-{
-#if GK_SM90A
-    asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void cluster_wait()
-{
-#if GK_SM90A
-    asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
-#endif
-}
-/* The shared::cluster address of this CTA's shared-memory offset `addr` in
- * cluster CTA `cta` (mapa); offsets added to it stay in that CTA's window. */
-__device__ __forceinline__ uint32_t cluster_addr(uint32_t addr, unsigned cta)
-{
-    uint32_t r = addr;
-#if GK_SM90A
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(cta));
-#endif
-    return r;
-}
-/* Four floats stored at shared::cluster address `remote` (cluster_addr):
- * a store into a peer CTA's shared memory (variant 23's k-split pairs). */
-__device__ __forceinline__ void st_cluster_v4(uint32_t remote, float x, float y, float z, float w)
-{
-#if GK_SM90A
-    asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(remote), "f"(x), "f"(y), "f"(z),
-                 "f"(w)
-                 : "memory");
 #endif
 }
 /* One arrival on the mbarrier at this CTA's shared-memory offset bar, in the
@@ -309,6 +273,86 @@ template <typename T> __device__ __forceinline__ uint32_t pack2(float lo, float 
 {
     const typename CElem<T>::Pair v = CElem<T>::from_float2(lo, hi);
     return *reinterpret_cast<const uint32_t *>(&v);
+}
+
+/* The epilogue through shared memory and the TMA (variants 17 and 23): a
+ * warp's 16 rows (row0 ..) of its warpgroup's 64 x 2 kAcc accumulator tile
+ * (d in the wgmma m64nNk16 layout: d[4j + 2h + e] is C(row0 + g + 8h,
+ * bn + 8j + 2t + e), lane = 4g + t), epilogue(alpha * d + bias) rounded to
+ * C's 16-bit type, in passes of up to 128 columns (EpiTma<kAcc>::kPasses:
+ * 1 for 64 or 128 columns, 2 for 256). Per pass: lane 0 waits until the
+ * warp's previous TMA stores have read its buffer (kWarpBytes, 1024-byte
+ * aligned); stmatrix.x4 (2 kAcc / 16 per lane and pass) writes the 16 rows
+ * as boxes of 16 x 64 (128-byte rows, chunk q of row r at q ^ (r % 8): the
+ * TMA's 128-byte swizzle; a matrix's 8 rows of 16 bytes then fall in 8
+ * distinct chunks, all 32 banks); every lane fences its writes to the async
+ * proxy (stmatrix writes through the generic proxy, the TMA reads through
+ * the async one); lane 0 issues the pass's TMA stores (into product z of
+ * C's 3D map, whose box is 64 columns x 16 rows) and commits them, and
+ * the warp goes on without waiting for them. The TMA clips at m and n: no
+ * bounds checks here. With an epilogue each lane first reads the bias of
+ * its 2 columns of each 8-column block of the pass (bias_bits). Before the
+ * CTA ends, lane 0 must wait for the stores (bulk_wait_all): they read its
+ * shared memory. */
+template <int kAcc> struct EpiTma {
+    static constexpr int kRows = 16, kBoxCols = 64;                 /* C's box: a warp's rows, 128 bytes wide */
+    static constexpr int kBoxBytes = kRows * kBoxCols * 2;          /* 2 KB */
+    static constexpr int kCols = 2 * kAcc;                          /* a warp's columns */
+    static constexpr int kPassCols = kCols < 128 ? kCols : 128;     /* 64 or 128 */
+    static constexpr int kPasses = kCols / kPassCols;
+    static constexpr int kWarpBytes = kRows * kPassCols * 2;        /* 2 or 4 KB */
+    static_assert(kCols % 64 == 0 && kPasses * kPassCols == kCols, "whole boxes of 64 columns");
+};
+template <int kAcc, int kEpi, typename T>
+__device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const CUtensorMap *map_c, int z, uint32_t buf,
+                                               unsigned m, unsigned n, unsigned row0, unsigned bn, int lane,
+                                               float alpha, const T *bias, bool bias_vec)
+{
+    typedef EpiTma<kAcc> E;
+    if (row0 >= m) return; /* the warp's rows lie below m: nothing to store */
+    /* Lane l addresses row 8 (mi % 2) + l % 8 of matrix mi = l / 8, which is
+     * column block j + mi / 2 (8 columns) of the pass. */
+    const int mi = lane >> 3, r = 8 * (mi & 1) + (lane & 7);
+    const unsigned tcol = bn + 2u * (unsigned)(lane & 3); /* this lane's columns in block j: tcol + 8 j, + 1 */
+#pragma unroll
+    for (int pass = 0; pass < E::kPasses; ++pass) {
+        const unsigned x = bn + (unsigned)(pass * E::kPassCols);
+        if (x >= n) break; /* warp-uniform: the rest of the tile lies right of n */
+        /* The pass's bias first, all its loads in flight together: loaded
+         * beside each stmatrix, whose asm orders it after the previous one,
+         * they would wait one after another. */
+        uint32_t bb[E::kPassCols / 8];
+#pragma unroll
+        for (int jb = 0; jb < E::kPassCols / 8; ++jb)
+            bb[jb] = bias_bits<kEpi>(bias, tcol + 8u * (unsigned)(pass * (E::kPassCols / 8) + jb), n, bias_vec);
+        if (lane == 0) bulk_wait_read();
+        __syncwarp();
+#pragma unroll
+        for (int jj = 0; jj < E::kPassCols / 16; ++jj) {
+            const int j = pass * (E::kPassCols / 8) + 2 * jj; /* column blocks j, j + 1 of the tile */
+            const int jl = 2 * jj + (mi >> 1);                /* this lane's block within the pass */
+            const uint32_t addr = buf + (uint32_t)((jl >> 3) * E::kBoxBytes + r * 128 + (((jl & 7) ^ (r & 7)) << 4));
+            const float2 b0 = bias_unpack<T>(bb[2 * jj]), b1 = bias_unpack<T>(bb[2 * jj + 1]);
+            stmatrix_x4(addr,
+                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j], b0.x),
+                                 epilogue_apply<kEpi>(alpha * d[4 * j + 1], b0.y)),
+                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 2], b0.x),
+                                 epilogue_apply<kEpi>(alpha * d[4 * j + 3], b0.y)),
+                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 4], b1.x),
+                                 epilogue_apply<kEpi>(alpha * d[4 * j + 5], b1.y)),
+                        pack2<T>(epilogue_apply<kEpi>(alpha * d[4 * j + 6], b1.x),
+                                 epilogue_apply<kEpi>(alpha * d[4 * j + 7], b1.y)));
+        }
+        fence_proxy_async();
+        __syncwarp();
+        if (lane == 0) {
+#pragma unroll
+            for (int bx = 0; bx < E::kPassCols / E::kBoxCols; ++bx)
+                if (x + (unsigned)(bx * E::kBoxCols) < n)
+                    tma_store_3d(map_c, buf + (uint32_t)(bx * E::kBoxBytes), (int)(x + bx * E::kBoxCols), (int)row0, z);
+            bulk_commit();
+        }
+    }
 }
 
 /* Where a ring of kStages stages lies in dynamic shared memory: from the

@@ -30,9 +30,12 @@
  *     of a split k) in one grid: no persistence. A mid-size product has one
  *     or two waves of tiles, so the next tile's loads have little to hide
  *     behind, and each CTA's first k-tile meets the launch alone;
- *   - the epilogue from registers (common.cuh's store_tile: alpha, beta,
- *     bias, ReLU or GELU, rounded once to C's type), or a split slice's
- *     fp32 partials (store_partial) for split_k.cu's fixed-order sum.
+ *   - the epilogue through shared memory and the TMA store when beta = 0
+ *     and C's rows are TMA-addressable (sm90.cuh's store_tile_tma, variant
+ *     17's: "The store" below), else from registers (common.cuh's
+ *     store_tile); either way alpha, beta, bias, ReLU or GELU in fp32,
+ *     rounded once to C's type; or a split slice's fp32 partials
+ *     (store_partial) for split_k.cu's fixed-order sum.
  *
  * Counted per CTA and k-tile (kBN = 128): 16 KB of A and 16 KB of B for
  * 128 x 128 x 64 multiply-adds, 32 per byte loaded (variant 17: 42.7;
@@ -57,7 +60,47 @@
  * and 6 stages: 1024^3 0.67, 0.66, 0.67; 2048^3 0.73 each. Hence 8 and 4.
  * (gemm/tuning/wgmma_stages.cu times the two widths of one build against
  * cuBLAS; gemm/tuning/tiles-h100/wgmma_stages.txt holds the three builds'
- * output.)
+ * output. Those ratios are from before the TMA store below, with C stored
+ * from registers.) The width's and the stages' choices still hold with
+ * it (wgmma_fixed.txt, build 5: 1024^3 8.80 us on 128 x 64 tiles, 11.10 on
+ * 128 x 128; 1536^3, 144 wide tiles, 23.58 against 24.19; 2048^3 32.22
+ * against 40.80).
+ *
+ * The store. A mid-size product's CTAs all compute one tile and reach
+ * their epilogue together, at the end of the kernel, so the time it takes
+ * to write C adds to the whole. Measured on an H100 (gemm/tuning/
+ * wgmma_fixed.cu, cold L2, medians, 2026-11-27; tiles-h100/wgmma_fixed.txt:
+ * five builds of this file), 128 x 64 tiles at 1024 x 1024 x 64 (one
+ * k-tile each) and 1024^3, against cuBLAS BF16's 5.47 and 8.58 us:
+ *
+ *   epilogue                                        1024 x 1024 x 64   1024^3
+ *   4-byte pair stores from registers                       7.49 us  10.69
+ *   the same, short path (no bounds or beta tests)          7.39     10.56
+ *   16-byte stores after a quad transpose (store_tile)      7.01     10.11
+ *   stmatrix into shared memory, then the TMA store         5.57      8.80
+ *   no store at all (not a GEMM: the cost's measure)        4.83      8.06
+ *
+ * From registers, a warp's store instruction writes 8 rows of 16 bytes
+ * (pairs) or 64 bytes (16-byte stores); through the TMA each consumer warp
+ * writes its 16 x kBN slab into its own buffer (2 KB for kBN = 64, 4 KB
+ * for 128: 16 or 32 KB per CTA beside the ring) with 2 kBN / 16 stmatrix
+ * per lane, and one thread hands it to the TMA as boxes of 16 rows x 128
+ * bytes, which the TMA writes as whole lines and clips at m and n. Lane 0
+ * of each warp waits for its stores (cp.async.bulk.wait_group 0) before
+ * the CTA ends. With beta != 0 (C is read) or rows the TMA cannot
+ * address, the store is store_tile's.
+ *
+ * Tried and left out: pairs of CTAs in a cluster of 2 that split a tile's
+ * k-tiles in halves and add them through distributed shared memory (one
+ * warpgroup of each CTA sends its 64 rows of sums into the peer's shared
+ * memory, st.shared::cluster, and the other adds and stores; one launch,
+ * the same bits every run). Each CTA then loads half the bytes of its
+ * tile, but the pair costs a cluster barrier and a 16 or 32 KB exchange:
+ * at 1024^3 128 x 128 tiles in pairs took 11.42 us against 10.11 for
+ * unpaired 128 x 64 tiles, and at 256^3 128 x 64 tiles 7.10 against 6.43
+ * (both with the 16-byte stores; wgmma_fixed.txt, build 4). Where they won
+ * (512 x 512 x 2048: 10.98 against 12.48; 384 x 384 x 4096: 14.75 against
+ * 19.17), k is long enough for the split below.
  *
  * Tried and left out: clusters of 2 CTAs side by side that share A by
  * TMA multicast (variant 17's step 2, along n), which cut the bytes each
@@ -124,20 +167,17 @@ constexpr int kConsumerWarps = 8;                /* each releases a stage once: 
 constexpr int kABytes = kBM * kBK * 2;           /* 16 KB: one A slab */
 constexpr int kPanelBytes = 64 * kBK * 2;        /* 8 KB: 64 columns x 64 k-rows, or 64 rows x 64 k */
 
-/* The tile of width kBN, computed by kCS CTAs (1, or a pair splitting k:
- * header, "Pairs"): its B slab, ring, accumulators, the pair's exchange
- * buffer and CTAs per SM. */
-template <int kBN, int kCS = 1> struct Tile {
+/* The tile of width kBN: its B slab, ring, accumulators and CTAs per SM. */
+template <int kBN> struct Tile {
     static_assert(kBN == 64 || kBN == 128, "128 x 64 or 128 x 128 tiles");
-    static_assert(kCS == 1 || kCS == 2, "one CTA or a pair");
     static constexpr int kBBytes = kBK * kBN * 2;   /* 8 or 16 KB */
     static constexpr int kPanels = kBN / 64;        /* B's MN-major panels */
     static constexpr int kAcc = kBN / 2;            /* accumulators per thread of a 64 x kBN warpgroup tile */
     static constexpr int kStages = kBN == 64 ? GKS4_STAGES_NARROW : GKS4_STAGES_WIDE;
-    /* A pair's exchange buffer: one warpgroup's accumulators (128 threads x kAcc floats). */
-    static constexpr int kXBytes = kCS == 2 ? 128 * kAcc * 4 : 0;
-    /* The stages from a 1024-byte boundary (slack), the exchange buffer, then the 2 kStages barriers. */
-    static constexpr size_t kSmem = (size_t)kStages * (kABytes + kBBytes) + kXBytes + 1024 + 2 * kStages * 8;
+    /* The TMA store's buffers (sm90.cuh's store_tile_tma): one per consumer warp, 2 or 4 KB. */
+    static constexpr int kEpiBytes = kConsumerWarps * EpiTma<kAcc>::kWarpBytes;
+    /* The stages from a 1024-byte boundary (slack), the store's buffers, then the 2 kStages barriers. */
+    static constexpr size_t kSmem = (size_t)kStages * (kABytes + kBBytes) + kEpiBytes + 1024 + 2 * kStages * 8;
     /* CTAs per SM that the shared memory allows (228 KB per SM, 1 KB of it reserved per CTA). */
     static constexpr int kPerSm = 2 * (kSmem + 1024) <= 228u * 1024u ? 2 : 1;
     static_assert(kStages >= 2 && kSmem <= 227u * 1024u, "2 stages or more, within sm_90's 227 KB per block");
@@ -154,7 +194,7 @@ struct Params {
     float alpha, beta;
     int epi;         /* gk_gemm_epilogue: 0 none, 1 bias, 2 + ReLU, 3 + GELU */
     unsigned kt_per; /* split-K (fp32 partials): slice z takes k-tiles z kt_per ..; 0: all */
-    bool c_vec, bias_vec, a_batched, b_batched;
+    bool c_vec, c_tma, bias_vec, a_batched, b_batched;
 };
 
 template <bool kF16> struct Elem {
@@ -226,13 +266,19 @@ __device__ __forceinline__ void wgmma_ktile(float (&d)[kBN / 2], uint32_t as, ui
     acc_fence(d);
 }
 
-/* The consumer warpgroups' k-loop in tile_body, releasing each stage to
- * the producer; d holds the warpgroup's sums after it. */
-template <int kBN, bool kF16, bool kAT, bool kBT>
-__device__ __forceinline__ void consume(float (&d)[kBN / 2], const Ring &ring, unsigned kt0, unsigned kt1, int wg,
+/* The consumer warpgroups' part of tile_body: the k-loop, releasing each
+ * stage to the producer, then the epilogue: through the TMA (store_tile_tma,
+ * into the warp's buffer at ring.extra) when c_tma, else from registers. */
+template <int kBN, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
+__device__ __forceinline__ void consume(const Ring &ring, const CUtensorMap *map_c, const Params &prm, unsigned z,
+                                        unsigned bm, unsigned bn, unsigned kt0, unsigned kt1, int wg, int warp,
                                         int lane)
 {
     typedef Tile<kBN> TL;
+    typedef typename Elem<kF16>::T T;
+    float d[TL::kAcc];
+#pragma unroll
+    for (int j = 0; j < TL::kAcc; ++j) d[j] = 0.0f;
     for (unsigned kt = kt0; kt < kt1; ++kt) {
         const unsigned i = kt - kt0;
         const int slab = (int)(i % TL::kStages);
@@ -243,20 +289,33 @@ __device__ __forceinline__ void consume(float (&d)[kBN / 2], const Ring &ring, u
     }
     wgmma_wait<0>();
     acc_fence(d);
-}
 
-/* A consumer warpgroup's epilogue: its 64 rows of the tile into C, or into
- * a slice's fp32 partials. */
-template <int kBN, bool kF16, bool kF32C>
-__device__ __forceinline__ void epilogue(const float (&d)[kBN / 2], const Params &prm, unsigned z, unsigned bm,
-                                         unsigned bn, int wg, int warp, int lane)
-{
-    typedef Tile<kBN> TL;
-    typedef typename Elem<kF16>::T T;
     const unsigned row0 = bm + 64u * (unsigned)wg + 16u * (unsigned)(warp & 3);
     if constexpr (kF32C) {
         store_partial<TL::kAcc>(d, static_cast<float *>(prm.c) + (size_t)z * prm.stride_c, prm.ldc, prm.m, prm.n, row0,
                                 bn, lane, prm.alpha, prm.c_vec);
+    } else if (kTma && prm.c_tma) {
+        const T *const bias = static_cast<const T *>(prm.bias);
+        const uint32_t buf = ring.extra + (uint32_t)(warp * EpiTma<TL::kAcc>::kWarpBytes);
+        switch (prm.epi) {
+        case 0:
+            store_tile_tma<TL::kAcc, 0, T>(d, map_c, (int)z, buf, prm.m, prm.n, row0, bn, lane, prm.alpha, bias,
+                                           prm.bias_vec);
+            break;
+        case 1:
+            store_tile_tma<TL::kAcc, 1, T>(d, map_c, (int)z, buf, prm.m, prm.n, row0, bn, lane, prm.alpha, bias,
+                                           prm.bias_vec);
+            break;
+        case 2:
+            store_tile_tma<TL::kAcc, 2, T>(d, map_c, (int)z, buf, prm.m, prm.n, row0, bn, lane, prm.alpha, bias,
+                                           prm.bias_vec);
+            break;
+        default:
+            store_tile_tma<TL::kAcc, 3, T>(d, map_c, (int)z, buf, prm.m, prm.n, row0, bn, lane, prm.alpha, bias,
+                                           prm.bias_vec);
+            break;
+        }
+        if (lane == 0) bulk_wait_all(); /* the stores have read the buffer (and written C) before the CTA ends */
     } else {
         T *const c = static_cast<T *>(prm.c) + (size_t)z * prm.stride_c;
         const T *const bias = static_cast<const T *>(prm.bias);
@@ -291,33 +350,24 @@ __device__ __forceinline__ void epilogue(const float (&d)[kBN / 2], const Params
  * writes use u + 1 only after every consumer warp released use u, which
  * each does after waiting for it. The last k-tile's stage is never
  * released: nobody waits for it. */
-template <int kBN, int kCS, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
-__device__ __forceinline__ void tile_body(const CUtensorMap *map_a, const CUtensorMap *map_b, const Params &prm)
+template <int kBN, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
+__device__ __forceinline__ void tile_body(const CUtensorMap *map_a, const CUtensorMap *map_b, const CUtensorMap *map_c,
+                                          const Params &prm)
 {
-    typedef Tile<kBN, kCS> TL;
-    static_assert(kCS == 1 || !kF32C, "a pair sums its halves itself: no fp32 partials");
+    typedef Tile<kBN> TL;
     extern __shared__ __align__(128) unsigned char smem[];
-    const Ring ring = ring_layout<TL::kStages, kABytes, TL::kBBytes, TL::kXBytes>(smem);
+    const Ring ring = ring_layout<TL::kStages, kABytes, TL::kBBytes, TL::kEpiBytes>(smem);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wg = warp >> 2; /* wg 2: the producer */
 
-    /* This CTA's unit: tile t of product (or slice) z; rows of tiles, n
-     * fastest. A pair (kCS = 2, clusters of 2 along x) shares its unit: the
-     * CTA of rank r takes the r-th half of its k-tiles. */
-    const unsigned rank = kCS == 2 ? cluster_ctarank() : 0u;
-    const unsigned unit = blockIdx.x / (unsigned)kCS;
+    /* This CTA's unit: tile t of product (or slice) z; rows of tiles, n fastest. */
     const unsigned tiles = prm.tiles_m * prm.tiles_n;
-    const unsigned z = unit / tiles, t = unit - z * tiles;
+    const unsigned z = blockIdx.x / tiles, t = blockIdx.x - z * tiles;
     const unsigned bm = (t / prm.tiles_n) * kBM, bn = (t % prm.tiles_n) * kBN;
     const unsigned ktiles = (prm.k + kBK - 1) / kBK;
     unsigned kt0 = 0, kt1 = ktiles;
     if (kF32C && prm.kt_per != 0) { /* slice z of a split k (the launcher makes none empty) */
         kt0 = z * prm.kt_per;
         kt1 = ktiles - kt0 < prm.kt_per ? ktiles : kt0 + prm.kt_per;
-    }
-    if (kCS == 2) {
-        const unsigned half = (ktiles + 1) / 2;
-        kt0 = rank == 0 ? 0u : half;
-        kt1 = rank == 0 ? half : ktiles;
     }
 
     if (tid == 0) {
@@ -328,11 +378,7 @@ __device__ __forceinline__ void tile_body(const CUtensorMap *map_a, const CUtens
         }
     }
     __syncthreads();
-    if (kCS == 2) cluster_arrive_relaxed(); /* this CTA has started (the wait: before the exchange) */
 
-    float d[TL::kAcc]; /* a consumer warpgroup's sums (unused by the producer's) */
-#pragma unroll
-    for (int j = 0; j < TL::kAcc; ++j) d[j] = 0.0f;
     if (wg == 2) {
         /* ---- The producer warpgroup: TMA mode, its thread 0 alone (the TMA
          * completes on its own); gather mode, all 128 threads. */
@@ -358,48 +404,17 @@ __device__ __forceinline__ void tile_body(const CUtensorMap *map_a, const CUtens
         }
     } else {
         /* ---- The consumer warpgroups: rows bm + 64 wg .. + 63 of the tile. */
-        consume<kBN, kF16, kAT, kBT>(d, ring, kt0, kt1, wg, lane);
+        consume<kBN, kTma, kF16, kAT, kBT, kF32C>(ring, map_c, prm, z, bm, bn, kt0, kt1, wg, warp, lane);
     }
-    if constexpr (kCS == 2) {
-        /* ---- The pair's exchange (header, "Pairs"). Warpgroup w of rank r
-         * owns rows 64 w .. 64 w + 63 of C when w = r: the other consumer
-         * warpgroup (w = 1 - r) sends its sums into the same place of the
-         * peer's exchange buffer, where the peer's warpgroup w, whose thread
-         * i holds the same elements of the tile, adds them to its own. Each
-         * 16-byte store and load covers 4 sums of one thread: thread i's
-         * j-th group sits at (j 128 + i) 16 bytes, so a warp's 32 accesses
-         * are 512 consecutive bytes. */
-        __syncwarp();      /* the producer's lane 0 rejoins its warp (.aligned barriers) */
-        cluster_wait();    /* the peer has started: its shared memory is there */
-        const int ci = tid & 127;
-        if (wg == 1 - (int)rank) {
-            const uint32_t remote = cluster_addr(ring.extra, rank ^ 1u) + 16u * (uint32_t)ci;
-#pragma unroll
-            for (int j = 0; j < TL::kAcc / 4; ++j)
-                st_cluster_v4(remote + 2048u * (uint32_t)j, d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]);
-        }
-        cluster_sync(); /* release the stores, acquire the peer's */
-        if (wg != (int)rank) return;
-        const float4 *const x = reinterpret_cast<const float4 *>(smem + (ring.extra - smem_u32(smem))) + ci;
-#pragma unroll
-        for (int j = 0; j < TL::kAcc / 4; ++j) {
-            const float4 v = x[128 * j];
-            d[4 * j] += v.x; /* rank 0's half + rank 1's, or the reverse: the same bits */
-            d[4 * j + 1] += v.y;
-            d[4 * j + 2] += v.z;
-            d[4 * j + 3] += v.w;
-        }
-    }
-    if (wg < 2) epilogue<kBN, kF16, kF32C>(d, prm, z, bm, bn, wg, warp, lane);
 }
 
-template <int kBN, int kCS, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
-__global__ void __launch_bounds__(kThreads, (Tile<kBN, kCS>::kPerSm))
+template <int kBN, bool kTma, bool kF16, bool kAT, bool kBT, bool kF32C>
+__global__ void __launch_bounds__(kThreads, Tile<kBN>::kPerSm)
 gemm16_wgmma_tiles(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                   const __grid_constant__ Params prm)
+                   const __grid_constant__ CUtensorMap map_c, const __grid_constant__ Params prm)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
-    tile_body<kBN, kCS, kTma, kF16, kAT, kBT, kF32C>(&map_a, &map_b, prm);
+    tile_body<kBN, kTma, kF16, kAT, kBT, kF32C>(&map_a, &map_b, &map_c, prm);
 #else
     sm90a_stub(prm.m, prm.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
@@ -408,15 +423,17 @@ gemm16_wgmma_tiles(const __grid_constant__ CUtensorMap map_a, const __grid_const
 /* One instance: TMA mode where A's and B's rows (and strides) allow it and
  * the driver takes the maps, else gather mode (fp32 partials: TMA mode
  * only, cudaErrorNotSupported otherwise). `units`: tiles x products (or
- * slices), kCS CTAs each (a pair: one cluster). */
-template <int kBN, int kCS, bool kF16, bool kAT, bool kBT, bool kF32C>
+ * slices), one CTA each. */
+template <int kBN, bool kF16, bool kAT, bool kBT, bool kF32C>
 cudaError_t run(Params prm, const void *a, const void *b, size_t batch, size_t units, cudaStream_t stream)
 {
     const CUtensorMapDataType dtype = kF16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     const size_t m = prm.m, n = prm.n, k = prm.k;
-    CUtensorMap map_a, map_b;
+    CUtensorMap map_a, map_b, map_c;
     memset(&map_a, 0, sizeof(map_a));
     memset(&map_b, 0, sizeof(map_b));
+    memset(&map_c, 0, sizeof(map_c)); /* never read without c_tma */
+    prm.c_tma = false;
     bool tma = k > 0 && tma_addressable(a, prm.lda, 2) && tma_addressable(b, prm.ldb, 2) &&
                (prm.stride_a * 2) % 16 == 0 && (prm.stride_b * 2) % 16 == 0;
     if (tma) {
@@ -429,45 +446,44 @@ cudaError_t run(Params prm, const void *a, const void *b, size_t batch, size_t u
                           prm.stride_a, 64, kAT ? 64 : kBM) == cudaSuccess &&
               map_batched(encode, &map_b, dtype, 2, b, kBT ? n : k, kBT ? k : n, prm.ldb, prm.b_batched, batch,
                           prm.stride_b, 64, kBT ? kBN : kBK) == cudaSuccess;
+        /* C through the TMA store (header: "The store") when beta = 0 (C
+         * is not read) and its rows (and the products' strides) are
+         * TMA-addressable: boxes of 64 columns x 16 rows, a warp's rows. */
+        prm.c_tma = tma && !kF32C && prm.beta == 0.0f && tma_addressable(prm.c, prm.ldc, 2) &&
+                    (prm.stride_c * 2) % 16 == 0 &&
+                    map_batched(encode, &map_c, dtype, 2, prm.c, m, n, prm.ldc, batch > 1, batch, prm.stride_c,
+                                EpiTma<Tile<kBN>::kAcc>::kBoxCols, EpiTma<Tile<kBN>::kAcc>::kRows) == cudaSuccess;
     }
     if (!tma && kF32C) return cudaErrorNotSupported; /* gemm.c then runs the product unsplit */
     prm.a = static_cast<const unsigned short *>(a);
     prm.b = static_cast<const unsigned short *>(b);
-    auto kernel = tma ? gemm16_wgmma_tiles<kBN, kCS, true, kF16, kAT, kBT, kF32C>
-                      : gemm16_wgmma_tiles<kBN, kCS, false, kF16, kAT, kBT, kF32C>;
-    typedef Tile<kBN, kCS> TL;
+    auto kernel = tma ? gemm16_wgmma_tiles<kBN, true, kF16, kAT, kBT, kF32C>
+                      : gemm16_wgmma_tiles<kBN, false, kF16, kAT, kBT, kF32C>;
     cudaError_t err = sm90a_image(kernel);
     if (err != cudaSuccess) return err;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)TL::kSmem);
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Tile<kBN>::kSmem);
     if (err != cudaSuccess) return err;
-    if constexpr (kCS == 1) {
-        kernel<<<(unsigned)units, kThreads, TL::kSmem, stream>>>(map_a, map_b, prm);
-        return cudaGetLastError();
-    } else {
-        cudaLaunchAttribute attr;
-        const cudaLaunchConfig_t cfg =
-            cluster_config(&attr, (unsigned)kCS, dim3((unsigned)(units * kCS)), kThreads, TL::kSmem, stream);
-        return cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, prm);
-    }
+    kernel<<<(unsigned)units, kThreads, Tile<kBN>::kSmem, stream>>>(map_a, map_b, map_c, prm);
+    return cudaGetLastError();
 }
 
 /* The width for `units_wide` CTAs of 128 x 128 tiles (header: "The width"). */
 inline bool wide(size_t units_wide) { return units_wide >= (size_t)GKS4_WIDE_MIN_TILES; }
 
-/* Every instance of a width and pairing: type (bf16, f16) x layouts x (C or partials). */
-template <int kBN, int kCS, bool kF32C>
+/* Every instance of a width: type (bf16, f16) x layouts x (C or partials). */
+template <int kBN, bool kF32C>
 cudaError_t run_width(int type, int op_a, int op_b, const Params &prm, const void *a, const void *b, size_t batch,
                       size_t units, cudaStream_t stream)
 {
     switch (4 * (type == 2) + 2 * (op_a != 0) + (op_b != 0)) {
-    case 0: return run<kBN, kCS, false, false, false, kF32C>(prm, a, b, batch, units, stream);
-    case 1: return run<kBN, kCS, false, false, true, kF32C>(prm, a, b, batch, units, stream);
-    case 2: return run<kBN, kCS, false, true, false, kF32C>(prm, a, b, batch, units, stream);
-    case 3: return run<kBN, kCS, false, true, true, kF32C>(prm, a, b, batch, units, stream);
-    case 4: return run<kBN, kCS, true, false, false, kF32C>(prm, a, b, batch, units, stream);
-    case 5: return run<kBN, kCS, true, false, true, kF32C>(prm, a, b, batch, units, stream);
-    case 6: return run<kBN, kCS, true, true, false, kF32C>(prm, a, b, batch, units, stream);
-    default: return run<kBN, kCS, true, true, true, kF32C>(prm, a, b, batch, units, stream);
+    case 0: return run<kBN, false, false, false, kF32C>(prm, a, b, batch, units, stream);
+    case 1: return run<kBN, false, false, true, kF32C>(prm, a, b, batch, units, stream);
+    case 2: return run<kBN, false, true, false, kF32C>(prm, a, b, batch, units, stream);
+    case 3: return run<kBN, false, true, true, kF32C>(prm, a, b, batch, units, stream);
+    case 4: return run<kBN, true, false, false, kF32C>(prm, a, b, batch, units, stream);
+    case 5: return run<kBN, true, false, true, kF32C>(prm, a, b, batch, units, stream);
+    case 6: return run<kBN, true, true, false, kF32C>(prm, a, b, batch, units, stream);
+    default: return run<kBN, true, true, true, kF32C>(prm, a, b, batch, units, stream);
     }
 }
 
@@ -544,10 +560,10 @@ extern "C" cudaError_t gk_gemm_small_04_wgmma_tiles_run_ex(int type, int op_a, i
     prm.bias_vec = ((uintptr_t)bias & 3u) == 0;
     if (wide(units_wide)) {
         prm.tiles_n = (unsigned)((n + 127) / 128);
-        return run_width<128, 1, false>(type, op_a, op_b, prm, a, b, batch, units_wide, stream);
+        return run_width<128, false>(type, op_a, op_b, prm, a, b, batch, units_wide, stream);
     }
     prm.tiles_n = (unsigned)((n + 63) / 64);
-    return run_width<64, 1, false>(type, op_a, op_b, prm, a, b, batch, units_narrow, stream);
+    return run_width<64, false>(type, op_a, op_b, prm, a, b, batch, units_narrow, stream);
 }
 
 /* Split-K's first step (gemm.c, GK_GEMM_AUTO; gk_gemm_split_run_fn): the
@@ -587,10 +603,10 @@ extern "C" cudaError_t gk_gemm_small_04_wgmma_tiles_run_split(int type, int op_a
     prm.c_vec = ((uintptr_t)partials & 7u) == 0 && n % 2 == 0;
     if (wide(units_wide)) {
         prm.tiles_n = (unsigned)((n + 127) / 128);
-        return run_width<128, 1, true>(type, op_a, op_b, prm, a, b, 1, units_wide, stream);
+        return run_width<128, true>(type, op_a, op_b, prm, a, b, 1, units_wide, stream);
     }
     prm.tiles_n = (unsigned)((n + 63) / 64);
-    return run_width<64, 1, true>(type, op_a, op_b, prm, a, b, 1, units_narrow, stream);
+    return run_width<64, true>(type, op_a, op_b, prm, a, b, 1, units_narrow, stream);
 }
 
 /* gk_gemm_bf16's entry point: bf16, as stored, one product, no epilogue. */

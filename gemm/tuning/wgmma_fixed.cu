@@ -3,17 +3,16 @@
  * after 5 warm-ups, BF16, C = A B with dense row-major operands (all zero:
  * only times are compared here; wgmma_stages.cu compares results):
  *   - an empty kernel (the floor of this timing);
- *   - cuBLAS BF16 and variant 23's 128 x 64 and 128 x 128 tiles (w64, w128),
- *     each on one CTA or on a pair of CTAs that splits k in a cluster of 2
- *     and adds the halves through distributed shared memory (w64p, w128p;
- *     the pairs were in small_04_wgmma_tiles.cu at the commit that added
- *     this file and left it after);
+ *   - cuBLAS BF16 and variant 23's 128 x 64 and 128 x 128 tiles (w64, w128);
+ *     at the commit that added this file, also each on a pair of CTAs that
+ *     split k in a cluster of 2 and added the halves through distributed
+ *     shared memory (w64p, w128p: small_04_wgmma_tiles.cu had them there,
+ *     as run's kCS = 2, and not after);
  *   - variant 23's split-K partials (one launch, without split_k.cu's sum).
  * Build: nvcc -std=c++17 -gencode arch=compute_90a,code=sm_90a \
  *          -o wgmma_fixed gemm/tuning/wgmma_fixed.cu -lcublas -lcuda
- * tiles-h100/wgmma_fixed.txt holds its output for three builds of the
- * kernel file (the epilogue's 4-byte pair stores; no store at all; the
- * 16-byte stores). */
+ * tiles-h100/wgmma_fixed.txt holds its output for five builds of the
+ * kernel file (its header says which). */
 #include "../kernels/small_04_wgmma_tiles.cu"
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -41,10 +40,9 @@ int main(){
       float tc=timeit([&](){ cublasGemmEx(hd,CUBLAS_OP_N,CUBLAS_OP_N,n,m,k,&one,b,CUDA_R_16BF,n,a,CUDA_R_16BF,k,&zero,c2,CUDA_R_16BF,n,CUBLAS_COMPUTE_32F,CUBLAS_GEMM_DEFAULT);}, cold);
       auto go=[&](int w){ Params prm; memset(&prm,0,sizeof(prm)); prm.lda=k; prm.ldb=n; prm.ldc=n; prm.c=c; prm.m=m; prm.n=n; prm.k=k;
         prm.tiles_m=(m+127)/128; prm.alpha=1; prm.beta=0; prm.c_vec=true; prm.tiles_n=(n+w-1)/w; size_t u=(size_t)prm.tiles_m*prm.tiles_n;
-        if(w==64) run<64,1,false,false,false,false>(prm,a,b,1,u,0); else if(w==128) run<128,1,false,false,false,false>(prm,a,b,1,u,0);
-        else if(w==65) { prm.tiles_n=(n+63)/64; u=(size_t)prm.tiles_m*prm.tiles_n; run<64,2,false,false,false,false>(prm,a,b,1,u,0);} else run<128,2,false,false,false,false>(prm,a,b,1,u,0);};
-      float t64=timeit([&](){go(64);}, cold), t128=timeit([&](){go(128);}, cold), t65=timeit([&](){go(65);}, cold), t129=timeit([&](){go(129);}, cold);
-      printf("%dx%dx%d cublas %.2f w64 %.2f w128 %.2f w64p %.2f w128p %.2f\n",m,n,k,tc,t64,t128,t65,t129);
+        if(w==64) run<64,false,false,false,false>(prm,a,b,1,u,0); else run<128,false,false,false,false>(prm,a,b,1,u,0);};
+      float t64=timeit([&](){go(64);}, cold), t128=timeit([&](){go(128);}, cold);
+      printf("%dx%dx%d cublas %.2f w64 %.2f w128 %.2f\n",m,n,k,tc,t64,t128);
     }
   }
   { // split-K partials of 23 at 256x256x65536 and 512x512x16384, cold L2 (partials only; the sum is another launch)
