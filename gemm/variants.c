@@ -117,8 +117,8 @@ static const gk_gemm_row table[] = {
     /* Mid-size 16-bit products on wgmma: kernels/small_04_wgmma_tiles.cu. */
     {{23, "wgmma_tiles",
       "mid-size products on wgmma: 128 x 128 or 128 x 64 tiles, one per CTA, a producer warpgroup's TMA ring (4 or 8 "
-      "stages), two consumer warpgroups; any layout (rows the TMA cannot address: padded copies in the workspace, "
-      "element loads without one); sm_90a",
+      "stages), two consumer warpgroups, C through the TMA store; any layout (rows the TMA cannot address: padded "
+      "copies in the workspace, element loads without one); sm_90a",
       GK_GEMM_BF16, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_BF16) | GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F16), 1},
      NULL, gk_gemm_small_04_wgmma_tiles_run, gk_gemm_small_04_wgmma_tiles_run_ex,
      gk_gemm_small_04_wgmma_tiles_scratch, NULL, NULL,
