@@ -432,6 +432,22 @@ static split_plan auto_split23(const gk_gemm_desc *d, int dense_ld)
     return split_into(d, s, 64);
 }
 
+/* Whether variant 23, unsplit, fills the GPU once (gk/gemm.h, "one
+ * wave"): a product of at most GK_GEMM_WGMMA_WAVE_MAX_M rows whose CTAs
+ * (its launcher's width: 128 x 128 tiles where those number 128 or more
+ * over the batch, else 128 x 64) number GK_GEMM_WGMMA_WAVE_MIN_CTAS to
+ * GK_GEMM_WGMMA_WAVE_MAX_CTAS. Factors checked before they multiply. */
+static int wgmma_one_wave(const gk_gemm_desc *d)
+{
+    if (d->m == 0 || d->m > GK_GEMM_WGMMA_WAVE_MAX_M || d->n == 0 || d->n > GK_GEMM_MAX_DIM || d->batch == 0 ||
+        d->batch > GK_GEMM_WGMMA_WAVE_MAX_CTAS)
+        return 0;
+    const size_t tm = (d->m + 127) / 128, wide = tm * ((d->n + 127) / 128), narrow = tm * ((d->n + 63) / 64);
+    if (narrow > GK_GEMM_WGMMA_WAVE_MAX_CTAS * 2) return 0; /* then wide > the most, too */
+    const size_t ctas = wide * d->batch >= 128 ? wide * d->batch : narrow * d->batch;
+    return ctas >= GK_GEMM_WGMMA_WAVE_MIN_CTAS && ctas <= GK_GEMM_WGMMA_WAVE_MAX_CTAS;
+}
+
 /* m n batch and m n k batch of a product whose factors are each at most
  * GK_GEMM_MAX_DIM, saturated at 2^63. */
 static void outputs_and_work(const gk_gemm_desc *d, size_t *outs, size_t *work)
@@ -487,12 +503,13 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
             !(can_split && auto_split16(d, dense_ld).splits > 1))
             return 19;
         /* Mid-size: 23 on rows of 16-byte units (its TMA's), up to the work
-         * where 17's wider tiles win; 23 also where it splits k. Other rows
+         * where 17's wider tiles win; 23 also where it splits k, and where
+         * a few hundred rows fill the GPU once with its tiles. Other rows
          * with a workspace (gk_gemm_ex), no split of 21 and enough work to
          * pay for the copies: 23 on padded copies in the workspace up to
          * 21's edge, then 17 on them. Otherwise: 21, then 17 (gathering
          * without a workspace). */
-        if (rows16) return work <= GK_GEMM_WGMMA_MAX_MNK || split23 ? 23 : 17;
+        if (rows16) return work <= GK_GEMM_WGMMA_MAX_MNK || split23 || wgmma_one_wave(d) ? 23 : 17;
         const int pad = can_split && !split21 && work >= GK_GEMM_PAD_MIN_MNK &&
                         (d->k >= GK_GEMM_PAD_MIN_K || work >= GK_GEMM_PAD_SHORTK_MIN_MNK);
         if (pad) return work <= GK_GEMM_MID_MAX_MNK_GATHER ? 23 : 17;

@@ -1380,6 +1380,29 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 17, "a batch of 65 (above 2^30), strides multiples of 8: %d", auto_of(&d));
     d.batch = 64, d.stride_a = 65536 + 2;
     CHECK(auto_of(&d) == 23, "a batch of 64, stride_a not a multiple of 8 (padded copies): %d", auto_of(&d));
+    /* One wave of 23 past 2^30: m <= 256 and 128 to 132 CTAs (128 x 128
+     * tiles where those number 128 or more, else 128 x 64). Weights stored
+     * n x k (op_b = T, ldb = k = 8192 or 4096: rows of 16-byte units). */
+    CHECK(GK_GEMM_WGMMA_WAVE_MAX_M == 256 && GK_GEMM_WGMMA_WAVE_MIN_CTAS == 128 && GK_GEMM_WGMMA_WAVE_MAX_CTAS == 132,
+          "one wave of 23");
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 128, 8192, 8192);
+    CHECK(auto_of(&d) == 23, "128 x 8192 x 8192 (2^33; 64 wide tiles, so 128 of 128 x 64): %d", auto_of(&d));
+    d.m = 257;
+    CHECK(auto_of(&d) == 17, "257 x 8192 x 8192 (m past 256): %d", auto_of(&d));
+    d.op_b = GK_GEMM_OP_T, d.m = 256, d.n = 8448;
+    CHECK(auto_of(&d) == 23, "256 x 8448 x 8192 nt (2 x 66 = 132 tiles of 128 x 128): %d", auto_of(&d));
+    d.n = 8449;
+    CHECK(auto_of(&d) == 17, "256 x 8449 x 8192 nt (2 x 67 = 134): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 256, 4033, 4096);
+    d.op_b = GK_GEMM_OP_T;
+    CHECK(auto_of(&d) == 23, "256 x 4033 x 4096 nt (64 wide tiles, 2 x 64 = 128 of 128 x 64): %d", auto_of(&d));
+    d.n = 4032;
+    CHECK(auto_of(&d) == 17, "256 x 4032 x 4096 nt (2 x 63 = 126 of 128 x 64): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 128, 4096, 4096);
+    d.batch = 2, d.stride_a = 128 * 4096, d.stride_b = 4096 * 4096, d.stride_c = 128 * 4096;
+    CHECK(auto_of(&d) == 23, "128 x 4096 x 4096, a batch of 2 (2 x 64 of 128 x 64): %d", auto_of(&d));
+    d.batch = 3;
+    CHECK(auto_of(&d) == 17, "a batch of 3 (3 x 32 = 96 wide, 192 narrow): %d", auto_of(&d));
     /* The padded copies' edges (odd lda, one product, k < 1024: 21 does
      * not split): 2^24 with k >= 256, 2^29 at any k. */
     CHECK(GK_GEMM_PAD_MIN_MNK == ((size_t)1 << 24) && GK_GEMM_PAD_MIN_K == 256 &&
@@ -1557,9 +1580,14 @@ static void test_auto(void)
          * 1160 deep), the same 16 MiB. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 4096, 1, 17, 4, 16777216},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 5000, 1, 17, 4, 16777216},
-        /* nt, 1 x 32 pairs (128 x 8192; 1 x 128 tiles of 23's): S = min(2, 16) = 2, kc = 4096:
-         * 2 x 128 x 8192 x 4 = 8 MiB. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 128, 8192, 8192, 1, 17, 2, 8388608},
+        /* nt, 128 x 8192 x 8192 (2^33): one wave of 23 (1 x 128 tiles of 128 x 64), unsplit. 257 rows
+         * (past GK_GEMM_WGMMA_WAVE_MAX_M): 17, 2 x 32 = 64 pairs, more than it splits. 128 x 8192 x 8192
+         * in a batch of 2: 2 x 64 = 128 tiles of 128 x 128, one wave of 23; of 3 (192): 17, and a batch
+         * is not split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 128, 8192, 8192, 1, 23, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 257, 8192, 8192, 1, 17, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 128, 8192, 8192, 2, 23, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 128, 8192, 8192, 3, 17, 1, 256},
         /* 512 x 4352: 2 x 17 = 34 pairs, more than GK_GEMM_SPLIT16_MAX_PAIRS: no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 512, 4352, 8192, 1, 17, 1, 256},
         /* 256 x 256 x 2047 nt (lda = ldb = 2047: odd rows): 21, 16 tiles of 64 x 64: S = min(528 / 16 = 33,

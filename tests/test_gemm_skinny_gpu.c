@@ -221,10 +221,12 @@ static void test_cpu(void)
             expect_pick(t, ob, 1, NK - 1, 1, 21, 1, 21);
             expect_pick(t, ob, 16, 8192, 8192, S, 1, S); /* the bench's skinny shapes */
             expect_pick(t, ob, MM, 8192, 8192, S, 1, S);
-            /* 128 and 256 rows (2^33, 2^34; 1 x 128 and 2 x 128 tiles of 23's, more than 66: no split by
-             * 23): 17, 32 pairs of its tiles, S = min(64 / 32, 8192 / 512) = 2. */
-            expect_pick(t, ob, 128, 8192, 8192, 17, 2, 17);
-            expect_pick(t, ob, 256, 8192, 8192, 17, 2, 17);
+            /* 128 and 256 rows (2^33, 2^34): 23 unsplit, one wave (1 x 128 tiles of 128 x 64; 2 x 64 of
+             * 128 x 128). 512 rows, past GK_GEMM_WGMMA_WAVE_MAX_M: 17, unsplit (2 x 32 = 64 pairs of its
+             * 128 x 256 tiles, more than the 32 it splits). Batched with odd rows: 17. */
+            expect_pick(t, ob, 128, 8192, 8192, 23, 1, 17);
+            expect_pick(t, ob, 256, 8192, 8192, 23, 1, 17);
+            expect_pick(t, ob, 512, 8192, 8192, 17, 1, 17);
             expect_pick(t, ob, 16, 4100, (NK + 4099) / 4100, S, 1, S); /* n k just past the edge */
             /* The long-k region: m n <= GK_GEMM_LONGK_MAX_MN, k >= GK_GEMM_LONGK_MIN_K:
              * 23 split where it can be (rows of 16-byte units, 2^31 multiply-adds: 4 x 8 = 32 tiles

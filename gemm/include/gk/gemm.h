@@ -546,8 +546,16 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * m n k batch >= GK_GEMM_PAD_SHORTK_MIN_MNK at any k (variant 23 on padded
  * copies, two launches more: below those, a short k or a small product
  * runs faster on 21 without them); beyond GK_GEMM_MID_MAX_MNK_GATHER
- * variant 17's wider tiles win. */
+ * variant 17's wider tiles win. Past GK_GEMM_WGMMA_MAX_MNK, 23 also takes
+ * one wave: at most GK_GEMM_WGMMA_WAVE_MAX_M rows whose 23 CTAs (128 x 128
+ * tiles where those number 128 or more over the batch, else 128 x 64)
+ * number GK_GEMM_WGMMA_WAVE_MIN_CTAS to GK_GEMM_WGMMA_WAVE_MAX_CTAS, an
+ * H100's SMs once (128 x 8192 x 8192: 23 0.0590 ms, 17 split in 2
+ * 0.0721; 256 x 4096 x 4096: 0.0283 against 0.0362; gemm/README.md). */
 #define GK_GEMM_WGMMA_MAX_MNK ((size_t)1 << 30)
+#define GK_GEMM_WGMMA_WAVE_MAX_M ((size_t)256)
+#define GK_GEMM_WGMMA_WAVE_MIN_CTAS ((size_t)128)
+#define GK_GEMM_WGMMA_WAVE_MAX_CTAS ((size_t)132)
 #define GK_GEMM_MID_MAX_MNK_GATHER ((size_t)1 << 33)
 #define GK_GEMM_PAD_MIN_MNK ((size_t)1 << 24)
 #define GK_GEMM_PAD_MIN_K ((size_t)256)
@@ -610,7 +618,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         where none of 17, 21 and 23 would split k (below)      19
  *   BF16, F16   DEFAULT   lda, ldb and the batch strides multiples of 8:
  *                         m n k batch <= GK_GEMM_WGMMA_MAX_MNK, or 23 would
- *                         split k (below)                                        23
+ *                         split k (below), or fill the GPU once (one wave,
+ *                         above: m <= GK_GEMM_WGMMA_WAVE_MAX_M)                  23
  *   BF16, F16   DEFAULT   other rows through gk_gemm_ex, unless 21 would split
  *                         k (below): m n k batch <= GK_GEMM_MID_MAX_MNK_GATHER
  *                         and >= GK_GEMM_PAD_MIN_MNK with k >= GK_GEMM_PAD_MIN_K,
