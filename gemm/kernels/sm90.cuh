@@ -282,7 +282,7 @@ template <typename T> __device__ __forceinline__ uint32_t pack2(float lo, float 
  * C's 16-bit type, in passes of up to 128 columns (EpiTma<kAcc>::kPasses:
  * 1 for 64 or 128 columns, 2 for 256). Per pass: lane 0 waits until the
  * warp's previous TMA stores have read its buffer (kWarpBytes, 1024-byte
- * aligned); stmatrix.x4 (2 kAcc / 16 per lane and pass) writes the 16 rows
+ * aligned); stmatrix.x4 (kPassCols / 16 per lane and pass: 4 or 8) writes the 16 rows
  * as boxes of 16 x 64 (128-byte rows, chunk q of row r at q ^ (r % 8): the
  * TMA's 128-byte swizzle; a matrix's 8 rows of 16 bytes then fall in 8
  * distinct chunks, all 32 banks); every lane fences its writes to the async

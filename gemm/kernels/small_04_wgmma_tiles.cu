@@ -83,8 +83,8 @@
  * From registers, a warp's store instruction writes 8 rows of 16 bytes
  * (pairs) or 64 bytes (16-byte stores); through the TMA each consumer warp
  * writes its 16 x kBN slab into its own buffer (2 KB for kBN = 64, 4 KB
- * for 128: 16 or 32 KB per CTA beside the ring) with 2 kBN / 16 stmatrix
- * per lane, and one thread hands it to the TMA as boxes of 16 rows x 128
+ * for 128: 16 or 32 KB per CTA beside the ring) with kBN / 16 stmatrix.x4
+ * per lane (4 or 8), and one thread hands it to the TMA as boxes of 16 rows x 128
  * bytes, which the TMA writes as whole lines and clips at m and n. Lane 0
  * of each warp waits for its stores (cp.async.bulk.wait_group 0) before
  * the CTA ends. With beta != 0 (C is read) or rows the TMA cannot
