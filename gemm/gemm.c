@@ -515,9 +515,12 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         if (pad) return work <= GK_GEMM_MID_MAX_MNK_GATHER ? 23 : 17;
         return work <= GK_GEMM_MID_MAX_MNK_GATHER ? 21 : 17;
     }
-    /* F32: the 16-bit types' tiny rule (variant 20's fp32 products), then
-     * the mid region (21 on TF32, 22 in fp32; either splits k as 21 does),
-     * then the ladder's top rungs. */
+    /* F32: the 16-bit types' tiny rule (variant 20's fp32 products); in
+     * TF32, 12 (narrow tiles at these sizes) from a few million
+     * multiply-adds where 21 would not split k, n is not narrow and 12 has
+     * its TMA (rows of 16 bytes, or padded copies in gk_gemm_ex's
+     * workspace); then the mid region (21 on TF32, 22 in fp32; either
+     * splits k as 21 does), then the ladder's top rungs. */
     const int sized = d->m != 0 && d->n != 0 && d->k != 0 && d->batch != 0 && d->m <= GK_GEMM_MAX_DIM &&
                       d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM && d->batch <= GK_GEMM_MAX_DIM;
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
@@ -530,6 +533,11 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         if (tiny(d, can_split)) return 20;
         size_t outs, work;
         outputs_and_work(d, &outs, &work);
+        if (tf32 && (rows16 || can_split) && !(can_split && auto_split21(d).splits > 1) &&
+            d->n >= GK_GEMM_TF32_WGMMA_MIN_N &&
+            (work >= GK_GEMM_TF32_WGMMA_SHORTK_MIN_MNK ||
+             (work >= GK_GEMM_TF32_WGMMA_MIN_MNK && d->k >= GK_GEMM_TF32_WGMMA_MIN_K)))
+            return 12;
         if (tf32 && work <= (rows16 ? GK_GEMM_MID_TF32_MAX_MNK : GK_GEMM_MID_TF32_MAX_MNK_GATHER)) return 21;
         if (!tf32 && work <= GK_GEMM_MID_F32_MAX_MNK) return 22;
     }

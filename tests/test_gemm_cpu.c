@@ -1225,14 +1225,40 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 20, "64 x 64 x 1100, a batch of 2: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 7, 9);
     CHECK(auto_of(&d) == 9, "f32, an empty product: %d", auto_of(&d));
-    /* TF32: the 16-bit types' tiny rule -> 20 (no 2^23 clause); 21 up to
-     * m n k batch <= 2^29 with rows of 16 bytes, 2^30 otherwise; then 12 with
-     * rows of 16 bytes, else 11. */
+    /* TF32: the 16-bit types' tiny rule -> 20 (no 2^23 clause); 12 where 21
+     * would not split k, n >= 32 and m n k batch >= 2^26, or >= 2^22 with k
+     * >= 128 (rows of 16 bytes, or padded copies: gk_gemm_auto_variant
+     * answers for gk_gemm_ex); else 21 up to m n k batch <= 2^29 with rows
+     * of 16 bytes, 2^30 otherwise; then 12 with rows of 16 bytes, else 11. */
     CHECK(GK_GEMM_MID_TF32_MAX_MNK == ((size_t)1 << 29) && GK_GEMM_MID_TF32_MAX_MNK_GATHER == ((size_t)1 << 30),
           "TF32's mid-size edges");
+    CHECK(GK_GEMM_TF32_WGMMA_MIN_MNK == ((size_t)1 << 22) && GK_GEMM_TF32_WGMMA_MIN_K == 128 &&
+              GK_GEMM_TF32_WGMMA_SHORTK_MIN_MNK == ((size_t)1 << 26) && GK_GEMM_TF32_WGMMA_MIN_N == 32,
+          "TF32's edges of variant 12's narrow tiles");
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 256, 256, 128);
     d.compute = GK_GEMM_COMPUTE_TF32;
-    CHECK(auto_of(&d) == 21, "tf32, 256 x 256 x 128 (fp32's tiny 2^23, not TF32's): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 12, "tf32, 256 x 256 x 128 (2^23, k 128): %d", auto_of(&d));
+    d.k = 127;
+    CHECK(auto_of(&d) == 21, "tf32, 256 x 256 x 127 (k below 128, under 2^26): %d", auto_of(&d));
+    d.m = 128, d.k = 128;
+    CHECK(auto_of(&d) == 12, "tf32, 128 x 256 x 128 (2^22): %d", auto_of(&d));
+    d.m = 127;
+    CHECK(auto_of(&d) == 21, "tf32, 127 x 256 x 128 (below 2^22): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4096, 4096, 4);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 12, "tf32, 4096 x 4096 x 4 (2^26, short k): %d", auto_of(&d));
+    d.n = 4095, d.ldb = 4096;
+    CHECK(auto_of(&d) == 21, "tf32, 4096 x 4095 x 4 (below 2^26, short k): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4096, 32, 1000);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 12, "tf32, 4096 x 32 x 1000 (n 32): %d", auto_of(&d));
+    d.n = 31;
+    CHECK(auto_of(&d) == 21, "tf32, 4096 x 31 x 1000 (n below 32): %d", auto_of(&d));
+    d.n = 32, d.k = 1024; /* 64 tiles of 64 x 64: 21 splits k in 4 */
+    CHECK(auto_of(&d) == 21, "tf32, 4096 x 32 x 1024 (21 splits k): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 2048);
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 21, "tf32, 512 x 512 x 2048 (21 splits k: 64 tiles): %d", auto_of(&d));
     d.m = 512, d.n = 512, d.k = 8;
     CHECK(auto_of(&d) == 20, "tf32, 512 x 512 x 8 (2^18 outputs, short k): %d", auto_of(&d));
     d.n = 513;
@@ -1247,15 +1273,16 @@ static void test_auto(void)
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 128, 16384);
     d.compute = GK_GEMM_COMPUTE_TF32;
     CHECK(auto_of(&d) == 21, "tf32, 64 x 128 x 16384 (21 splits, 2^27 > 2^22): %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 1024, 1024);
+    /* n below 32 (no narrow tiles of 12): 21 up to its edges. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 1 << 15, 16, 1024);
     d.compute = GK_GEMM_COMPUTE_TF32;
-    CHECK(auto_of(&d) == 21, "tf32, 512 x 1024 x 1024 (2^29): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 21, "tf32, 2^15 x 16 x 1024 (2^29): %d", auto_of(&d));
     d.k = 1028;
-    CHECK(auto_of(&d) == 12, "tf32, 512 x 1024 x 1028: %d", auto_of(&d));
-    d.m = 1024, d.k = 1024, d.lda = 1025;
-    CHECK(auto_of(&d) == 21, "tf32, 1024^3, lda 1025 (odd rows, 2^30): %d", auto_of(&d));
-    d.k = 1025;
-    CHECK(auto_of(&d) == 12, "tf32, 1024 x 1024 x 1025, lda 1025 (padded copies): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 12, "tf32, 2^15 x 16 x 1028: %d", auto_of(&d));
+    d.k = 2048, d.lda = 2049;
+    CHECK(auto_of(&d) == 21, "tf32, 2^15 x 16 x 2048, lda 2049 (odd rows, 2^30): %d", auto_of(&d));
+    d.k = 2049;
+    CHECK(auto_of(&d) == 12, "tf32, 2^15 x 16 x 2049, lda 2049 (padded copies): %d", auto_of(&d));
     /* Past the mid region: 12, on padded copies where the rows are not 16
      * bytes (gk_gemm_auto_variant answers for gk_gemm_ex, which has a
      * workspace; gk_gemm, without one, takes 11 there). */
@@ -1540,8 +1567,10 @@ static void test_auto(void)
          * S = min(4, 4) = 4, kc = 512: 16 MiB. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 12, 1, 256},
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 2048, 1, 12, 4, 16777216},
-        /* k = 1020 < GK_GEMM_SPLIT21_MIN_K: 21 (2^26), no split. */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 1020, 1, 21, 1, 256},
+        /* k = 1020 < GK_GEMM_SPLIT21_MIN_K: 21 would not split k, so 12's narrow tiles (2^26, n 256), no
+         * split (k < 2048); with n = 16 (below GK_GEMM_TF32_WGMMA_MIN_N) 21, unsplit. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 1020, 1, 12, 1, 256},
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 2048, 16, 1020, 1, 21, 1, 256},
         /* 64 tiles of 12 (2048 x 1024): no split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 2048, 1024, 65536, 1, 12, 1, 256},
         /* 63 tiles (2048 x 1000 -> 8 x 8 = 64; 1792 x 1024 -> 7 x 8 = 56): S = ceil(128 / 56) = 3. */

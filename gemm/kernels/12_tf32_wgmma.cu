@@ -1,7 +1,8 @@
 /* Variant 12: TF32 on Hopper's wgmma. The persistent, warp-specialized
  * design of bf16_05 (a TMA producer warpgroup, two wgmma consumer
  * warpgroups, a ring of 4 stages that runs on across tiles), fed fp32
- * matrices and multiplying in TF32.
+ * matrices and multiplying in TF32; for products with few tiles, the same
+ * kernel on tiles of 128 or 64 rows ("Narrow tiles" below).
  *
  * The idea: variant 11 multiplies in TF32 with the warp-level
  *     mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32    (1024 multiply-adds)
@@ -120,10 +121,11 @@
  * are never stored.
  *
  * ---- Registers (ptxas -v, CUDA 13.0, sm_90a) ------------------------------------------
- * gemm_tf32_persistent<true>  (TMA):      168 registers at launch (the cap of
- *                                         __launch_bounds__(384, 1)), 1 barrier
- * gemm_tf32_persistent<false> (cp.async): 168 registers at launch, 2 barriers
- *                                         (the consumers' named barrier)
+ * gemm_tf32_persistent<kBM, true>  (TMA):      168 registers at launch (the cap
+ *                                              of __launch_bounds__(384, 1)), 1 barrier
+ * gemm_tf32_persistent<kBM, false> (cp.async): 168 registers at launch, 2 barriers
+ *                                              (the consumers' named barrier)
+ * (every height: the figures below are for kBM = 256, the most registers)
  * gemm_tf32_scale_c (k = 0):              16 registers
  * All: 0 bytes of stack, no spills, no "wgmma serialized" warning. The
  * consumers hold 128 accumulators, 3 x 16 fragment registers (the loop's
@@ -277,6 +279,48 @@
  *   tile, into one instance of store_tile per kind. k = 0 is
  *   gemm_tf32_scale_c's epilogue(beta C + bias) over every product.
  *
+ * ---- Narrow tiles: products with few tiles -----------------------------------------------
+ * The 256 x 128 tile suits large products, where every CTA walks many
+ * tiles. At 1024^3 there are 32 of them for 132 SMs, so three quarters of
+ * the GPU idles: 36.80 us against cuBLAS TF32's 16.58 (0.45x). So the
+ * kernel is a template on the tile's height kBM, the wgmma's N' (Geo):
+ *   kBM   wgmma       accumulators  A slab  stages  multiply-adds per byte loaded
+ *   256   m64n256k8   128           32 KB   4       21.3 (1,048,576 per 48 KB)
+ *   128   m64n128k8    64           16 KB   6       16   (524,288 per 32 KB)
+ *    64   m64n64k8     32            8 KB   8       10.7 (262,144 per 24 KB)
+ * Everything else is the same: 128 columns (two consumer warpgroups of
+ * M' = 64), B's panels and fragments, 192 KB of stages (1 CTA per SM),
+ * the epilogue (kBM / 8 row groups per thread). Each element of C still
+ * sums its k8-steps in the same order, so the three heights give the same
+ * bits. The launcher picks the height per call (pick_bm) from the tile
+ * counts and the SM count: the lowest rounds x kBM x w, with rounds =
+ * ceil(tiles / SMs) the rounds of the persistent walk and w = 8, 9 and 16
+ * eighths the relative time of a row of C at each height, which the
+ * 4096^3 run below measures where every height runs many rounds (408.77 /
+ * 357.63 = 1.14 at 128 rows, 679.04 / 357.63 = 1.90 at 64). So a product
+ * that one round of 64-row tiles covers takes them, and two rounds of
+ * narrow tiles lose to one of wide ones. Measured (gemm/tuning/
+ * tf32_heights.cu, each height forced; tiles-h100/tf32_heights.txt: H100,
+ * CUDA 13.0, cold L2, medians of 40, C = A B, us, cuBLAS TF32's time over
+ * ours in parentheses):
+ *   shape              cuBLAS   kBM = 256       128             64
+ *   256^3               7.20    25.54 (0.28)    10.56 (0.68)     8.16 (0.88)
+ *   512^3               9.76    29.82 (0.33)    13.25 (0.74)    10.72 (0.91)
+ *   768^3              12.61    31.84 (0.40)    16.13 (0.78)    13.50 (0.93)
+ *   1024^3             16.58    36.80 (0.45)    19.46 (0.85)    16.48 (1.01)
+ *   1536^3             39.46    47.33 (0.83)    45.47 (0.87)    54.08 (0.73)
+ *   2048^3             49.86    57.47 (0.87)    58.18 (0.86)    90.53 (0.55)
+ *   4096^3            341.31   357.63 (0.95)   408.77 (0.83)   679.04 (0.50)
+ *   256 x 4096 x 1024  21.44    37.70 (0.57)    21.18 (1.01)    18.24 (1.18)
+ *   3000 x 700 x 1500  47.55    51.10 (0.93)    67.23 (0.71)    79.33 (0.60)
+ * pick_bm takes 64 rows for the first four and 256 x 4096 x 1024 (one
+ * round: 128 tiles at 1024^3), 256 from 1536^3 on (72 tiles; two rounds
+ * of 128-row tiles cost 2304 against 2048) and for 3000 x 700 x 1500. At
+ * 1536^3 128 rows would be 4% faster, which the one-number weights miss.
+ * GK_GEMM_AUTO gives this rung TF32 products from a few million
+ * multiply-adds on (gk/gemm.h: GK_GEMM_TF32_WGMMA_*), where variant 21's
+ * 64 x 64 mma.sync tiles took it before.
+ *
  * ---- What is left out -------------------------------------------------------------------
  * - Cluster multicast of A (variant 17 multicasts B across 2-CTA
  *   clusters and measured no gain at 4096^3, 1.1% at 8192^3), a ping-pong
@@ -336,8 +380,9 @@
  *   const __grid_constant__ CUtensorMap parameters.
  * - TMA coordinates are int: bm, bn + 32j (< n), kt * 32 (< k) and the
  *   product z stay below 2^31 since m, n, k, batch <= 2^31 - 1.
- * - At most 2^31 - 1 tiles over all products (cudaErrorInvalidConfiguration
- *   above).
+ * - At most 2^31 - 1 tiles of 256 x 128 over all products
+ *   (cudaErrorInvalidConfiguration above; a narrower height is taken only
+ *   where its tiles number no more).
  *
  * Sources: PTX ISA: "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
  * Instructions" (wgmma.mma_async, .tf32 restrictions; "Register Fragments"
@@ -370,11 +415,16 @@
 #ifndef GK12_GROUP_M
 #define GK12_GROUP_M 8
 #endif
+/* The lowest tile height the launcher may pick (256, 128 or 64; header
+ * "Narrow tiles"): a tuning knob for gemm/tuning builds. */
+#ifndef GK12_MIN_BM
+#define GK12_MIN_BM 64
+#endif
 
 
 namespace {
 
-constexpr int kBM = 256, kBN = 128, kBK = 32;       /* C rows (wgmma N'), C columns (2 x M'), k */
+constexpr int kBN = 128, kBK = 32;                  /* C columns (2 x M'), k; C rows kBM = 256, 128 or 64 (Geo) */
 constexpr int kConsumers = kBN / 64;                /* 2 consumer warpgroups, 64 columns of C each */
 constexpr int kConsumerWarps = kConsumers * 4;      /* 8: each releases a stage once (TMA path: the empty barrier's count) */
 /* The two instantiations of the kernel (kTma true: the TMA path; false:
@@ -402,28 +452,43 @@ template <bool kTma> struct Mode {
 template struct Mode<true>;
 template struct Mode<false>;
 constexpr int kCopyThreads = 128;                   /* cp.async path: the producer warpgroup copies */
-constexpr int kStages = 4;
 constexpr unsigned kGroupM = GK12_GROUP_M;
 constexpr int kKSteps = kBK / 8;                    /* wgmma k8-steps per k-tile: 4 */
-constexpr int kABytes = kBM * kBK * 4;              /* one A slab: 32 KB, one TMA box of 32 x 256 */
 constexpr int kPanelCols = 32;                      /* one B panel: 32 columns = one 128-byte row of fp32 */
 constexpr int kPanelBytes = kBK * kPanelCols * 4;   /* 32 k-rows x 32 columns: 4 KB, one TMA box */
 constexpr int kPanels = kBN / kPanelCols;           /* 4 */
 constexpr int kBBytes = kBK * kBN * 4;              /* one B slab: 16 KB */
-constexpr int kAcc = kBM / 2;                       /* accumulators per thread: 64 x 256 / 128 = 128 */
 constexpr int kFrag = 4 * kKSteps;                  /* fragment registers per thread and k-tile: 16 */
-constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024 + 2 * kStages * 8;
-constexpr int kACopies = kBM * kBK / kCopyThreads;  /* cp.async path: 4-byte copies per thread and k-tile: 64 */
 constexpr int kBCopies = kBK * kBN / kCopyThreads;  /* 32 */
 
 static_assert(kBK * 4 == 128, "rows of 128 bytes: the 128-byte swizzle (and the TMA box's inner 128 bytes)");
-static_assert(kBM == 256, "the wgmma below is m64n256k8 (128 accumulators)");
-static_assert(kBM <= 256 && kBK <= 256, "a TMA box is at most 256 elements along each dimension");
-static_assert(kABytes % 1024 == 0 && kBBytes % 1024 == 0 && kPanelBytes % 1024 == 0,
+static_assert(kBBytes % 1024 == 0 && kPanelBytes % 1024 == 0,
               "slabs and panels keep the 1024-byte alignment of the swizzle atoms");
-static_assert(kSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
-static_assert(kACopies * kCopyThreads == kBM * kBK && kBCopies * kCopyThreads == kBK * kBN && kCopyThreads == 128,
+static_assert(kBCopies * kCopyThreads == kBK * kBN && kCopyThreads == 128,
               "cp.async path: the 128 producer threads cover a stage exactly (the mappings below assume 128)");
+
+/* The tile's height kBM (rows of C, the wgmma's N'): 256, the rung's
+ * tile, or 128 and 64 for products with few tiles (the launcher's
+ * pick_bm, header "Narrow tiles"). What depends on it: the A slab (kBM x
+ * 32 fp32, one TMA box), the accumulators (kBM / 2 per thread), and the
+ * ring's depth, which keeps 192 KB of stages at every height: 4 stages of
+ * 48 KB, 6 of 32 KB, 8 of 24 KB. */
+template <int kBM> struct Geo {
+    static_assert(kBM == 256 || kBM == 128 || kBM == 64, "m64n256k8, m64n128k8 or m64n64k8");
+    static constexpr int kABytes = kBM * kBK * 4;              /* one A slab: 32, 16 or 8 KB */
+    static constexpr int kAcc = kBM / 2;                       /* accumulators per thread: 128, 64 or 32 */
+    static constexpr int kStages = 192 * 1024 / (kABytes + kBBytes); /* 4, 6 or 8 */
+    static constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024 + 2 * kStages * 8;
+    static constexpr int kACopies = kBM * kBK / kCopyThreads;  /* cp.async path: 4-byte copies per thread and k-tile: 64, 32, 16 */
+    static_assert(kABytes % 1024 == 0, "A slabs keep the 1024-byte alignment of the swizzle atoms");
+    static_assert(kACopies * kCopyThreads == kBM * kBK, "cp.async path: the producer threads cover an A slab exactly");
+    static_assert(kStages * (kABytes + kBBytes) == 192 * 1024, "192 KB of stages");
+    static_assert(kSmemBytes <= 227u * 1024u, "dynamic shared memory above sm_90's 227 KB per block");
+};
+template struct Geo<256>;
+template struct Geo<128>;
+template struct Geo<64>;
+static_assert(Geo<256>::kStages == 4 && Geo<128>::kStages == 6 && Geo<64>::kStages == 8, "the ring's depths");
 
 /* ---- Where things live in a stage (bytes) ---------------------------------------------
  * A slab: element (r, kk), r < 256 rows of m, kk < 32: 128-byte rows, the
@@ -580,27 +645,35 @@ __device__ __forceinline__ void frag_fence(uint32_t (&f)[kFrag])
 #pragma unroll
     for (int i = 0; i < kFrag; ++i) asm volatile("" : "+r"(f[i])::"memory");
 }
-/* d += A * B: one m64n256k8 wgmma of the warpgroup, A (64 x 8 TF32) from
- * the registers a0..a3 of each thread, B (8 x 256) K-major from shared
- * memory through the descriptor db; scale-d 1 (accumulate), A and B scaled
- * by 1. TF32 has no transpose immediates. */
-__device__ __forceinline__ void wgmma_m64n256k8(float (&d)[kAcc], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                                uint64_t db)
+/* d += A * B: one m64nNk8 wgmma of the warpgroup (N = kBM: 256, 128 or
+ * 64), A (64 x 8 TF32) from the registers a0..a3 of each thread, B (8 x N)
+ * K-major from shared memory through the descriptor db; scale-d 1
+ * (accumulate), A and B scaled by 1; N / 2 accumulators per thread. TF32
+ * has no transpose immediates. */
+template <int kBM>
+__device__ __forceinline__ void wgmma_tf32(float (&d)[kBM / 2], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                           uint64_t db)
 {
 #if GK_SM90A
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %133, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32\n"
-        "{"
-        GK_WGMMA_D128
-        "},\n"
-        "{%128, %129, %130, %131}, %132, p, 1, 1;\n"
-        "}\n"
-        :
-          GK_WGMMA_D128_OPERANDS(d)
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(db), "r"(1));
+/* The instruction for width N, with D's register list and operands; the
+ * fragment, descriptor and scale-d follow at I0 .. I5. */
+#define GK_WGMMA_TF32(N, D, OPS, I0, I1, I2, I3, I4, I5)                                                   \
+    asm volatile("{\n"                                                                                        \
+                 ".reg .pred p;\n"                                                                            \
+                 "setp.ne.b32 p, %" I5 ", 0;\n"                                                               \
+                 "wgmma.mma_async.sync.aligned.m64n" N "k8.f32.tf32.tf32\n"                                   \
+                 "{" D "},\n"                                                                                 \
+                 "{%" I0 ", %" I1 ", %" I2 ", %" I3 "}, %" I4 ", p, 1, 1;\n"                                   \
+                 "}\n"                                                                                        \
+                 : OPS(d)                                                                                     \
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(db), "r"(1))
+    if constexpr (kBM == 256)
+        GK_WGMMA_TF32("256", GK_WGMMA_D128, GK_WGMMA_D128_OPERANDS, "128", "129", "130", "131", "132", "133");
+    else if constexpr (kBM == 128)
+        GK_WGMMA_TF32("128", GK_WGMMA_D64, GK_WGMMA_D64_OPERANDS, "64", "65", "66", "67", "68", "69");
+    else
+        GK_WGMMA_TF32("64", GK_WGMMA_D32, GK_WGMMA_D32_OPERANDS, "32", "33", "34", "35", "36", "37");
+#undef GK_WGMMA_TF32
 #endif
 }
 
@@ -613,7 +686,7 @@ __device__ __forceinline__ void wgmma_m64n256k8(float (&d)[kAcc], uint32_t a0, u
  * tile's, or never written) reach only accumulator rows of columns >= n,
  * which the epilogue never stores. A box that leaves the matrix is
  * zero-filled and still counts its full bytes. */
-template <bool kTB>
+template <int kBM, bool kTB>
 __device__ __forceinline__ void load_stage_tma(const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t as,
                                                uint32_t bs, uint32_t full, unsigned kt, unsigned bm, unsigned bn,
                                                int panels, int za, int zb)
@@ -624,12 +697,12 @@ __device__ __forceinline__ void load_stage_tma(const CUtensorMap *map_a, const C
      * products): za, zb are 0 for a broadcast operand or one product. */
     if constexpr (kTB) {
         /* B stored n x k: one box of 32 k x 128 rows of n, K-major like A's. */
-        mbar_arrive_expect_tx(full, (uint32_t)(kABytes + kBBytes));
+        mbar_arrive_expect_tx(full, (uint32_t)(Geo<kBM>::kABytes + kBBytes));
         tma_load_3d(as, map_a, (int)(kt * kBK), (int)bm, za, full);
         tma_load_3d(bs, map_b, (int)(kt * kBK), (int)bn, zb, full);
         return;
     }
-    mbar_arrive_expect_tx(full, (uint32_t)(kABytes + panels * kPanelBytes));
+    mbar_arrive_expect_tx(full, (uint32_t)(Geo<kBM>::kABytes + panels * kPanelBytes));
     tma_load_3d(as, map_a, (int)(kt * kBK), (int)bm, za, full);
     for (int j = 0; j < panels; ++j)
         tma_load_3d(bs + j * kPanelBytes, map_b, (int)(bn + kPanelCols * j), (int)(kt * kBK), zb, full);
@@ -676,7 +749,7 @@ __device__ __forceinline__ void copy_kmajor(uint32_t slab, const float *__restri
         cp_async4(((i & 1) ? dst1 : dst0) + (uint32_t)(i >> 1) * 1024u, ok ? src + off : src, ok ? 4 : 0);
     }
 }
-template <bool kTB>
+template <int kBM, bool kTB>
 __device__ __forceinline__ void load_stage_cp_async(uint32_t as, uint32_t bs, const float *__restrict__ a, size_t lda,
                                                     const float *__restrict__ b, size_t ldb, unsigned m, unsigned n,
                                                     unsigned k, unsigned kt, unsigned bm, unsigned bn, int p)
@@ -721,10 +794,10 @@ __device__ __forceinline__ void load_stage_cp_async(uint32_t as, uint32_t bs, co
  * to within ties. Each thread then fences its writes to the async proxy,
  * and a named barrier over the 256 consumer threads (both read the whole
  * slab) precedes the wgmma. */
-__device__ __forceinline__ void round_a_slab(uint32_t as, int q)
+template <int kBM> __device__ __forceinline__ void round_a_slab(uint32_t as, int q)
 {
 #pragma unroll
-    for (int i = 0; i < kABytes / 16 / (kConsumers * 128); ++i) {
+    for (int i = 0; i < Geo<kBM>::kABytes / 16 / (kConsumers * 128); ++i) {
         const uint32_t addr = as + 16u * (uint32_t)(q + kConsumers * 128 * i);
         uint32_t x, y, z, w;
 #if GK_SM90A
@@ -804,11 +877,12 @@ template <bool kTB> __device__ __forceinline__ FragAddr frag_addresses(uint32_t 
  *   wait_group 1: k-tile it-1's wgmma (readers of prev and of its stage)
  *   are done; fence prev and d; release k-tile it-1's stage.
  * fa holds this thread's a0 .. a3 addresses in stage 0's B slab. */
-template <bool kTma, bool kTB>
-__device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[kFrag], uint32_t (&prev)[kFrag],
+template <int kBM, bool kTma, bool kTB>
+__device__ __forceinline__ void consume_ktile(float (&d)[kBM / 2], uint32_t (&cur)[kFrag], uint32_t (&prev)[kFrag],
                                               uint32_t as0, const FragAddr &fa, uint32_t full0, uint32_t empty0,
                                               unsigned it, bool release_prev, int lane, int q)
 {
+    constexpr int kStages = Geo<kBM>::kStages, kABytes = Geo<kBM>::kABytes;
     const int slab = (int)(it % kStages);
     /* k-tile it has landed: the TMA's bytes complete_tx on the barrier, or
      * the 128 producer threads' copies (each fenced to the async proxy
@@ -817,7 +891,7 @@ __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[
     if (!kTma) {
         /* cp.async path: round A to TF32 in place (round_a_slab), fence,
          * and wait for the other 255 consumer threads' share. */
-        round_a_slab(as0 + (uint32_t)(slab * kABytes), q);
+        round_a_slab<kBM>(as0 + (uint32_t)(slab * kABytes), q);
         fence_proxy_async();
         consumers_sync();
     }
@@ -853,7 +927,7 @@ __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[
     const uint32_t as = as0 + (uint32_t)(slab * kABytes);
 #pragma unroll
     for (int s = 0; s < kKSteps; ++s)
-        wgmma_m64n256k8(d, cur[4 * s], cur[4 * s + 1], cur[4 * s + 2], cur[4 * s + 3], a_slab_desc(as, s));
+        wgmma_tf32<kBM>(d, cur[4 * s], cur[4 * s + 1], cur[4 * s + 2], cur[4 * s + 3], a_slab_desc(as, s));
     wgmma_commit();
     /* At most this k-tile's group still running: k-tile it-1's wgmma are
      * done in this warp, with their reads of set prev and of its stage ... */
@@ -875,8 +949,8 @@ __device__ __forceinline__ void consume_ktile(float (&d)[kAcc], uint32_t (&cur)[
  * 4 full sectors. Rows past m and columns past n are skipped. A thread
  * stores two columns of every row of the tile: gk_gemm_ex's epilogue
  * (common.cuh's store_c_epi) takes their two biases, loaded once per tile. */
-template <bool kTB, int kEpi>
-__device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
+template <int kBM, bool kTB, int kEpi>
+__device__ __forceinline__ void store_tile(const float (&d)[kBM / 2], float *c, size_t ldc, unsigned m, unsigned n,
                                            unsigned bm, unsigned col0, int w, int lane, float alpha, float beta,
                                            const float *bias)
 {
@@ -906,8 +980,8 @@ __device__ __forceinline__ void store_tile(const float (&d)[kAcc], float *c, siz
  * sectors. The bias is C's column's: bm + 8j + 2t + e, read beside each
  * store (through L1): 128 loads per thread and tile, of its 64 columns
  * (each read once for h = 0 and once for h = 1). */
-template <int kEpi>
-__device__ __forceinline__ void store_tile_t(const float (&d)[kAcc], float *c, size_t ldc, unsigned m, unsigned n,
+template <int kBM, int kEpi>
+__device__ __forceinline__ void store_tile_t(const float (&d)[kBM / 2], float *c, size_t ldc, unsigned m, unsigned n,
                                              unsigned bm, unsigned col0, int w, int lane, float alpha, float beta,
                                              const float *bias, bool c_vec)
 {
@@ -980,7 +1054,7 @@ struct Args {
 
 /* Tile t of the walk: product z = t / (tiles_m tiles_n), then the grouped
  * order inside the product. */
-__device__ __forceinline__ void tile_of(unsigned t, const Args &p, unsigned *z, unsigned *bm, unsigned *bn)
+template <int kBM> __device__ __forceinline__ void tile_of(unsigned t, const Args &p, unsigned *z, unsigned *bm, unsigned *bn)
 {
     const unsigned per = p.tiles_m * p.tiles_n;
     *z = t / per;
@@ -989,13 +1063,14 @@ __device__ __forceinline__ void tile_of(unsigned t, const Args &p, unsigned *z, 
 
 /* kTB: B stored n x k (the K-major B slab); kTC: store the tile transposed
  * (store_tile_t; the launcher's op_a = op_b = T, with A and B swapped). */
-template <bool kTma, bool kTB, bool kTC>
+template <int kBM, bool kTma, bool kTB, bool kTC>
 __global__ void __launch_bounds__(kThreads, 1)
 gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                      const Args p)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
     extern __shared__ __align__(128) unsigned char smem[];
+    constexpr int kStages = Geo<kBM>::kStages, kABytes = Geo<kBM>::kABytes, kAcc = Geo<kBM>::kAcc;
     /* The slabs, then the barriers (ring_layout; kSmemBytes holds the slack):
      * empty[s] is "the consumers are done with stage s". */
     const Ring ring = ring_layout<kStages, kABytes, kBBytes>(smem);
@@ -1033,7 +1108,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                 unsigned it = 0; /* the ring position: never reset between tiles */
                 for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
                     unsigned z, bm, bn;
-                    tile_of(t, p, &z, &bm, &bn);
+                    tile_of<kBM>(t, p, &z, &bm, &bn);
                     const int panels = n - bn >= (unsigned)kBN ? kPanels : (int)((n - bn + kPanelCols - 1) / kPanelCols); /* inside n */
                     const int za = p.sa != 0 ? (int)z : 0, zb = p.sb != 0 ? (int)z : 0;
                     for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
@@ -1043,7 +1118,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
                          * it / kStages - 1 of the empty barrier). The first
                          * kStages uses find the stages empty. */
                         if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                        load_stage_tma<kTB>(&map_a, &map_b, as0 + slab * kABytes, bs0 + slab * kBBytes,
+                        load_stage_tma<kBM, kTB>(&map_a, &map_b, as0 + slab * kABytes, bs0 + slab * kBBytes,
                                             full0 + 8 * slab, kt, bm, bn, panels, za, zb);
                     }
                 }
@@ -1061,13 +1136,13 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
         unsigned it = 0;
         for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
             unsigned z, bm, bn;
-            tile_of(t, p, &z, &bm, &bn);
+            tile_of<kBM>(t, p, &z, &bm, &bn);
             const float *const a = p.a + (size_t)z * p.sa, *const b = p.b + (size_t)z * p.sb;
             for (unsigned kt = 0; kt < ktiles; ++kt, ++it) {
                 const int slab = (int)(it % kStages);
                 /* As the TMA producer: the stage's previous use is released. */
                 if (it >= (unsigned)kStages) mbar_wait(empty0 + 8 * slab, (it / kStages - 1) & 1u);
-                load_stage_cp_async<kTB>(as0 + slab * kABytes, bs0 + slab * kBBytes, a, p.lda, b, p.ldb, m, n, k, kt,
+                load_stage_cp_async<kBM, kTB>(as0 + slab * kABytes, bs0 + slab * kBBytes, a, p.lda, b, p.ldb, m, n, k, kt,
                                          bm, bn, tid);
                 cp_async_mbar_arrive(full0 + 8 * slab);
             }
@@ -1089,7 +1164,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
     unsigned it = 0; /* the same sequence as the producer's */
     for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
         unsigned z, bm, bn;
-        tile_of(t, p, &z, &bm, &bn);
+        tile_of<kBM>(t, p, &z, &bm, &bn);
         /* A fresh tile: zero the accumulators. The epilogue of the previous
          * tile read them after wgmma.wait_group 0 (no wgmma in flight), and
          * acc_fence in consume_ktile orders these writes before the next wgmma. */
@@ -1105,13 +1180,13 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
          * flight). */
         unsigned kt = 0;
         for (; kt + 1 < ktiles; kt += 2) {
-            consume_ktile<kTma, kTB>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
+            consume_ktile<kBM, kTma, kTB>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
             ++it;
-            consume_ktile<kTma, kTB>(d, f1, f0, as0, fa, full0, empty0, it, true, lane, q);
+            consume_ktile<kBM, kTma, kTB>(d, f1, f0, as0, fa, full0, empty0, it, true, lane, q);
             ++it;
         }
         if (kt < ktiles) {
-            consume_ktile<kTma, kTB>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
+            consume_ktile<kBM, kTma, kTB>(d, f0, f1, as0, fa, full0, empty0, it, kt > 0, lane, q);
             ++it;
         }
         wgmma_wait<0>(); /* every wgmma done: the accumulators are final, both sets free ... */
@@ -1130,17 +1205,17 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
         const unsigned col0 = bn + 64 * cw;
         if constexpr (kTC) {
             switch (p.epi) {
-            case 0: store_tile_t<0>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
-            case 1: store_tile_t<1>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
-            case 2: store_tile_t<2>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
-            default: store_tile_t<3>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            case 0: store_tile_t<kBM, 0>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            case 1: store_tile_t<kBM, 1>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            case 2: store_tile_t<kBM, 2>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            default: store_tile_t<kBM, 3>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
             }
         } else {
             switch (p.epi) {
-            case 0: store_tile<kTB, 0>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
-            case 1: store_tile<kTB, 1>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
-            case 2: store_tile<kTB, 2>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
-            default: store_tile<kTB, 3>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
+            case 0: store_tile<kBM, kTB, 0>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
+            case 1: store_tile<kBM, kTB, 1>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
+            case 2: store_tile<kBM, kTB, 2>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
+            default: store_tile<kBM, kTB, 3>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias); break;
             }
         }
     }
@@ -1184,12 +1259,16 @@ inline TransposedCopy a_copy(int op_a, size_t m, size_t k, size_t batch, size_t 
     return t;
 }
 
-/* One layout's launch: the TMA path where both operands' rows (and the
- * products' strides) are 16-byte aligned and the driver takes the maps,
- * else the cp.async path. */
-template <bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaStream_t stream)
+/* One layout's launch at tile height kBM: the TMA path where both
+ * operands' rows (and the products' strides) are 16-byte aligned and the
+ * driver takes the maps, else the cp.async path. The caller has checked
+ * that kBM's tiles number at most 2^31 - 1 over the products (pick_bm). */
+template <int kBM, bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaStream_t stream)
 {
+    constexpr size_t kSmemBytes = Geo<kBM>::kSmemBytes;
     const size_t m = p.m, n = p.n, k = p.k;
+    p.tiles_m = (unsigned)((m + kBM - 1) / kBM);
+    p.tiles_n = (unsigned)((n + kBN - 1) / kBN);
     bool tma = tma_addressable(p.a, p.lda, 4) && tma_addressable(p.b, p.ldb, 4) && p.sa % 4 == 0 && p.sb % 4 == 0;
     CUtensorMap map_a, map_b;
     memset(&map_a, 0, sizeof(map_a)); /* the cp.async instantiation never reads them */
@@ -1198,7 +1277,7 @@ template <bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaStream_t s
         PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
         cudaError_t err = get_encode_tiled(&encode);
         if (err != cudaSuccess) return err;
-        /* A: m rows of k, one box of 32 k x 256 rows per stage. B: k rows of
+        /* A: m rows of k, one box of 32 k x kBM rows per stage. B: k rows of
          * n, boxes of 32 columns x 32 k-rows (one panel), or (kTB) n rows of
          * k, one box of 32 k x 128 rows. All with the 128-byte swizzle,
          * rounded to TF32 by the TMA; 3D over the products. A map the driver
@@ -1208,20 +1287,60 @@ template <bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaStream_t s
               map_batched(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, p.b, kTB ? n : k, kTB ? k : n, p.ldb,
                           p.sb != 0, p.batch, p.sb, kTB ? kBK : kPanelCols, kTB ? kBN : kBK) == cudaSuccess;
     }
-    const Kernel kernel = tma ? gemm_tf32_persistent<true, kTB, kTC> : gemm_tf32_persistent<false, kTB, kTC>;
+    const Kernel kernel =
+        tma ? gemm_tf32_persistent<kBM, true, kTB, kTC> : gemm_tf32_persistent<kBM, false, kTB, kTC>;
     cudaError_t err = sm90a_image(kernel);
     if (err != cudaSuccess) return err;
-    /* The same constant at every call (every instance uses kSmemBytes). */
+    /* The same constant at every call of this kernel. */
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
     if (err != cudaSuccess) return err;
     /* Persistent: as many CTAs as can be resident at once (1 per SM: 197,696
-     * bytes of shared memory each), never more than there are tiles; each
-     * walks tiles blockIdx.x, + gridDim.x, ... */
+     * bytes of shared memory at kBM = 256, 197,728 and 197,760 at 128 and
+     * 64), never more than there are tiles; each walks tiles blockIdx.x, +
+     * gridDim.x, ... */
     size_t grid = 0;
     err = resident_grid(kernel, kThreads, kSmemBytes, dev, (size_t)p.tiles_m * p.tiles_n * p.batch, &grid);
     if (err != cudaSuccess) return err;
     kernel<<<(unsigned)grid, kThreads, kSmemBytes, stream>>>(map_a, map_b, p);
     return cudaGetLastError();
+}
+
+/* The tile height for `rows` x `cols` of C over `batch` products on `sms`
+ * SMs (header "Narrow tiles"): of kBM = 256, 128 and 64 (down to
+ * GK12_MIN_BM), the one with the lowest cost rounds x kBM x w, rounds =
+ * ceil(tiles / sms) the rounds of the persistent walk and w = 8, 9 and 16
+ * eighths the time of a row of C at that height relative to 256 (measured,
+ * header: a 64-row tile takes about twice the time per row of a 256-row
+ * one, a 128-row one 1.15 times); ties to the taller tile. Heights whose
+ * tiles number more than 2^31 - 1 are not taken. At 1024^3 on 132 SMs:
+ * 32, 64 and 128 tiles, one round each, costs 2048, 1152, 1024: 64 rows.
+ * At 2048^3: 128, 256 and 512 tiles, costs 2048, 2304, 4096: 256 rows. */
+inline int pick_bm(size_t rows, size_t cols, size_t batch, int sms)
+{
+    const size_t tiles_n = (cols + kBN - 1) / kBN, per_sm = sms > 0 ? (size_t)sms : 1;
+    int best = 256;
+    size_t best_cost = (size_t)-1;
+    for (int bm = 256; bm >= GK12_MIN_BM; bm /= 2) {
+        const size_t tiles_m = (rows + bm - 1) / bm;
+        if (tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * batch > 0x7fffffffu) break;
+        const size_t w = bm == 256 ? 8 : bm == 128 ? 9 : 16;
+        const size_t cost = (tiles_m * tiles_n * batch + per_sm - 1) / per_sm * (size_t)bm * w;
+        if (cost < best_cost) best = bm, best_cost = cost;
+    }
+    return best;
+}
+
+/* One layout's launch at the height pick_bm gives it. */
+template <bool kTB, bool kTC> cudaError_t launch_any(int dev, const Args &p, cudaStream_t stream)
+{
+    int sms = 0;
+    const cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err != cudaSuccess) return err;
+    switch (pick_bm(p.m, p.n, p.batch, sms)) {
+    case 64: return launch<64, kTB, kTC>(dev, p, stream);
+    case 128: return launch<128, kTB, kTC>(dev, p, stream);
+    default: return launch<256, kTB, kTC>(dev, p, stream);
+    }
 }
 
 } // namespace
@@ -1279,11 +1398,15 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run_ex(int type, int op_a, int op_b
     cudaError_t err = require_cc(9, 0, &dev);
     if (err != cudaSuccess) return err;
     /* The stub image (a build without sm_90a): nothing is launched, k = 0 included. */
-    err = sm90a_image(gemm_tf32_persistent<true, false, false>);
+    err = sm90a_image(gemm_tf32_persistent<256, true, false, false>);
     if (err != cudaSuccess) return err;
 
-    const size_t tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-    if (batch > 0x7fffffffu || tiles_m * tiles_n > 0x7fffffffu || tiles_m * tiles_n * batch > 0x7fffffffu)
+    /* The tallest tiles (256 rows) number at most 2^31 - 1 over the
+     * products, in either orientation (pick_bm takes a narrower height
+     * only where its tiles do too). */
+    const size_t tiles_mn = ((m + 255) / 256) * ((n + kBN - 1) / kBN), tiles_nm = ((n + 255) / 256) * ((m + kBN - 1) / kBN);
+    if (batch > 0x7fffffffu || tiles_mn > 0x7fffffffu || tiles_mn * batch > 0x7fffffffu ||
+        (op_a != 0 && op_b != 0 && (tiles_nm > 0x7fffffffu || tiles_nm * batch > 0x7fffffffu)))
         return cudaErrorInvalidConfiguration;
     Args p;
     memset(&p, 0, sizeof(p));
@@ -1300,8 +1423,6 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run_ex(int type, int op_a, int op_b
     p.m = (unsigned)m;
     p.n = (unsigned)n;
     p.k = (unsigned)k;
-    p.tiles_m = (unsigned)tiles_m;
-    p.tiles_n = (unsigned)tiles_n;
     p.batch = (unsigned)batch;
     p.alpha = alpha;
     p.beta = beta;
@@ -1343,11 +1464,8 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run_ex(int type, int op_a, int op_b
         q.a = p.b, q.lda = p.ldb, q.sa = p.sb;
         q.b = p.a, q.ldb = p.lda, q.sb = p.sa;
         q.m = p.n, q.n = p.m;
-        q.tiles_m = (unsigned)((n + kBM - 1) / kBM);
-        q.tiles_n = (unsigned)((m + kBN - 1) / kBN);
-        if ((size_t)q.tiles_m * q.tiles_n * batch > 0x7fffffffu) return cudaErrorInvalidConfiguration;
         q.c_vec = ((uintptr_t)p.c & 7u) == 0 && ldc % 2 == 0 && p.sc % 2 == 0;
-        return launch<false, true>(dev, q, stream);
+        return launch_any<false, true>(dev, q, stream);
     }
     if (op_a != 0) {
         /* TF32 wgmma reads its shared-memory operand K-major only (no
@@ -1363,7 +1481,7 @@ extern "C" cudaError_t gk_gemm_12_tf32_wgmma_run_ex(int type, int op_a, int op_b
         p.lda = t.ld;
         p.sa = t.stride;
     }
-    return op_b != 0 ? launch<true, false>(dev, p, stream) : launch<false, false>(dev, p, stream);
+    return op_b != 0 ? launch_any<true, false>(dev, p, stream) : launch_any<false, false>(dev, p, stream);
 }
 
 /* gk_gemm's entry point: as stored, one product, no epilogue. */

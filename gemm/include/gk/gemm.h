@@ -570,6 +570,17 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * 1024^3 is a tie with 12 on the H100). */
 #define GK_GEMM_MID_TF32_MAX_MNK ((size_t)1 << 29)
 #define GK_GEMM_MID_TF32_MAX_MNK_GATHER ((size_t)1 << 30)
+/* Inside that region variant 12 takes over where its narrow tiles (64 or
+ * 128 rows of C: its header, "Narrow tiles") beat 21: from
+ * GK_GEMM_TF32_WGMMA_MIN_MNK multiply-adds with k >= GK_GEMM_TF32_WGMMA_MIN_K,
+ * or from GK_GEMM_TF32_WGMMA_SHORTK_MIN_MNK at any k, for n >=
+ * GK_GEMM_TF32_WGMMA_MIN_N (its tiles are 128 columns wide), where 21 would
+ * not split k and 12 runs its TMA path (rows of 16 bytes, or padded copies
+ * in gk_gemm_ex's workspace). */
+#define GK_GEMM_TF32_WGMMA_MIN_MNK ((size_t)1 << 22)
+#define GK_GEMM_TF32_WGMMA_MIN_K ((size_t)128)
+#define GK_GEMM_TF32_WGMMA_SHORTK_MIN_MNK ((size_t)1 << 26)
+#define GK_GEMM_TF32_WGMMA_MIN_N ((size_t)32)
 /* F32 in fp32 (compute DEFAULT): variant 22 computes the same 64 x 64
  * tiles with FFMA (8 x 4 outputs per thread), with variant 21's copies,
  * stages and split, outside the tiny rule up to GK_GEMM_MID_F32_MAX_MNK
@@ -598,6 +609,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *   F32         DEFAULT   m n k batch <= GK_GEMM_MID_F32_MAX_MNK                 22
  *   F32         DEFAULT   an empty product as stored (nothing to compute)      9
  *   F32         DEFAULT   anything else                                         10
+ *   F32         TF32      n >= GK_GEMM_TF32_WGMMA_MIN_N, 21 would not split k
+ *                         (below), m n k batch >= GK_GEMM_TF32_WGMMA_SHORTK_MIN_MNK
+ *                         or >= GK_GEMM_TF32_WGMMA_MIN_MNK with k >=
+ *                         GK_GEMM_TF32_WGMMA_MIN_K; lda, ldb and the batch
+ *                         strides multiples of 4, or any rows through
+ *                         gk_gemm_ex (padded copies)                            12
  *   F32         TF32      m n k batch <= GK_GEMM_MID_TF32_MAX_MNK (lda, ldb
  *                         and the batch strides multiples of 4) or
  *                         GK_GEMM_MID_TF32_MAX_MNK_GATHER (otherwise)           21
