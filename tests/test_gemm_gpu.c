@@ -901,10 +901,10 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 200, 100, 520, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 22},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 2048, 2048, 1028, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.0f, 10},
         /* TF32: 12's narrow tiles from 2^22 with k >= 128 (a batch, A stored k x m: its transposed copy),
-         * 21 where n is below 32 (odd rows), then 12 (on padded copies where the rows are not 16-byte
-         * units: lda 1101). */
+         * 21 where n is below 32 (odd rows; 12,000 outputs, past the tiny rule's 2^13), then 12 (on padded
+         * copies where the rows are not 16-byte units: lda 1101). */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 200, 120, 372, 0, 3, GK_GEMM_EPILOGUE_BIAS, 0.0f, 12},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 30, 650, 651, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 21},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 400, 30, 650, 651, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 21},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 1040, 1024, 520, 0, 1, GK_GEMM_EPILOGUE_BIAS_RELU, 0.5f, 12},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_T, 1024, 1024, 1100, 1101, 1, GK_GEMM_EPILOGUE_NONE, 0.0f, 12},
         /* 20 with fp32: tiny products, either compute. */

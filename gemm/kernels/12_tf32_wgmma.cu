@@ -36,9 +36,9 @@
  * each one's N' = 256), B slab 32 x 128 fp32 = 16 KB as 4 panels of 32
  * columns ([n/32][k][n%32]: 32 k-rows of 128 bytes, 4 KB, one TMA box
  * each, with the same 128-byte swizzle as A: chunk (n % 32) / 4 of k-row kk
- * stored at chunk ((n % 32) / 4) ^ (kk % 8)). 4 stages = 192 KB, + 1024
- * bytes of alignment slack + 8 mbarriers (64 bytes) = 197,696 bytes: 1 CTA
- * per SM.
+ * stored at chunk ((n % 32) / 4) ^ (kk % 8)). 4 stages = 192 KB, + 32 KB
+ * for the epilogue's TMA store ("The store") + 1024 bytes of alignment
+ * slack + 8 mbarriers (64 bytes) = 230,464 bytes: 1 CTA per SM.
  *
  * ---- The register fragment (PTX ISA "wgmma-64N8-A"; mma.m16n8k8's A, per warp) -------
  * Warp w (0..3) of a consumer warpgroup holds rows 16w .. 16w+15 of the
@@ -122,7 +122,9 @@
  *
  * ---- Registers (ptxas -v, CUDA 13.0, sm_90a) ------------------------------------------
  * gemm_tf32_persistent<kBM, true>  (TMA):      168 registers at launch (the cap
- *                                              of __launch_bounds__(384, 1)), 1 barrier
+ *                                              of __launch_bounds__(384, 1)), 4 barriers
+ *                                              (the two warpgroups' of the TMA store;
+ *                                              1 where kTC, which stores from registers)
  * gemm_tf32_persistent<kBM, false> (cp.async): 168 registers at launch, 2 barriers
  *                                              (the consumers' named barrier)
  * (every height: the figures below are for kBM = 256, the most registers)
@@ -282,7 +284,7 @@
  * ---- Narrow tiles: products with few tiles -----------------------------------------------
  * The 256 x 128 tile suits large products, where every CTA walks many
  * tiles. At 1024^3 there are 32 of them for 132 SMs, so three quarters of
- * the GPU idles: 36.80 us against cuBLAS TF32's 16.58 (0.45x). So the
+ * the GPU idles: 26.30 us against cuBLAS TF32's 16.51 (0.63x). So the
  * kernel is a template on the tile's height kBM, the wgmma's N' (Geo):
  *   kBM   wgmma       accumulators  A slab  stages  multiply-adds per byte loaded
  *   256   m64n256k8   128           32 KB   4       21.3 (1,048,576 per 48 KB)
@@ -290,46 +292,60 @@
  *    64   m64n64k8     32            8 KB   8       10.7 (262,144 per 24 KB)
  * Everything else is the same: 128 columns (two consumer warpgroups of
  * M' = 64), B's panels and fragments, 192 KB of stages (1 CTA per SM),
- * the epilogue (kBM / 8 row groups per thread). Each element of C still
- * sums its k8-steps in the same order, so the three heights give the same
- * bits. The launcher picks the height per call (pick_bm) from the tile
- * counts and the SM count: the lowest rounds x kBM x w, with rounds =
+ * the epilogue (kBM / 64 passes). Each element of C still sums its
+ * k8-steps in the same order, so the three heights give the same bits.
+ * The launcher picks the height per call (pick_bm) from the tile counts
+ * and the SM count: the lowest rounds x kBM x w, with rounds =
  * ceil(tiles / SMs) the rounds of the persistent walk and w = 8, 9 and 16
  * eighths the relative time of a row of C at each height, which the
- * 4096^3 run below measures where every height runs many rounds (408.77 /
- * 357.63 = 1.14 at 128 rows, 679.04 / 357.63 = 1.90 at 64). So a product
+ * 4096^3 run below measures where every height runs many rounds (399.49 /
+ * 338.43 = 1.18 at 128 rows, 678.75 / 338.43 = 2.01 at 64). So a product
  * that one round of 64-row tiles covers takes them, and two rounds of
  * narrow tiles lose to one of wide ones. Measured (gemm/tuning/
  * tf32_heights.cu, each height forced; tiles-h100/tf32_heights.txt: H100,
  * CUDA 13.0, cold L2, medians of 40, C = A B, us, cuBLAS TF32's time over
- * ours in parentheses):
+ * ours in parentheses; C stored through the TMA, below):
  *   shape              cuBLAS   kBM = 256       128             64
- *   256^3               7.20    25.54 (0.28)    10.56 (0.68)     8.16 (0.88)
- *   512^3               9.76    29.82 (0.33)    13.25 (0.74)    10.72 (0.91)
- *   768^3              12.61    31.84 (0.40)    16.13 (0.78)    13.50 (0.93)
- *   1024^3             16.58    36.80 (0.45)    19.46 (0.85)    16.48 (1.01)
- *   1536^3             39.46    47.33 (0.83)    45.47 (0.87)    54.08 (0.73)
- *   2048^3             49.86    57.47 (0.87)    58.18 (0.86)    90.53 (0.55)
- *   4096^3            341.31   357.63 (0.95)   408.77 (0.83)   679.04 (0.50)
- *   256 x 4096 x 1024  21.44    37.70 (0.57)    21.18 (1.01)    18.24 (1.18)
- *   3000 x 700 x 1500  47.55    51.10 (0.93)    67.23 (0.71)    79.33 (0.60)
+ *   256^3               7.14    11.81 (0.60)     8.96 (0.80)     7.81 (0.91)
+ *   512^3               9.66    16.42 (0.59)    11.94 (0.81)    10.46 (0.92)
+ *   768^3              12.58    21.41 (0.59)    14.82 (0.85)    13.15 (0.96)
+ *   1024^3             16.51    26.30 (0.63)    18.05 (0.91)    16.22 (1.02)
+ *   1536^3             38.94    36.26 (1.07)    42.59 (0.91)    53.63 (0.73)
+ *   2048^3             50.05    48.13 (1.04)    55.30 (0.91)    90.62 (0.55)
+ *   4096^3            341.95   338.43 (1.01)   399.49 (0.86)   678.75 (0.50)
+ *   256 x 4096 x 1024  21.44    27.42 (0.78)    19.81 (1.08)    17.89 (1.20)
+ *   3000 x 700 x 1500  47.10    47.71 (0.99)    64.13 (0.73)    77.92 (0.60)
  * pick_bm takes 64 rows for the first four and 256 x 4096 x 1024 (one
  * round: 128 tiles at 1024^3), 256 from 1536^3 on (72 tiles; two rounds
- * of 128-row tiles cost 2304 against 2048) and for 3000 x 700 x 1500. At
- * 1536^3 128 rows would be 4% faster, which the one-number weights miss.
+ * of 128-row tiles cost 2304 against 2048) and for 3000 x 700 x 1500.
  * GK_GEMM_AUTO gives this rung TF32 products from a few million
  * multiply-adds on (gk/gemm.h: GK_GEMM_TF32_WGMMA_*), where variant 21's
  * 64 x 64 mma.sync tiles took it before.
  *
+ * ---- The store: through shared memory and the TMA -----------------------------------------
+ * Where beta = 0 and C's rows are whole 16-byte units, the consumers stage
+ * C in shared memory and the TMA stores it (store_tile_tma: 32 KB beside
+ * the stages, 16 KB per consumer warpgroup, passes of 64 rows, two boxes of
+ * 64 rows x 32 columns in the 128-byte swizzle, each warpgroup's thread 0
+ * issuing them while the warpgroup goes on); elsewhere (beta != 0, other
+ * rows, both operands transposed) each thread stores from registers
+ * (store_tile, store_tile_t). From registers, with B as stored, a warp's
+ * store writes 4 rows x two runs of 4 floats 16 columns apart (frag_col):
+ * 8 half-used 32-byte sectors, 128 such stores per thread and 256-row
+ * tile, and the CTA's stores of its last tile add to the kernel's time.
+ * Measured in one run (tiles-h100/tf32_heights_regstore.txt before,
+ * tf32_heights.txt after; H100, us): 2048^3 57.79 -> 48.13 (0.87x ->
+ * 1.04x cuBLAS TF32), 4096^3 356.19 -> 338.43 (0.96x -> 1.01x), 1536^3
+ * 46.98 -> 36.26 on 256-row tiles, 1024^3 16.51 -> 16.22 on 64-row tiles,
+ * 256^3 on 256-row tiles 25.34 -> 11.81. (With 4 stages of 48 KB the
+ * 32 KB fit beside them: 196,608 + 32,768 + 1,024 bytes of alignment
+ * slack + the barriers = 230,464 bytes of the 232,448 a block may have.)
+ *
  * ---- What is left out -------------------------------------------------------------------
  * - Cluster multicast of A (variant 17 multicasts B across 2-CTA
  *   clusters and measured no gain at 4096^3, 1.1% at 8192^3), a ping-pong
- *   schedule, a TMA store of C: not done. Leaving the epilogue out (a build
- *   that stored nothing, timed by ncu at 4096^3) took 322.9 us against
- *   345-347 us: the stores cost about 7%, what a TMA store overlapped with
- *   the next tile could win back at most; the 34,752 bytes that 4 stages
- *   leave free of the 227 KB (232,448 - 197,696) hold about a quarter of
- *   the 128 KB fp32 tile.
+ *   schedule: not done. (Before the TMA store, a build that stored
+ *   nothing, timed by ncu at 4096^3, took 322.9 us against 345-347 us.)
  *
  * What bounds it: a k-tile's 1,048,576 multiply-adds take the SM about
  * 1024 clocks at the TF32 rate (NVIDIA's H100 SXM and H200 figure, 989
@@ -473,12 +489,19 @@ static_assert(kBCopies * kCopyThreads == kBK * kBN && kCopyThreads == 128,
  * 32 fp32, one TMA box), the accumulators (kBM / 2 per thread), and the
  * ring's depth, which keeps 192 KB of stages at every height: 4 stages of
  * 48 KB, 6 of 32 KB, 8 of 24 KB. */
+/* The epilogue's staging of C for the TMA store ("The store" in the
+ * header): per consumer warpgroup 64 rows x its 64 columns of fp32, two
+ * boxes of 64 rows x 32 columns (128-byte rows, the 128-byte swizzle). */
+constexpr int kEpiRows = 64, kEpiBoxCols = 32;
+constexpr int kEpiBoxBytes = kEpiRows * kEpiBoxCols * 4;  /* 8 KB */
+constexpr int kEpiGroupBytes = 2 * kEpiBoxBytes;           /* 16 KB: one warpgroup's 64 columns */
+constexpr int kEpiBytes = kConsumers * kEpiGroupBytes;      /* 32 KB */
 template <int kBM> struct Geo {
     static_assert(kBM == 256 || kBM == 128 || kBM == 64, "m64n256k8, m64n128k8 or m64n64k8");
     static constexpr int kABytes = kBM * kBK * 4;              /* one A slab: 32, 16 or 8 KB */
     static constexpr int kAcc = kBM / 2;                       /* accumulators per thread: 128, 64 or 32 */
     static constexpr int kStages = 192 * 1024 / (kABytes + kBBytes); /* 4, 6 or 8 */
-    static constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + 1024 + 2 * kStages * 8;
+    static constexpr size_t kSmemBytes = (size_t)kStages * (kABytes + kBBytes) + kEpiBytes + 1024 + 2 * kStages * 8;
     static constexpr int kACopies = kBM * kBK / kCopyThreads;  /* cp.async path: 4-byte copies per thread and k-tile: 64, 32, 16 */
     static_assert(kABytes % 1024 == 0, "A slabs keep the 1024-byte alignment of the swizzle atoms");
     static_assert(kACopies * kCopyThreads == kBM * kBK, "cp.async path: the producer threads cover an A slab exactly");
@@ -1014,6 +1037,103 @@ __device__ __forceinline__ void store_tile_t(const float (&d)[kBM / 2], float *c
     }
 }
 
+/* ---- The epilogue through shared memory and the TMA ------------------------------------
+ * Where beta = 0 and the TMA can address C (not the transposed store):
+ * consumer warpgroup cw stages its 64 columns of the tile in passes of 64
+ * rows (kBM / 64 passes) into its 16 KB at buf, as two boxes of 64 rows x
+ * 32 columns in the 128-byte swizzle (16-byte chunk q of row r at q ^ (r %
+ * 8)), and its thread 0 hands each box to the TMA. Per pass: thread 0
+ * waits until the previous pass's stores have read the buffer, the
+ * warpgroup meets at its named barrier (2 + cw: 0 is __syncthreads', 1 the
+ * cp.async path's consumers_sync), every thread writes its 32 values
+ * (epilogue(alpha d + bias), the rows 8j + 2t + e of its two columns),
+ * fences them to the async proxy, meets the others again, and thread 0
+ * issues the two stores and commits them; nobody waits for them to land.
+ * For one (j, h, e) a warp writes 4 rows (2t + e) x two runs of 4 floats:
+ * with B as stored, chunks c and c + 4 of a 32-column box (frag_col),
+ * which the swizzle sends to the same 4 chunks over the 4 rows (c ^ x and
+ * c ^ 4 ^ x, x in {e, 2 + e, 4 + e, 6 + e}): 16 banks, two wavefronts per
+ * store; with B stored n x k, chunks c and c + 1, 8 distinct chunks, one
+ * wavefront (epi_store_ways counts both). The TMA clips rows past m and columns past n (the columns
+ * whose panels were not loaded among them), so nothing here checks them.
+ * Before the CTA ends, thread 0 waits for its stores (bulk_wait_all): they
+ * read its shared memory. */
+__device__ __forceinline__ void group_sync(int cw)
+{
+#if GK_SM90A
+    /* Immediate ids (a register id would make ptxas reserve all 16). */
+    if (cw == 0)
+        asm volatile("bar.sync 2, 128;\n" ::: "memory");
+    else
+        asm volatile("bar.sync 3, 128;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void st_shared_f32(uint32_t addr, float v)
+{
+#if GK_SM90A
+    asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(addr), "f"(v) : "memory");
+#endif
+}
+/* Byte offset of (row r of a pass, column cl of the warpgroup's 64) in its buffer. */
+__host__ __device__ constexpr int epi_offset(int r, int cl)
+{
+    return (cl >> 5) * kEpiBoxBytes + r * 128 + ((((cl >> 2) & 7) ^ (r & 7)) << 4) + (cl & 3) * 4;
+}
+/* Recount, over every warp w and (h, e), the most lanes of one staging
+ * store that share a bank: its wavefronts. */
+template <bool kTB> __host__ __device__ constexpr int epi_store_ways()
+{
+    int ways = 0;
+    for (int w = 0; w < 4; ++w)
+        for (int h = 0; h < 2; ++h)
+            for (int e = 0; e < 2; ++e) {
+                int count[32] = {};
+                for (int lane = 0; lane < 32; ++lane) {
+                    const int g = lane >> 2, t = lane & 3;
+                    ++count[(epi_offset(2 * t + e, col_of<kTB>(16 * w + 8 * h + g)) >> 2) & 31];
+                }
+                for (int b = 0; b < 32; ++b) ways = count[b] > ways ? count[b] : ways;
+            }
+    return ways;
+}
+static_assert(epi_store_ways<false>() == 2 && epi_store_ways<true>() == 1,
+              "a staging store: two wavefronts with B as stored (frag_col), one with B stored n x k");
+template <int kBM, bool kTB, int kEpi>
+__device__ __forceinline__ void store_tile_tma(const float (&d)[kBM / 2], const CUtensorMap *map_c, int z, uint32_t buf,
+                                               unsigned m, unsigned n, unsigned bm, unsigned col0, int w, int lane,
+                                               int cw, float alpha, const float *bias)
+{
+    const int g = lane >> 2, t = lane & 3;
+    const bool leader = w == 0 && lane == 0;
+    const int cl0 = col_of<kTB>(16 * w + g), cl1 = col_of<kTB>(16 * w + 8 + g);
+    const unsigned c0 = col0 + (unsigned)cl0, c1 = col0 + (unsigned)cl1;
+    const float b0 = kEpi != 0 && c0 < n ? __ldg(bias + c0) : 0.0f, b1 = kEpi != 0 && c1 < n ? __ldg(bias + c1) : 0.0f;
+#pragma unroll
+    for (int pass = 0; pass < kBM / kEpiRows; ++pass) {
+        const unsigned row0 = bm + (unsigned)(pass * kEpiRows);
+        if (row0 >= m) break; /* the same for the whole warpgroup */
+        if (leader) bulk_wait_read();
+        group_sync(cw);
+#pragma unroll
+        for (int jj = 0; jj < kEpiRows / 8; ++jj) {
+            const int j = pass * (kEpiRows / 8) + jj;
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int r = 8 * jj + 2 * t + e;
+                st_shared_f32(buf + (uint32_t)epi_offset(r, cl0), epilogue_apply<kEpi>(alpha * d[4 * j + e], b0));
+                st_shared_f32(buf + (uint32_t)epi_offset(r, cl1), epilogue_apply<kEpi>(alpha * d[4 * j + 2 + e], b1));
+            }
+        }
+        fence_proxy_async();
+        group_sync(cw);
+        if (leader) {
+            tma_store_3d(map_c, buf, (int)col0, (int)row0, z);
+            if (col0 + kEpiBoxCols < n) tma_store_3d(map_c, buf + kEpiBoxBytes, (int)(col0 + kEpiBoxCols), (int)row0, z);
+            bulk_commit();
+        }
+    }
+}
+
 /* ---- The persistent kernel -------------------------------------------------------- */
 /* ---- The ring's invariant (bf16_05's, checked there by a CPU simulation) ----
  * Every thread of a role numbers the k-tiles it handles in one sequence
@@ -1050,6 +1170,7 @@ struct Args {
     float alpha, beta;
     int epi; /* 0 none, 1 bias, 2 bias + ReLU, 3 bias + GELU */
     bool c_vec; /* kTC: C's rows (and batch stride) allow 8-byte pairs */
+    bool c_tma; /* beta = 0 and map_c addresses C (TMA path, not kTC): the TMA store (store_tile_tma) */
 };
 
 /* Tile t of the walk: product z = t / (tiles_m tiles_n), then the grouped
@@ -1066,6 +1187,7 @@ template <int kBM> __device__ __forceinline__ void tile_of(unsigned t, const Arg
 template <int kBM, bool kTma, bool kTB, bool kTC>
 __global__ void __launch_bounds__(kThreads, 1)
 gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                     const __grid_constant__ CUtensorMap map_c,
                      const Args p)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
@@ -1073,7 +1195,7 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
     constexpr int kStages = Geo<kBM>::kStages, kABytes = Geo<kBM>::kABytes, kAcc = Geo<kBM>::kAcc;
     /* The slabs, then the barriers (ring_layout; kSmemBytes holds the slack):
      * empty[s] is "the consumers are done with stage s". */
-    const Ring ring = ring_layout<kStages, kABytes, kBBytes>(smem);
+    const Ring ring = ring_layout<kStages, kABytes, kBBytes, kEpiBytes>(smem);
     const uint32_t as0 = ring.as0, bs0 = ring.bs0, full0 = ring.full0, empty0 = ring.empty0;
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -1203,12 +1325,21 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
          * same for every thread). */
         float *const c = p.c + (size_t)z * p.sc;
         const unsigned col0 = bn + 64 * cw;
+        const uint32_t ebuf = ring.extra + (uint32_t)(cw * kEpiGroupBytes);
+        const int zc = p.sc != 0 ? (int)z : 0;
         if constexpr (kTC) {
             switch (p.epi) {
             case 0: store_tile_t<kBM, 0>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
             case 1: store_tile_t<kBM, 1>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
             case 2: store_tile_t<kBM, 2>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
             default: store_tile_t<kBM, 3>(d, c, p.ldc, m, n, bm, col0, w, lane, p.alpha, p.beta, p.bias, p.c_vec); break;
+            }
+        } else if (kTma && p.c_tma) { /* (only the TMA path has map_c: the other compiles without this) */
+            switch (p.epi) {
+            case 0: store_tile_tma<kBM, kTB, 0>(d, &map_c, zc, ebuf, m, n, bm, col0, w, lane, cw, p.alpha, p.bias); break;
+            case 1: store_tile_tma<kBM, kTB, 1>(d, &map_c, zc, ebuf, m, n, bm, col0, w, lane, cw, p.alpha, p.bias); break;
+            case 2: store_tile_tma<kBM, kTB, 2>(d, &map_c, zc, ebuf, m, n, bm, col0, w, lane, cw, p.alpha, p.bias); break;
+            default: store_tile_tma<kBM, kTB, 3>(d, &map_c, zc, ebuf, m, n, bm, col0, w, lane, cw, p.alpha, p.bias); break;
             }
         } else {
             switch (p.epi) {
@@ -1219,6 +1350,8 @@ gemm_tf32_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_con
             }
         }
     }
+    /* The TMA stores read this CTA's shared memory until they complete. */
+    if (kTma && p.c_tma && w == 0 && lane == 0) bulk_wait_all();
 #else
     sm90a_stub(p.m, p.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
 #endif
@@ -1249,7 +1382,7 @@ __global__ void __launch_bounds__(256) gemm_tf32_scale_c(const Args p)
     }
 }
 
-typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, const Args);
+typedef void (*Kernel)(const CUtensorMap, const CUtensorMap, const CUtensorMap, const Args);
 
 /* A's transposed copy when op_a = T (the workspace's start), and its size. */
 inline TransposedCopy a_copy(int op_a, size_t m, size_t k, size_t batch, size_t stride_a)
@@ -1270,9 +1403,11 @@ template <int kBM, bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaS
     p.tiles_m = (unsigned)((m + kBM - 1) / kBM);
     p.tiles_n = (unsigned)((n + kBN - 1) / kBN);
     bool tma = tma_addressable(p.a, p.lda, 4) && tma_addressable(p.b, p.ldb, 4) && p.sa % 4 == 0 && p.sb % 4 == 0;
-    CUtensorMap map_a, map_b;
+    CUtensorMap map_a, map_b, map_c;
     memset(&map_a, 0, sizeof(map_a)); /* the cp.async instantiation never reads them */
     memset(&map_b, 0, sizeof(map_b));
+    memset(&map_c, 0, sizeof(map_c)); /* read only where p.c_tma */
+    p.c_tma = false;
     if (tma) {
         PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
         cudaError_t err = get_encode_tiled(&encode);
@@ -1286,6 +1421,12 @@ template <int kBM, bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaS
                           p.sa, kBK, kBM) == cudaSuccess &&
               map_batched(encode, &map_b, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, p.b, kTB ? n : k, kTB ? k : n, p.ldb,
                           p.sb != 0, p.batch, p.sb, kTB ? kBK : kPanelCols, kTB ? kBN : kBK) == cudaSuccess;
+        /* C through the TMA store where beta = 0 (C is never read) and its
+         * rows are whole 16-byte units: boxes of 32 columns x 64 rows
+         * (FLOAT32: stored as computed), 3D over the products. */
+        p.c_tma = tma && !kTC && p.beta == 0.0f && tma_addressable(p.c, p.ldc, 4) && p.sc % 4 == 0 &&
+                  map_batched(encode, &map_c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, p.c, m, n, p.ldc, p.sc != 0,
+                              p.batch, p.sc, kEpiBoxCols, kEpiRows) == cudaSuccess;
     }
     const Kernel kernel =
         tma ? gemm_tf32_persistent<kBM, true, kTB, kTC> : gemm_tf32_persistent<kBM, false, kTB, kTC>;
@@ -1294,14 +1435,14 @@ template <int kBM, bool kTB, bool kTC> cudaError_t launch(int dev, Args p, cudaS
     /* The same constant at every call of this kernel. */
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmemBytes);
     if (err != cudaSuccess) return err;
-    /* Persistent: as many CTAs as can be resident at once (1 per SM: 197,696
-     * bytes of shared memory at kBM = 256, 197,728 and 197,760 at 128 and
+    /* Persistent: as many CTAs as can be resident at once (1 per SM: 230,464
+     * bytes of shared memory at kBM = 256, 230,496 and 230,528 at 128 and
      * 64), never more than there are tiles; each walks tiles blockIdx.x, +
      * gridDim.x, ... */
     size_t grid = 0;
     err = resident_grid(kernel, kThreads, kSmemBytes, dev, (size_t)p.tiles_m * p.tiles_n * p.batch, &grid);
     if (err != cudaSuccess) return err;
-    kernel<<<(unsigned)grid, kThreads, kSmemBytes, stream>>>(map_a, map_b, p);
+    kernel<<<(unsigned)grid, kThreads, kSmemBytes, stream>>>(map_a, map_b, map_c, p);
     return cudaGetLastError();
 }
 
