@@ -563,11 +563,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 /* F32 with compute TF32 has the same region on variant 21's TF32 instance
  * (the same 64 x 64 tiles of C, k-tiles of 32 floats, each operand rounded
  * to TF32 after its shared-memory load, mma.sync m16n8k8), outside the
- * tiny rule, up to GK_GEMM_MID_TF32_MAX_MNK multiply-adds where lda, ldb
- * (and the batch strides) are multiples of 4 floats and
- * GK_GEMM_MID_TF32_MAX_MNK_GATHER elsewhere; beyond that variants 12 and
- * 11 (TF32 at half the BF16 rate, so the edges are lower than BF16's:
- * 1024^3 is a tie with 12 on the H100). */
+ * tiny rule and variant 12's narrow tiles (below), up to
+ * GK_GEMM_MID_TF32_MAX_MNK multiply-adds where lda, ldb (and the batch
+ * strides) are multiples of 4 floats and GK_GEMM_MID_TF32_MAX_MNK_GATHER
+ * elsewhere; beyond that variants 12 and 11 (TF32 at half the BF16 rate,
+ * so the edges are lower than BF16's: on 12's 256-row tiles, before its
+ * narrow ones, 1024^3 was a tie with 21 on the H100). */
 #define GK_GEMM_MID_TF32_MAX_MNK ((size_t)1 << 29)
 #define GK_GEMM_MID_TF32_MAX_MNK_GATHER ((size_t)1 << 30)
 /* Inside that region variant 12 takes over where its narrow tiles (64 or
