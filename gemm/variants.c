@@ -52,8 +52,8 @@ static const gk_gemm_row table[] = {
      gk_gemm_11_tf32_mma_run, NULL, gk_gemm_11_tf32_mma_run_ex, gk_gemm_11_tf32_mma_scratch, NULL, NULL, NULL,
      GK_GEMM_TF32},
     {{12, "tf32_wgmma",
-      "TF32 on Hopper's wgmma: TMA, a producer and two consumer warpgroups, persistent tiles; B^T from registers; "
-      "sm_90a",
+      "TF32 on Hopper's wgmma: TMA, a producer and two consumer warpgroups, persistent tiles of 256, 128 or 64 "
+      "rows; B^T from registers; C through the TMA; sm_90a",
       GK_GEMM_TF32, 90, GK_GEMM_TYPE_BIT(GK_GEMM_TYPE_F32), 1},
      gk_gemm_12_tf32_wgmma_run, NULL, gk_gemm_12_tf32_wgmma_run_ex, gk_gemm_12_tf32_wgmma_scratch, NULL, NULL, NULL,
      GK_GEMM_TF32},
