@@ -1175,6 +1175,7 @@ struct Params {
     float alpha, beta;
     int epi;
     bool c_vec, bias_vec;
+    bool c_vec4; /* C's rows (every product's) are whole 16-byte units: variant 22's float4 stores */
 };
 
 /* A k-tile of a stored operand: rows r0 .. (below `rows`) by columns c0 ..
@@ -1401,6 +1402,7 @@ inline bool ex_params(Params &p, int type, size_t k, const void *a, size_t lda, 
     p.epi = epilogue;
     /* C and the bias as pairs (4 bytes, 8 for float) where every product's rows allow it. */
     p.c_vec = (uintptr_t)c % (2 * e) == 0 && ldc % 2 == 0 && p.stride_c % 2 == 0;
+    p.c_vec4 = (uintptr_t)c % 16 == 0 && ldc % (16 / e) == 0 && p.stride_c % (16 / e) == 0;
     p.bias_vec = (uintptr_t)bias % (2 * e) == 0;
     return k > 0 && rows16(a, lda, stride_a, batched, 16 / e) && rows16(b, ldb, stride_b, batched, 16 / e);
 }
@@ -1423,6 +1425,7 @@ inline cudaError_t split_params(Params &p, int type, size_t m, size_t n, size_t 
     p.kt_per = (unsigned)(kc / (128 / elem_bytes(type))); /* k-tiles of 128 bytes of a K-major row */
     p.alpha = 1.0f;
     p.c_vec = ((uintptr_t)partials & 7u) == 0 && p.n % 2 == 0;
+    p.c_vec4 = ((uintptr_t)partials & 15u) == 0 && p.n % 4 == 0 && p.stride_c % 4 == 0;
     return cudaSuccess;
 }
 /* The cp.async path for a split (one product, A and B addressed whole). */

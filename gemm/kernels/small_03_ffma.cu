@@ -18,27 +18,35 @@
  *     columns of the tile: 32 accumulators, k ascending for each (the
  *     PMPP book's register tiling, chapter 6; Volkov and Demmel, "Benchmarking
  *     GPUs to tune dense linear algebra", SC 2008);
- *   - its columns are tn + 16 j (j = 0 .. 3), interleaved, so that in the
- *     epilogue each store instruction of a warp writes 16 consecutive
- *     floats of each of its 2 rows (64 bytes, 2 sectors) whatever n is;
  *   - its rows are tm + 8 i where A's tile is K-major (op_a = N, stored
  *     [m][k]): per 4 k-steps one 16-byte load of each row (k, k + 1, k +
  *     2, k + 3), 8 loads; and 8 tm + i where A's tile is MN-major (T,
  *     stored [k][m]): per k-step two 16-byte loads of its 8 consecutive
  *     rows, 8 loads per 4 k-steps;
- *   - B's tile MN-major (op_b = N, stored [k][n]): per k-step 4 loads of 4
- *     bytes (columns tn + 16 j), 16 per 4 k-steps; K-major (T, stored
- *     [n][k]): per 4 k-steps one 16-byte load of each column, 4 loads;
- *   - so per 4 k-steps a thread issues 128 FFMA for 24 (nn, tn) or 12 (nt,
- *     tt) shared loads. Every load of A reads one of 2 addresses per warp
- *     (its 2 tm: a broadcast, one wavefront); B's 4-byte loads read 16
- *     consecutive words (one wavefront); its 16-byte loads read 16 columns
- *     36 words apart, banks 4 tn mod 32 (two wavefronts, the least for 256
- *     bytes).
+ *   - its columns are 4 tn + j (j = 0 .. 3) where B's tile is MN-major
+ *     (op_b = N, stored [k][n]): per k-step one 16-byte load of its 4
+ *     consecutive columns, 4 loads per 4 k-steps; and tn + 16 j where B's
+ *     tile is K-major (T, stored [n][k]): per 4 k-steps one 16-byte load
+ *     of each column, 4 loads;
+ *   - so per 4 k-steps a thread issues 128 FFMA for 12 shared loads in
+ *     every layout. Every load of A reads one of 2 addresses per warp (its
+ *     2 tm: a broadcast, one wavefront); B's MN-major loads read 256
+ *     contiguous bytes (16 tn, the same for both tm: two wavefronts, the
+ *     least for 256 bytes), its K-major ones 16 columns 36 words apart,
+ *     banks 4 tn mod 32 (two wavefronts);
+ *   - the epilogue stores columns tn + 16 j, 16 consecutive floats of each
+ *     of a warp's 2 rows per store instruction (64 bytes, 2 sectors)
+ *     whatever n is; with B MN-major the accumulators are first swapped
+ *     into that layout through shared memory (regroup, below), except
+ *     where C's rows are whole 16-byte units: there each thread stores its
+ *     4 columns of a row as one 16-byte store (store4), 256 contiguous
+ *     bytes per row and instruction.
  * An SM with 4 CTAs (16 warps) then issues per 4 k-steps 16 x 128 FFMA
- * (512 clocks at 4 warp-instructions per clock) against at most 16 x 24
- * = 384 wavefronts of shared memory (one per clock): the FFMA pipes, not
- * shared memory, bound it.
+ * (512 clocks at 4 warp-instructions per clock) against 16 x (8 + 4 x 2)
+ * = 256 wavefronts of shared memory (one per clock): the FFMA pipes, not
+ * shared memory, bound it. (The kernel's previous form, which read B
+ * MN-major 4 bytes at a time, 16 loads per 4 k-steps, took 0.0780 ms at
+ * 1024^3 on the H100 against 0.0683 now: gemm/README.md, Variant 22.)
  *
  * What bounds it: fp32 FMA throughput (the H100's 128 FFMA per SM per
  * clock) at 64 x 64 tiles, whose 32 multiply-adds per float loaded put
@@ -71,7 +79,6 @@ __device__ __forceinline__ float4 lds128(const float *p) { return *reinterpret_c
 /* Row i of thread row-group tm in the tile: interleaved for a K-major A,
  * consecutive for an MN-major one (see the header). */
 template <bool kAT> __device__ __forceinline__ int row_of(int tm, int i) { return kAT ? 8 * tm + i : tm + 8 * i; }
-
 /* One k-tile (32 k-steps) from stage (sa, sb): 8 groups of 4 k-steps. */
 template <bool kAT, bool kBT>
 __device__ __forceinline__ void ktile(float (&acc)[8][4], const float *sa, const float *sb, int tm, int tn)
@@ -102,9 +109,10 @@ __device__ __forceinline__ void ktile(float (&acc)[8][4], const float *sa, const
             }
         } else {
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk)
-#pragma unroll
-                for (int j = 0; j < 4; ++j) b[j][kk] = sb[(4 * k4 + kk) * kPm + tn + 16 * j];
+            for (int kk = 0; kk < 4; ++kk) {
+                const float4 v = lds128(sb + (4 * k4 + kk) * kPm + 4 * tn);
+                b[0][kk] = v.x, b[1][kk] = v.y, b[2][kk] = v.z, b[3][kk] = v.w;
+            }
         }
 #pragma unroll
         for (int kk = 0; kk < 4; ++kk)
@@ -112,6 +120,78 @@ __device__ __forceinline__ void ktile(float (&acc)[8][4], const float *sa, const
             for (int i = 0; i < 8; ++i)
 #pragma unroll
                 for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i][kk], b[j][kk], acc[i][j]);
+    }
+}
+
+/* With B MN-major a thread's accumulators hold columns 4 tn + j (its
+ * 16-byte loads of B). Where C's rows are whole 16-byte units (p.c_vec4)
+ * store4 writes them as they are, one 16-byte store per row (16 threads
+ * write 256 contiguous bytes of a row: 8 whole sectors). Elsewhere the
+ * stores want columns tn + 16 j (16 consecutive floats per store
+ * instruction and row, whatever C's alignment), and the CTA swaps them
+ * through shared memory, whose stages the k-loop has left free: each
+ * thread writes its rows' 4 columns as one 16-byte store (a quarter-warp
+ * writes 128 contiguous bytes: one wavefront), then reads back its 32
+ * outputs of the interleaved layout (4-byte loads, 16 consecutive words
+ * per row). The rows are kPc = 80 floats apart: the two rows a warp reads
+ * are 1 apart (A K-major) and land 16 banks apart, no conflict; or 8 apart
+ * (A MN-major), 8 x 80 = 640 = 0 mod 32 words, the same banks: two
+ * wavefronts. The second barrier keeps the next unit's copies out of the
+ * staging area until every thread has read it. */
+constexpr int kPc = 80;
+static_assert(64 * kPc * 4 <= kAsyncStages * kStageBytes && 64 * kPc * 4 <= kRegStages * kStageBytes,
+              "the staging fits the stages");
+template <bool kAT> __device__ __forceinline__ void regroup(float (&acc)[8][4], float *st, int tm, int tn)
+{
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+        *reinterpret_cast<float4 *>(st + row_of<kAT>(tm, i) * kPc + 4 * tn) =
+            make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = st[row_of<kAT>(tm, i) * kPc + tn + 16 * j];
+    __syncthreads();
+}
+
+/* store's way for columns 4 tn + j on rows of whole 16-byte units: a
+ * float4 per row where the 4 columns lie inside C (n a multiple of 4
+ * makes that every group), else element by element. The same arithmetic
+ * as store_one. */
+template <int kEpi, bool kAT, bool kF32C>
+__device__ __forceinline__ void store4(const float (&acc)[8][4], const Params &p, const Unit &w, int tm, int tn)
+{
+    const unsigned col = w.bn + 4u * (unsigned)tn;
+    if (col >= p.n) return;
+    float *const c = static_cast<float *>(p.c) + w.z * p.stride_c;
+    const float *const bias = static_cast<const float *>(p.bias);
+    const float alpha = p.alpha, beta = kF32C ? 0.0f : p.beta;
+    const bool whole = p.n - col >= 4;
+    float bj[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) bj[j] = kEpi != 0 && col + j < p.n ? __ldg(bias + col + j) : 0.0f;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        const unsigned row = w.bm + (unsigned)row_of<kAT>(tm, i);
+        if (row >= p.m) continue;
+        float *const q = c + (size_t)row * p.ldc + col;
+        if (whole) {
+            float r[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) r[j] = alpha * acc[i][j];
+            if (beta != 0.0f) { /* only then is C read */
+                const float4 o = *reinterpret_cast<const float4 *>(q);
+                r[0] = alpha * acc[i][0] + beta * o.x, r[1] = alpha * acc[i][1] + beta * o.y;
+                r[2] = alpha * acc[i][2] + beta * o.z, r[3] = alpha * acc[i][3] + beta * o.w;
+            }
+            *reinterpret_cast<float4 *>(q) = make_float4(epilogue_apply<kEpi>(r[0], bj[0]), epilogue_apply<kEpi>(r[1], bj[1]),
+                                                         epilogue_apply<kEpi>(r[2], bj[2]), epilogue_apply<kEpi>(r[3], bj[3]));
+        } else {
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                if (col + j < p.n) store_one<kEpi>(q + j, alpha, acc[i][j], beta, bj[j]);
+        }
     }
 }
 
@@ -166,6 +246,22 @@ __global__ void __launch_bounds__(kThreads) ffma_kernel(const Params p)
             ktile<kAT, kBT>(acc, reinterpret_cast<const float *>(st), reinterpret_cast<const float *>(st + kTileBytes),
                             tm, tn);
         });
+        if constexpr (!kBT) {
+            if (p.c_vec4) { /* uniform */
+                if constexpr (kF32C) {
+                    store4<0, kAT, true>(acc, p, w, tm, tn);
+                } else {
+                    switch (p.epi) {
+                    case 0: store4<0, kAT, false>(acc, p, w, tm, tn); break;
+                    case 1: store4<1, kAT, false>(acc, p, w, tm, tn); break;
+                    case 2: store4<2, kAT, false>(acc, p, w, tm, tn); break;
+                    default: store4<3, kAT, false>(acc, p, w, tm, tn); break;
+                    }
+                }
+                continue;
+            }
+            regroup<kAT>(acc, reinterpret_cast<float *>(smem), tm, tn);
+        }
         if constexpr (kF32C) {
             store<0, kAT, true>(acc, p, w, tm, tn);
         } else {
