@@ -412,6 +412,28 @@ static split_plan auto_split21(const gk_gemm_desc *d)
     return split_into(d, s, 64);
 }
 
+/* GK_GEMM_AUTO's split of k for variant 22 (gk/gemm.h, "Split-K"): F32 in
+ * fp32, one product, k >= GK_GEMM_SPLIT22_MIN_K, at most
+ * GK_GEMM_SPLIT22_MAX_TILES tiles of 64 x 64: S = min(floor(GK_GEMM_SPLIT21_CTAS
+ * / tiles), floor(k / kc_min)) >= 2 slices, kc_min = GK_GEMM_SPLIT22_MIN_KC up
+ * to GK_GEMM_SPLIT21_CTAS / 4 tiles and GK_GEMM_SPLIT22_WIDE_MIN_KC past it;
+ * kc = ceil(k / S) rounded up to a multiple of 64 (then S = ceil(k / kc)). */
+static split_plan auto_split22(const gk_gemm_desc *d)
+{
+    split_plan sp = {.splits = 1, .kc = d->k};
+    if (d->batch != 1 || d->m == 0 || d->n == 0 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM ||
+        d->k > GK_GEMM_MAX_DIM || d->k < GK_GEMM_SPLIT22_MIN_K)
+        return sp;
+    const size_t tm = (d->m + 63) / 64, tn = (d->n + 63) / 64;
+    if (tm > GK_GEMM_SPLIT22_MAX_TILES || tn > GK_GEMM_SPLIT22_MAX_TILES) return sp;
+    const size_t tiles = tm * tn;
+    if (tiles > GK_GEMM_SPLIT22_MAX_TILES) return sp;
+    size_t s = GK_GEMM_SPLIT21_CTAS / tiles;
+    const size_t min_kc = tiles > GK_GEMM_SPLIT21_CTAS / 4 ? GK_GEMM_SPLIT22_WIDE_MIN_KC : GK_GEMM_SPLIT22_MIN_KC;
+    if (s > d->k / min_kc) s = d->k / min_kc;
+    return split_into(d, s, 64);
+}
+
 /* GK_GEMM_AUTO's split of k for variant 23 (gk/gemm.h, "Split-K"): BF16
  * and F16, one product, k >= GK_GEMM_SPLIT23_MIN_K, A's and B's rows whole
  * 16-byte units (its TMA's), at most GK_GEMM_SPLIT23_CTAS / 2 of its
@@ -471,6 +493,23 @@ static int tiny(const gk_gemm_desc *d, int can_split)
     if (d->k < GK_GEMM_TINY_LONGK_MIN_K || d->k > GK_GEMM_TINY_MAX_K || outs > GK_GEMM_TINY_LONGK_MAX_MN) return 0;
     const int split = can_split && auto_split21(d).splits > 1;
     return work <= (split ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK);
+}
+
+static split_plan auto_split(const gk_gemm_desc *d, int id);
+
+/* Whether an fp32 product (compute DEFAULT, sized) that 10 would split
+ * along k goes to 10 rather than 22 (gk/gemm.h, GK_GEMM_F32_SPLIT10_MIN_UNITS): A and
+ * B as stored, B's rows whole 16-byte units, 10 would split k (auto_split),
+ * its tiles times the slices at least GK_GEMM_F32_SPLIT10_MIN_UNITS, and C
+ * covering at least 4/5 of its 128 x 256 tiles. 10 splits only below 64
+ * tiles, so m < 8192 and n < 16384 there: no product overflows. */
+static int split10_fills(const gk_gemm_desc *d, size_t ldb)
+{
+    if (d->op_a != GK_GEMM_OP_N || d->op_b != GK_GEMM_OP_N || ldb % 4 != 0) return 0;
+    const split_plan sp = auto_split(d, 10);
+    if (sp.splits < 2) return 0;
+    const size_t tiles = ((d->m + 127) / 128) * ((d->n + 255) / 256);
+    return tiles * sp.splits >= GK_GEMM_F32_SPLIT10_MIN_UNITS && 5 * d->m * d->n >= 4 * tiles * 128 * 256;
 }
 
 /* GK_GEMM_AUTO's table (gk/gemm.h). Reads the description only; a
@@ -539,6 +578,9 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
              (work >= GK_GEMM_TF32_WGMMA_MIN_MNK && d->k >= GK_GEMM_TF32_WGMMA_MIN_K)))
             return 12;
         if (tf32 && work <= (rows16 ? GK_GEMM_MID_TF32_MAX_MNK : GK_GEMM_MID_TF32_MAX_MNK_GATHER)) return 21;
+        /* Few of 10's tiles and a long k (where 10 would split k): 10 split
+         * where its tiles are well filled, else 22 at any size. */
+        if (!tf32 && auto_split(d, 10).splits > 1) return can_split && split10_fills(d, ldb) ? 10 : 22;
         if (!tf32 && work <= GK_GEMM_MID_F32_MAX_MNK) return 22;
     }
     /* 12 on rows its TMA addresses, or on padded copies in gk_gemm_ex's workspace. */
@@ -556,7 +598,8 @@ static split_plan auto_split(const gk_gemm_desc *d, int id)
 {
     split_plan sp = {.splits = 1, .kc = d->k};
     if (id == 17) return auto_split16(d, 1);
-    if (id == 21 || id == 22) return auto_split21(d);
+    if (id == 21) return auto_split21(d);
+    if (id == 22) return auto_split22(d);
     if (id == 23) return auto_split23(d, 1);
     if (d->type != GK_GEMM_TYPE_F32 || (id != 10 && id != 12) || d->batch != 1 || d->m == 0 || d->n == 0 ||
         d->k < 2048 || d->m > GK_GEMM_MAX_DIM || d->n > GK_GEMM_MAX_DIM || d->k > GK_GEMM_MAX_DIM)

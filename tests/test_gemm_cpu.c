@@ -1202,9 +1202,17 @@ static void test_auto(void)
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 2048, 2048, 2048);
     d.epilogue = GK_GEMM_EPILOGUE_BIAS, d.bias = (const void *)64;
     CHECK(auto_of(&d) == 10, "2048^3 with a bias: %d", auto_of(&d));
+    /* 10 split in 22's region (GK_GEMM_F32_SPLIT10_MIN_UNITS; the split table below has the slices):
+     * 600 x 700 x 4096 as stored -> 10; ldb 701 (B's rows not 16-byte units) or a transposed A -> 22. */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 600, 700, 4096);
+    CHECK(auto_of(&d) == 10, "600 x 700 x 4096 (10 split): %d", auto_of(&d));
+    d.ldb = 701;
+    CHECK(auto_of(&d) == 22, "600 x 700 x 4096, ldb 701: %d", auto_of(&d));
+    d.ldb = 0, d.op_a = GK_GEMM_OP_T;
+    CHECK(auto_of(&d) == 22, "600 x 700 x 4096, A stored k x m: %d", auto_of(&d));
     /* F32 tiny products (either compute) -> 20 by the 16-bit types' rule:
      * k <= 8 with m n batch <= 2^18, or m n batch <= 2^13 with 192 <= k <=
-     * 2^14 and m n k batch <= 2^22 where 22 (21 for TF32) would split k,
+     * 2^14 and m n k batch <= 2^22 where 21's split rule would split k,
      * 2^27 where not. */
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
     d.op_b = GK_GEMM_OP_T;
@@ -1544,9 +1552,11 @@ static void test_auto(void)
     static const split_case sc[] = {
         /* 2 tiles of 12: S = min(64, 65536 / 512 = 128) = 64, kc = 1024: 64 x 256 x 256 floats = 16 MiB. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 256, 256, 65536, 1, 12, 64, 16777216},
-        /* fp32, 2^32: 22, 16 tiles of 64 x 64: S = min(528 / 16 = 33, 65536 / 256) = 33, kc = 1986 ->
-         * 2048, S = 32: 32 x 256 x 256 floats = 8 MiB. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 22, 32, 8388608},
+        /* fp32, 2^32: 2 of 10's tiles, split S = min(64, 65536 / 512) = 64 (128 units, C covers them):
+         * 10, kc = 1024: 64 x 256 x 256 floats = 16 MiB. Stored n x k: 22, 16 tiles of 64 x 64: S =
+         * min(528 / 16 = 33, 65536 / 64) = 33, kc = 1986 -> 2048, S = 32: 8 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 65536, 1, 10, 64, 16777216},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 256, 256, 65536, 1, 22, 32, 8388608},
         /* 10 (fp32, 2^33 > 2^32): 2 x 1 tiles of 128 x 256: S = min(64, 131072 / 512) = 64, kc = 2048. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 131072, 1, 10, 64, 16777216},
         /* TF32, 136 x 128 x 4100 (below 2^29): 21, 3 x 2 = 6 tiles: S = min(528 / 6 = 88, 4100 / 256 =
@@ -1560,9 +1570,49 @@ static void test_auto(void)
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4100, 1, 21, 13, 75520},
         /* 33 x 44 x 2800: 4,065,600 multiply-adds, below 2^22: tiny (variant 20), not split. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 2800, 1, 20, 1, 256},
-        /* 22 nt: 2 x 5 tiles, S = min(52, 3000 / 256 = 11) = 11, kc = 273 -> 320, S = 10:
-         * 10 x 70 x 300 x 4 = 840,000 -> 840,192. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 22, 10, 840192},
+        /* 22 nt: 2 x 5 tiles, S = min(52, 3000 / 64 = 46) = 46, kc = 66 -> 128, S = 24:
+         * 24 x 70 x 300 x 4 = 2,016,000 bytes. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 22, 24, 2016000},
+        /* 22's own edges (GK_GEMM_SPLIT22_*). k = 127 < GK_GEMM_SPLIT22_MIN_K: no split; k = 128, 16
+         * tiles: S = min(33, 2) = 2, kc = 64: 2 x 256 x 256 x 4 = 524,288 bytes. 512^3, 64 tiles:
+         * S = min(8, 8) = 8, kc = 64: 8 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 127, 1, 22, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 128, 1, 22, 2, 524288},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 512, 512, 512, 1, 22, 8, 8388608},
+        /* 132 tiles (768 x 704), k = 512: S = min(4, 512 / 64) = 4, kc = 128: 4 x 768 x 704 x 4 =
+         * 8,650,752 bytes; 133 tiles (448 x 1216): slices of at least 256, S = min(3, 2) = 2, kc = 256:
+         * 2 x 448 x 1216 x 4 = 4,358,144 bytes. 768^3, 144 tiles: S = min(3, 3) = 3, kc = 256:
+         * 3 x 768 x 768 x 4 = 7,077,888 bytes. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 768, 704, 512, 1, 22, 4, 8650752},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 448, 1216, 512, 1, 22, 2, 4358144},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 768, 768, 768, 1, 22, 3, 7077888},
+        /* 198 tiles (1152 x 704, GK_GEMM_SPLIT22_MAX_TILES), k = 1024: S = min(2, 4) = 2, kc = 512:
+         * 2 x 1152 x 704 x 4 = 6,488,064 bytes; 199 tiles (12736 x 64; 100 of 10's, which does not split
+         * it): none, at any k; 1024 x 1024 x 2048 stored n x k (256 tiles): none; 1300 x 1300 x 900: 21 x
+         * 21 = 441 tiles: none. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1152, 704, 1024, 1, 22, 2, 6488064},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 12736, 64, 4096, 1, 22, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 1024, 1024, 2048, 1, 22, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1300, 1300, 900, 1, 22, 1, 256},
+        /* 10 split inside 22's region (GK_GEMM_F32_SPLIT10_MIN_UNITS): 600 x 700 x 4096, 5 x 3 = 15 of
+         * 10's tiles, S = min(ceil(128 / 15) = 9, 4096 / 512 = 8) = 8, kc = 512: 120 units, C covers
+         * 420,000 of 491,520 (> 4/5): 10, 8 x 600 x 700 x 4 = 13,440,000 bytes. Stored n x k: 22, 10 x 11
+         * = 110 tiles, S = min(4, 64) = 4, kc = 1024: 6,720,000 bytes. 384 x 1024 x 4096: 12 tiles x 8 =
+         * 96 units: 22, 96 tiles, S = min(5, 64) = 5, kc = 820 -> 832, S = 5: 7,864,320 bytes. 1000 x 300
+         * x 4096: 16 tiles x 8, but C covers 300,000 of 524,288: 22, 80 tiles, S = min(6, 64) = 6, kc =
+         * 683 -> 704, S = 6: 7,200,000 bytes. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 600, 700, 4096, 1, 10, 8, 13440000},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 600, 700, 4096, 1, 22, 4, 6720000},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 384, 1024, 4096, 1, 22, 5, 7864320},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1000, 300, 4096, 1, 22, 6, 7200000},
+        /* Past 2^32 where 10 would split k but its tiles are not well filled: 22 (its own split).
+         * 2000 x 300 x 8192: 16 x 2 of 10's tiles, C covers 600,000 of 1,048,576; 22, 32 x 5 = 160 tiles,
+         * S = min(3, 32) = 3, kc = 2731 -> 2752, S = 3: 7,200,000 bytes. 865 x 950 x 6788 (ldb 950):
+         * 22, 210 tiles: none. 1024 x 1024 x 2048 as stored (2^31): 8 x 4 = 32 of 10's tiles, S = min(4,
+         * 4) = 4, 128 units: 10, kc = 512, 16 MiB. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 2000, 300, 8192, 1, 22, 3, 7200000},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 865, 950, 6788, 1, 22, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 2048, 1, 10, 4, 16777216},
         /* 1024^3 TF32 (12): k = 1024 < 2048, no split; 1024 x 1024 x 2048: 4 x 8 = 32 tiles,
          * S = min(4, 4) = 4, kc = 512: 16 MiB. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 12, 1, 256},
@@ -1629,8 +1679,8 @@ static void test_auto(void)
          * 4 x 1024 x 255 x 4 = 4,177,920 bytes. With ldb 256: 23, k < GK_GEMM_SPLIT23_MIN_K, no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 255, 1024, 1, 21, 4, 4177920},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 256, 1024, 1, 23, 1, 256},
-        /* More than 132 tiles: slices of at least 1024. 1024^3 fp32 (22, 256 tiles): S = min(2, 1) = 1;
-         * 865 x 950 x 6788 bf16 (21: lda 6788, odd rows; 210 tiles): S = min(2, 6) = 2, kc = 3394 ->
+        /* More than 132 tiles: slices of at least 1024 (21), 256 (22, up to 198 tiles). 1024^3 fp32
+         * (22, 256 tiles): none; 865 x 950 x 6788 bf16 (21: lda 6788, odd rows; 210 tiles): S = min(2, 6) = 2, kc = 3394 ->
          * 3456: 2 x 865 x 950 x 4 = 6,574,000 -> 6,574,080. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 22, 1, 256},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 865, 950, 6788, 1, 21, 2, 6574080},

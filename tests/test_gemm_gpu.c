@@ -896,8 +896,9 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         int want; /* the pick the table gives */
     } auto_case;
     static const auto_case cs[] = {
-        /* fp32: 22 in the mid region (odd rows, a batch), 10 past 2^32. */
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 520, 521, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 22},
+        /* fp32: 22 in the mid region (odd rows, k = 127 below GK_GEMM_SPLIT22_MIN_K: unsplit, so that the
+         * bits match the named variant's; a batch), 10 past 2^32. */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 127, 129, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 22},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 200, 100, 520, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 22},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 2048, 2048, 1028, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.0f, 10},
         /* TF32: 12's narrow tiles from 2^22 with k >= 128 (a batch, A stored k x m: its transposed copy),
@@ -1004,9 +1005,14 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
     static const split_case sc[] = {
         /* Variant 12 (fp32 storage, past TF32's mid region): slices as a strided batch. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 512, 256, 8192, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 12, 16},
-        /* Variant 22 (fp32 in fp32, mid-size): one launch, a shorter last slice. */
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 22, 10},
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 100, 136, 5000, -1.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_GELU, 22, 16},
+        /* Variant 10 inside 22's region (a long k, its tiles well filled): 600 x 700 x 4096, 15 tiles,
+         * S = 8, kc = 512, slices as a strided batch. */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 600, 700, 4096, 0.5f, -0.75f, GK_GEMM_EPILOGUE_BIAS_RELU, 10, 8},
+        /* Variant 22 (fp32 in fp32, mid-size): one launch, a shorter last slice. 70 x 300 x 3000 nt: 2 x 5
+         * tiles, S = min(52, 3000 / 64 = 46) = 46, kc = 66 -> 128, S = 24 (the last slice 56 deep);
+         * 100 x 136 x 5000 tn: 2 x 3 tiles, S = min(88, 78) = 78, kc = 65 -> 128, S = 40 (the last 8). */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 70, 300, 3000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 22, 24},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 100, 136, 5000, -1.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_GELU, 22, 40},
         /* Variant 21 on TF32 (mid-size): a shorter last slice, A transposed. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 136, 128, 4100, 0.75f, -1.25f, GK_GEMM_EPILOGUE_BIAS_GELU, 21, 13},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_N, 128, 136, 2048, -2.0f, 0.5f, GK_GEMM_EPILOGUE_BIAS_RELU, 21, 8},

@@ -588,6 +588,16 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * multiply-adds at any rows; beyond that variants 9 and 10 (on the H100,
  * 1536^3 is a tie with 10, and 10 takes 2048^3 in 0.36 ms against 0.55). */
 #define GK_GEMM_MID_F32_MAX_MNK ((size_t)1 << 32)
+/* A product with fewer than 64 of variant 10's 128 x 256 tiles and k >=
+ * 2048 (where 10 would split k: the Split-K rule below) is 10's, split,
+ * only through gk_gemm_ex (it has a workspace), with A and B as stored,
+ * ldb a multiple of 4, its tiles times the slices at least
+ * GK_GEMM_F32_SPLIT10_MIN_UNITS and C covering at least 4/5 of its tiles;
+ * any other such product is 22's at any size, split by 22's rule (on the
+ * H100: 600 x 700 x 4096 on 10 in 8 slices 0.1092 ms, 0.89x cuBLAS fp32,
+ * against 22's 0.1274 in 4; 865 x 950 x 6788, ldb 950, on 22 0.4561
+ * against 10's 0.5445 in 5; gemm/README.md, Variant 22). */
+#define GK_GEMM_F32_SPLIT10_MIN_UNITS ((size_t)100)
 
 #define GK_GEMM_SKINNY_MAX_M ((size_t)32)
 #define GK_GEMM_SKINNY_MAX_M_KN ((size_t)16)
@@ -605,8 +615,14 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * bench (gemm/bench-h200.json: H200, CUDA 13.0, cold L2, medians;
  * gemm/README.md, "GK_GEMM_AUTO", gives the figures):
  *   type        compute   description                                    variant
- *   F32         either    the BF16 and F16 tiny rule below (fp32 products),
- *                         with 22's (DEFAULT) or 21's (TF32) split of k          20
+ *   F32         either    the BF16 and F16 tiny rule below (fp32 products,
+ *                         "where 21 would split k" read with 21's split)         20
+ *   F32         DEFAULT   fewer than 64 of 10's tiles with k >= 2048 (10 would
+ *                         split k, below): through gk_gemm_ex, A and B as
+ *                         stored, ldb a multiple of 4, at least
+ *                         GK_GEMM_F32_SPLIT10_MIN_UNITS tiles x slices and C
+ *                         covering 4/5 of its 128 x 256 tiles                   10
+ *                         otherwise (any size)                                  22
  *   F32         DEFAULT   m n k batch <= GK_GEMM_MID_F32_MAX_MNK                 22
  *   F32         DEFAULT   an empty product as stored (nothing to compute)      9
  *   F32         DEFAULT   anything else                                         10
@@ -669,7 +685,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * and split_k.cu adds them as above, rounding C to its type once. Where a
  * or b turns out not 16-byte aligned at the call, the product runs unsplit
  * in the same workspace.
- * When the pick is 21 (BF16, F16, or F32 on TF32) or 22 (F32) for one
+ * When the pick is 21 (BF16, F16, or F32 on TF32) for one
  * product with k >= GK_GEMM_SPLIT21_MIN_K and at most
  * GK_GEMM_SPLIT21_CTAS / 2 of its 64 x 64 tiles, k is cut into S =
  * min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k / kc_min)) slices
@@ -679,6 +695,14 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * rounded up to a multiple of 64 (then S = ceil(k / kc)): the variant
  * computes every slice's fp32 partials in one launch, at any layout and
  * alignment, and split_k.cu adds them as above.
+ * When the pick is 22 (F32 in fp32) the same, on 22's own edges: k >=
+ * GK_GEMM_SPLIT22_MIN_K, at most GK_GEMM_SPLIT22_MAX_TILES tiles (1.5 per
+ * SM: past it at least half the SMs hold 2 CTAs unsplit, and 2 slices
+ * measured no faster), and kc_min =
+ * GK_GEMM_SPLIT22_MIN_KC up to GK_GEMM_SPLIT21_CTAS / 4 tiles,
+ * GK_GEMM_SPLIT22_WIDE_MIN_KC past that. Slices far shorter than 21's pay
+ * for their partials here (gemm/README.md, Variant 22, has the measured
+ * table).
  * When the pick is 23 (BF16, F16) for one product with k >=
  * GK_GEMM_SPLIT23_MIN_K, lda and ldb multiples of 8 elements, and at most
  * GK_GEMM_SPLIT23_CTAS / 2 of its 128 x 64 tiles, k is cut into S =
@@ -695,10 +719,15 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_SPLIT16_MAX_PAIRS ((size_t)32)
 #define GK_GEMM_SPLIT16_CLUSTERS ((size_t)64)
 #define GK_GEMM_SPLIT16_MIN_KC ((size_t)512)
-/* Variants 21 and 22's split-K (above): 4 CTAs on each of the H100's 132 SMs. */
+/* Variant 21's split-K (above; 22 shares GK_GEMM_SPLIT21_CTAS): 4 CTAs on each of the H100's 132 SMs. */
 #define GK_GEMM_SPLIT21_MIN_K ((size_t)1024)
 #define GK_GEMM_SPLIT21_CTAS ((size_t)528)
 #define GK_GEMM_SPLIT21_MIN_KC ((size_t)256)
+/* Variant 22's split-K (above): from the H100 measurements on gemm/README.md. */
+#define GK_GEMM_SPLIT22_MIN_K ((size_t)128)
+#define GK_GEMM_SPLIT22_MIN_KC ((size_t)64)
+#define GK_GEMM_SPLIT22_WIDE_MIN_KC ((size_t)256)
+#define GK_GEMM_SPLIT22_MAX_TILES ((size_t)198)
 /* Variant 23's split-K (above): one CTA on each of the H100's 132 SMs. */
 #define GK_GEMM_SPLIT23_MIN_K ((size_t)2048)
 #define GK_GEMM_SPLIT23_CTAS ((size_t)132)
