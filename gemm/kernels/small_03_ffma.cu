@@ -46,7 +46,7 @@
  * = 256 wavefronts of shared memory (one per clock): the FFMA pipes, not
  * shared memory, bound it. (The kernel's previous form, which read B
  * MN-major 4 bytes at a time, 16 loads per 4 k-steps, took 0.0780 ms at
- * 1024^3 on the H100 against 0.0683 now: gemm/README.md, Variant 22.)
+ * 1024^3 on the H100 against 0.0685 now: gemm/README.md, Variant 22.)
  *
  * What bounds it: fp32 FMA throughput (the H100's 128 FFMA per SM per
  * clock) at 64 x 64 tiles, whose 32 multiply-adds per float loaded put

@@ -586,7 +586,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * tiles with FFMA (8 x 4 outputs per thread), with variant 21's copies,
  * stages and split, outside the tiny rule up to GK_GEMM_MID_F32_MAX_MNK
  * multiply-adds at any rows; beyond that variants 9 and 10 (on the H100,
- * 1536^3 is a tie with 10, and 10 takes 2048^3 in 0.36 ms against 0.55). */
+ * 22 takes 1536^3 in 0.234 ms against 10's 0.276, and 10 takes 2048^3 in
+ * 0.366 against 0.478). */
 #define GK_GEMM_MID_F32_MAX_MNK ((size_t)1 << 32)
 /* A product with fewer than 64 of variant 10's 128 x 256 tiles and k >=
  * 2048 (where 10 would split k: the Split-K rule below) is 10's, split,
@@ -594,9 +595,10 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * ldb a multiple of 4, its tiles times the slices at least
  * GK_GEMM_F32_SPLIT10_MIN_UNITS and C covering at least 4/5 of its tiles;
  * any other such product is 22's at any size, split by 22's rule (on the
- * H100: 600 x 700 x 4096 on 10 in 8 slices 0.1092 ms, 0.89x cuBLAS fp32,
- * against 22's 0.1274 in 4; 865 x 950 x 6788, ldb 950, on 22 0.4561
- * against 10's 0.5445 in 5; gemm/README.md, Variant 22). */
+ * H100: 600 x 700 x 4096 on 10 in 8 slices 0.1090 ms, 0.90x cuBLAS fp32,
+ * where a harness has 22 in 4 at 127.4 us; 865 x 950 x 6788, ldb 950, on
+ * 22 0.4561 ms, where the harness has 10 in 5 at 552.7 us; gemm/README.md,
+ * Variant 22). */
 #define GK_GEMM_F32_SPLIT10_MIN_UNITS ((size_t)100)
 
 #define GK_GEMM_SKINNY_MAX_M ((size_t)32)
