@@ -572,6 +572,12 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         if (tiny(d, can_split)) return 20;
         size_t outs, work;
         outputs_and_work(d, &outs, &work);
+        /* TF32 with a very short k, many outputs and C's rows not whole
+         * 16-byte units: C's stores bound it, and there 22 (fp32, more
+         * precise) stores them sooner than 21 or 12. */
+        const size_t ldc = dense_ld && d->ldc == 0 ? d->n : d->ldc;
+        const int c_rows16 = ldc % 4 == 0 && (!batched || d->stride_c % 4 == 0);
+        if (tf32 && d->k <= GK_GEMM_TF32_FFMA_MAX_K && outs >= GK_GEMM_TF32_FFMA_MIN_MN && !c_rows16) return 22;
         if (tf32 && (rows16 || can_split) && !(can_split && auto_split21(d).splits > 1) &&
             d->n >= GK_GEMM_TF32_WGMMA_MIN_N &&
             (work >= GK_GEMM_TF32_WGMMA_SHORTK_MIN_MNK ||

@@ -1233,7 +1233,8 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 20, "64 x 64 x 1100, a batch of 2: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 0, 7, 9);
     CHECK(auto_of(&d) == 9, "f32, an empty product: %d", auto_of(&d));
-    /* TF32: the 16-bit types' tiny rule -> 20 (no 2^23 clause); 12 where 21
+    /* TF32: the 16-bit types' tiny rule -> 20 (no 2^23 clause); 22 for k <= 20 with 2^18 outputs and
+     * C's rows not 16-byte units; 12 where 21
      * would not split k, n >= 32 and m n k batch >= 2^26, or >= 2^22 with k
      * >= 128 (rows of 16 bytes, or padded copies: gk_gemm_auto_variant
      * answers for gk_gemm_ex); else 21 up to m n k batch <= 2^29 with rows
@@ -1254,9 +1255,25 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 21, "tf32, 127 x 256 x 128 (below 2^22): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4096, 4096, 4);
     d.compute = GK_GEMM_COMPUTE_TF32;
-    CHECK(auto_of(&d) == 12, "tf32, 4096 x 4096 x 4 (2^26, short k): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 12, "tf32, 4096 x 4096 x 4 (2^26, short k, C's rows 16-byte units): %d", auto_of(&d));
     d.n = 4095, d.ldb = 4096;
-    CHECK(auto_of(&d) == 21, "tf32, 4096 x 4095 x 4 (below 2^26, short k): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 22, "tf32, 4096 x 4095 x 4 (short k, many outputs, ldc 4095): %d", auto_of(&d));
+    /* k <= GK_GEMM_TF32_FFMA_MAX_K = 20 with m n batch >= GK_GEMM_TF32_FFMA_MIN_MN = 2^18 and C's rows
+     * not 16-byte units: 22 (fp32). */
+    CHECK(GK_GEMM_TF32_FFMA_MAX_K == 20 && GK_GEMM_TF32_FFMA_MIN_MN == ((size_t)1 << 18), "TF32's short-k edges");
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 20);
+    d.compute = GK_GEMM_COMPUTE_TF32, d.ldc = 514;
+    CHECK(auto_of(&d) == 22, "tf32, 512 x 512 x 20 (2^18 outputs, k 20, ldc 514): %d", auto_of(&d));
+    d.ldc = 516;
+    CHECK(auto_of(&d) == 21, "tf32, 512 x 512 x 20, ldc 516 (C's rows 16-byte units): %d", auto_of(&d));
+    d.ldc = 514, d.k = 21;
+    CHECK(auto_of(&d) == 21, "tf32, 512 x 512 x 21 (k past 20, under 2^26): %d", auto_of(&d));
+    d.k = 20, d.n = 511;
+    CHECK(auto_of(&d) == 21, "tf32, 512 x 511 x 20 (below 2^18 outputs): %d", auto_of(&d));
+    d.n = 256, d.ldc = 256, d.batch = 2, d.stride_c = 512 * 256 + 2; /* 2^18 outputs, stride_c not 4k */
+    CHECK(auto_of(&d) == 22, "tf32, 512 x 256 x 20 x 2 (2^18 outputs, stride_c odd pairs): %d", auto_of(&d));
+    d.stride_c = 512 * 256;
+    CHECK(auto_of(&d) == 21, "tf32, 512 x 256 x 20 x 2 (stride_c a multiple of 4): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 4096, 32, 1000);
     d.compute = GK_GEMM_COMPUTE_TF32;
     CHECK(auto_of(&d) == 12, "tf32, 4096 x 32 x 1000 (n 32): %d", auto_of(&d));
@@ -1270,7 +1287,8 @@ static void test_auto(void)
     d.m = 512, d.n = 512, d.k = 8;
     CHECK(auto_of(&d) == 20, "tf32, 512 x 512 x 8 (2^18 outputs, short k): %d", auto_of(&d));
     d.n = 513;
-    CHECK(auto_of(&d) == 21, "tf32, 512 x 513 x 8: %d", auto_of(&d));
+    CHECK(auto_of(&d) == 22, "tf32, 512 x 513 x 8 (past the tiny rule: short k, 2^18 outputs, ldc 513): %d",
+          auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 1000);
     d.compute = GK_GEMM_COMPUTE_TF32;
     CHECK(auto_of(&d) == 20, "tf32, 64 x 64 x 1000 (2^12 outputs, no split, under 2^27): %d", auto_of(&d));
@@ -1573,11 +1591,11 @@ static void test_auto(void)
         /* 22 nt: 2 x 5 tiles, S = min(52, 3000 / 64 = 46) = 46, kc = 66 -> 128, S = 24:
          * 24 x 70 x 300 x 4 = 2,016,000 bytes. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 70, 300, 3000, 1, 22, 24, 2016000},
-        /* 22's own edges (GK_GEMM_SPLIT22_*). k = 127 < GK_GEMM_SPLIT22_MIN_K: no split; k = 128, 16
-         * tiles: S = min(33, 2) = 2, kc = 64: 2 x 256 x 256 x 4 = 524,288 bytes. 512^3, 64 tiles:
+        /* 22's own edges (GK_GEMM_SPLIT22_*). k = 255 < GK_GEMM_SPLIT22_MIN_K: no split; k = 256, 16
+         * tiles: S = min(33, 4) = 4, kc = 64: 4 x 256 x 256 x 4 = 1 MiB. 512^3, 64 tiles:
          * S = min(8, 8) = 8, kc = 64: 8 MiB. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 127, 1, 22, 1, 256},
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 128, 1, 22, 2, 524288},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 255, 1, 22, 1, 256},
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 256, 256, 256, 1, 22, 4, 1048576},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 512, 512, 512, 1, 22, 8, 8388608},
         /* 132 tiles (768 x 704), k = 512: S = min(4, 512 / 64) = 4, kc = 128: 4 x 768 x 704 x 4 =
          * 8,650,752 bytes; 133 tiles (448 x 1216): slices of at least 256, S = min(3, 2) = 2, kc = 256:

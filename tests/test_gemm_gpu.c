@@ -896,9 +896,9 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         int want; /* the pick the table gives */
     } auto_case;
     static const auto_case cs[] = {
-        /* fp32: 22 in the mid region (odd rows, k = 127 below GK_GEMM_SPLIT22_MIN_K: unsplit, so that the
+        /* fp32: 22 in the mid region (odd rows, k = 255 below GK_GEMM_SPLIT22_MIN_K: unsplit, so that the
          * bits match the named variant's; a batch), 10 past 2^32. */
-        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 127, 129, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 22},
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 100, 255, 257, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 22},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 200, 100, 520, 0, 2, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 22},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 2048, 2048, 1028, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.0f, 10},
         /* TF32: 12's narrow tiles from 2^22 with k >= 128 (a batch, A stored k x m: its transposed copy),
@@ -908,6 +908,9 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 400, 30, 650, 651, 1, GK_GEMM_EPILOGUE_NONE, -1.0f, 21},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_N, 1040, 1024, 520, 0, 1, GK_GEMM_EPILOGUE_BIAS_RELU, 0.5f, 12},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_T, 1024, 1024, 1100, 1101, 1, GK_GEMM_EPILOGUE_NONE, 0.0f, 12},
+        /* TF32 with k <= 20, 2^18 outputs or more and C's rows not 16-byte units (ldc 401): 22, in fp32
+         * (B stored n x k, a bias and GELU). */
+        {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, GK_GEMM_OP_T, 700, 401, 12, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 22},
         /* 20 with fp32: tiny products, either compute. */
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 20},
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_T, 40, 30, 500, 0, 2, GK_GEMM_EPILOGUE_BIAS, 0.0f, 20},

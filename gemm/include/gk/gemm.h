@@ -582,6 +582,16 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_TF32_WGMMA_MIN_K ((size_t)128)
 #define GK_GEMM_TF32_WGMMA_SHORTK_MIN_MNK ((size_t)1 << 26)
 #define GK_GEMM_TF32_WGMMA_MIN_N ((size_t)32)
+/* TF32 products with k <= GK_GEMM_TF32_FFMA_MAX_K, at least
+ * GK_GEMM_TF32_FFMA_MIN_MN outputs (m n batch) and C's rows not whole
+ * 16-byte units (ldc, or for a batch stride_c, not a multiple of 4), past
+ * the tiny rule, go to variant 22 in fp32: with so short a k the time is
+ * C's stores, and where C's rows keep 12 and 21 from storing 16 bytes at
+ * a time 22's stores are sooner (on 16-byte rows they are not: 4096 x 4096
+ * x 4 takes 22 0.0471 ms, 12 0.0317; gemm/README.md, Variant 22, has the
+ * measured table); its fp32 result is more precise than TF32's. */
+#define GK_GEMM_TF32_FFMA_MAX_K ((size_t)20)
+#define GK_GEMM_TF32_FFMA_MIN_MN ((size_t)1 << 18)
 /* F32 in fp32 (compute DEFAULT): variant 22 computes the same 64 x 64
  * tiles with FFMA (8 x 4 outputs per thread), with variant 21's copies,
  * stages and split, outside the tiny rule up to GK_GEMM_MID_F32_MAX_MNK
@@ -628,6 +638,9 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *   F32         DEFAULT   m n k batch <= GK_GEMM_MID_F32_MAX_MNK                 22
  *   F32         DEFAULT   an empty product as stored (nothing to compute)      9
  *   F32         DEFAULT   anything else                                         10
+ *   F32         TF32      k <= GK_GEMM_TF32_FFMA_MAX_K, m n batch >=
+ *                         GK_GEMM_TF32_FFMA_MIN_MN, ldc (or stride_c) not a
+ *                         multiple of 4 (in fp32)                               22
  *   F32         TF32      n >= GK_GEMM_TF32_WGMMA_MIN_N, 21 would not split k
  *                         (below), m n k batch >= GK_GEMM_TF32_WGMMA_SHORTK_MIN_MNK
  *                         or >= GK_GEMM_TF32_WGMMA_MIN_MNK with k >=
@@ -726,7 +739,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_SPLIT21_CTAS ((size_t)528)
 #define GK_GEMM_SPLIT21_MIN_KC ((size_t)256)
 /* Variant 22's split-K (above): from the H100 measurements on gemm/README.md. */
-#define GK_GEMM_SPLIT22_MIN_K ((size_t)128)
+#define GK_GEMM_SPLIT22_MIN_K ((size_t)256)
 #define GK_GEMM_SPLIT22_MIN_KC ((size_t)64)
 #define GK_GEMM_SPLIT22_WIDE_MIN_KC ((size_t)256)
 #define GK_GEMM_SPLIT22_MAX_TILES ((size_t)198)
