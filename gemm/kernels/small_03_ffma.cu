@@ -6,7 +6,11 @@
  * small, or too oddly shaped, for the ladder's top fp32 rungs. Variant 10
  * computes 128 x 256 tiles with 256 threads, so at 1024^3 it has 32 tiles
  * for 132 SMs, and variant 9's 128 x 128 give 64; a product with few
- * tiles and a long k (991 x 132 x 3663) leaves most SMs idle. Here, as in
+ * tiles and a long k (991 x 132 x 3663) leaves most SMs idle. AUTO also
+ * gives it TF32 products with a very short k whose C rows are not 16-byte
+ * units (there C's stores are the time, and this kernel's are sooner than
+ * the TF32 rungs'), and, past the mid region, few-tile long-k products
+ * that variant 10's split cannot fill (gk/gemm.h). Here, as in
  * variant 21, a tile is 64 x 64 of C and a CTA 128 threads, up to 4 per SM
  * (1024^3: 256 tiles), with variant 21's shared-memory tiles, copies and
  * k-loop (common.cuh, namespace tiles64: 3 cp.async stages where every
