@@ -21,43 +21,18 @@ namespace old {
 #include <math.h>
 #include <vector>
 #include <algorithm>
-static float med(std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
-__global__ void fill(float *p, size_t n, unsigned seed)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        unsigned x = (unsigned)i * 2654435761u ^ seed;
-        x ^= x >> 15; x *= 2246822519u; x ^= x >> 13; x *= 3266489917u; x ^= x >> 16;
-        p[i] = (float)(x >> 8) / 8388608.0f - 1.0f;
-    }
-}
+#include "harness.cuh"
 int main(int argc, char **argv)
 {
     const size_t maxe = (size_t)4100 * 4100 * 3;
-    float *a, *b, *c, *c2, *ws; char *flush;
+    float *a, *b, *c, *c2, *ws;
     cudaMalloc(&a, maxe * 4); cudaMalloc(&b, maxe * 4); cudaMalloc(&c, maxe * 4); cudaMalloc(&c2, maxe * 4);
     cudaMalloc(&ws, (size_t)256 << 20);
-    cudaMalloc(&flush, 256 << 20);
     fill<<<1024, 256>>>(a, maxe, 1u); fill<<<1024, 256>>>(b, maxe, 2u);
     cublasHandle_t hd; cublasCreate(&hd);
-    cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
-    auto timeit = [&](auto f) {
-        std::vector<float> t;
-        for (int r = 0; r < 45; r++) {
-            cudaMemsetAsync(flush, r, 256 << 20);
-            cudaEventRecord(e0); f(); cudaEventRecord(e1); cudaEventSynchronize(e1);
-            float ms; cudaEventElapsedTime(&ms, e0, e1);
-            if (r >= 5) t.push_back(ms * 1000);
-        }
-        return med(t);
-    };
+    ColdTimer timeit(45, 5);
     std::vector<float> h1(maxe), h2(maxe);
-    auto diff = [&](size_t m, size_t n) {
-        cudaMemcpy(h1.data(), c, m * n * 4, cudaMemcpyDeviceToHost);
-        cudaMemcpy(h2.data(), c2, m * n * 4, cudaMemcpyDeviceToHost);
-        double d = 0, big = 0;
-        for (size_t i = 0; i < m * n; i++) { d = fmax(d, fabs((double)h1[i] - h2[i])); big = fmax(big, fabs((double)h2[i])); }
-        return isnan(d) ? 1e30 : d / (big > 0 ? big : 1);
-    };
+    auto diff = [&](size_t m, size_t n) { return rel_diff(c, c2, m * n, h1, h2); };
     const int shapes[][3] = {{256, 256, 256}, {512, 512, 512}, {768, 768, 768}, {1024, 1024, 1024}, {1024, 1024, 2048},
                              {1536, 1536, 1536}, {2048, 2048, 2048}, {865, 950, 6788}, {1000, 1000, 1000},
                              {270, 193, 307}, {778, 4215, 372}, {2871, 4283, 80}, {3304, 5715, 122}, {1024, 256, 1024},

@@ -22,43 +22,18 @@ namespace k22 {
 #include <math.h>
 #include <vector>
 #include <algorithm>
-static float med(std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
-__global__ void fill(float *p, size_t n, unsigned seed)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        unsigned x = (unsigned)i * 2654435761u ^ seed;
-        x ^= x >> 15; x *= 2246822519u; x ^= x >> 13; x *= 3266489917u; x ^= x >> 16;
-        p[i] = (float)(x >> 8) / 8388608.0f - 1.0f;
-    }
-}
+#include "harness.cuh"
 int main()
 {
     const size_t maxe = (size_t)1 << 26;
-    float *a, *b, *c, *c2, *ws, *ws2; char *flush;
+    float *a, *b, *c, *c2, *ws, *ws2;
     cudaMalloc(&a, maxe * 4); cudaMalloc(&b, maxe * 4); cudaMalloc(&c, maxe * 4); cudaMalloc(&c2, maxe * 4);
     cudaMalloc(&ws, (size_t)512 << 20); cudaMalloc(&ws2, (size_t)256 << 20);
-    cudaMalloc(&flush, 256 << 20);
     fill<<<1024, 256>>>(a, maxe, 1u); fill<<<1024, 256>>>(b, maxe, 2u);
     cublasHandle_t hd; cublasCreate(&hd);
-    cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
-    auto timeit = [&](auto f) {
-        std::vector<float> t;
-        for (int r = 0; r < 25; r++) {
-            cudaMemsetAsync(flush, r, 256 << 20);
-            cudaEventRecord(e0); f(); cudaEventRecord(e1); cudaEventSynchronize(e1);
-            float ms; cudaEventElapsedTime(&ms, e0, e1);
-            if (r >= 5) t.push_back(ms * 1000);
-        }
-        return med(t);
-    };
+    ColdTimer timeit(25, 5);
     std::vector<float> h1(1 << 22), h2(1 << 22);
-    auto diff = [&](size_t m, size_t n) {
-        cudaMemcpy(h1.data(), c, m * n * 4, cudaMemcpyDeviceToHost);
-        cudaMemcpy(h2.data(), c2, m * n * 4, cudaMemcpyDeviceToHost);
-        double d = 0, big = 0;
-        for (size_t i = 0; i < m * n; i++) { d = fmax(d, fabs((double)h1[i] - h2[i])); big = fmax(big, fabs((double)h2[i])); }
-        return isnan(d) ? 1e30 : d / (big > 0 ? big : 1);
-    };
+    auto diff = [&](size_t m, size_t n) { return rel_diff(c, c2, m * n, h1, h2); };
     const int shapes[][3] = {{991, 132, 3663}, {379, 434, 5136}, {49, 105, 2599}, {640, 640, 2048}, {384, 1024, 4096},
                              {256, 256, 65536}, {600, 700, 4096}, {1000, 1000, 4096}, {865, 950, 6788}, {2000, 300, 8192},
                              {11, 3373, 4414}, {7, 6174, 4117}, {70, 18, 2173}, {1024, 512, 8192}, {512, 512, 16384}};

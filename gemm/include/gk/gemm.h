@@ -599,8 +599,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * 22 takes 1536^3 in 0.234 ms against 10's 0.276, and 10 takes 2048^3 in
  * 0.366 against 0.478). */
 #define GK_GEMM_MID_F32_MAX_MNK ((size_t)1 << 32)
-/* A product with fewer than 64 of variant 10's 128 x 256 tiles and k >=
- * 2048 (where 10 would split k: the Split-K rule below) is 10's, split,
+/* One product (batch 1) with fewer than 64 of variant 10's 128 x 256 tiles
+ * and k >= 2048 (where 10 would split k: the Split-K rule below) is 10's, split,
  * only through gk_gemm_ex (it has a workspace), with A and B as stored,
  * ldb a multiple of 4, its tiles times the slices at least
  * GK_GEMM_F32_SPLIT10_MIN_UNITS and C covering at least 4/5 of its tiles;
@@ -629,8 +629,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *   type        compute   description                                    variant
  *   F32         either    the BF16 and F16 tiny rule below (fp32 products,
  *                         "where 21 would split k" read with 21's split)         20
- *   F32         DEFAULT   fewer than 64 of 10's tiles with k >= 2048 (10 would
- *                         split k, below): through gk_gemm_ex, A and B as
+ *   F32         DEFAULT   one product, fewer than 64 of 10's tiles, k >= 2048
+ *                         (10 would split k, below): through gk_gemm_ex, A and B as
  *                         stored, ldb a multiple of 4, at least
  *                         GK_GEMM_F32_SPLIT10_MIN_UNITS tiles x slices and C
  *                         covering 4/5 of its 128 x 256 tiles                   10
