@@ -712,12 +712,13 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * alignment, and split_k.cu adds them as above.
  * When the pick is 22 (F32 in fp32) the same, on 22's own edges: k >=
  * GK_GEMM_SPLIT22_MIN_K, at most GK_GEMM_SPLIT22_MAX_TILES tiles (1.5 per
- * SM: past it at least half the SMs hold 2 CTAs unsplit, and 2 slices
- * measured no faster), and kc_min =
+ * SM: past it at least half the SMs hold 2 CTAs unsplit; on the H100 2
+ * slices cost time at 1024^3, 256 tiles, and gained 3% and 7% at 210 and
+ * 576 tiles, too little evidence for a rule), and kc_min =
  * GK_GEMM_SPLIT22_MIN_KC up to GK_GEMM_SPLIT21_CTAS / 4 tiles,
- * GK_GEMM_SPLIT22_WIDE_MIN_KC past that. Slices far shorter than 21's pay
- * for their partials here (gemm/README.md, Variant 22, has the measured
- * table).
+ * GK_GEMM_SPLIT22_WIDE_MIN_KC past that: slices far shorter than 21's,
+ * which pay for their partials here (gemm/README.md, Variant 22, has the
+ * measured figures).
  * When the pick is 23 (BF16, F16) for one product with k >=
  * GK_GEMM_SPLIT23_MIN_K, lda and ldb multiples of 8 elements, and at most
  * GK_GEMM_SPLIT23_CTAS / 2 of its 128 x 64 tiles, k is cut into S =
