@@ -499,15 +499,13 @@ static split_plan auto_split(const gk_gemm_desc *d, int id);
 
 /* Whether an fp32 product (compute DEFAULT, sized) that 10 would split
  * along k goes to 10 rather than 22 (gk/gemm.h, GK_GEMM_F32_SPLIT10_MIN_UNITS): A and
- * B as stored, B's rows whole 16-byte units, 10 would split k (auto_split),
- * its tiles times the slices at least GK_GEMM_F32_SPLIT10_MIN_UNITS, and C
+ * B as stored, B's rows whole 16-byte units, 10 would split k (sp, its
+ * auto_split), its tiles times the slices at least GK_GEMM_F32_SPLIT10_MIN_UNITS, and C
  * covering at least 4/5 of its 128 x 256 tiles. 10 splits only below 64
  * tiles, so m < 8192 and n < 16384 there: no product overflows. */
-static int split10_fills(const gk_gemm_desc *d, size_t ldb)
+static int split10_fills(const gk_gemm_desc *d, size_t ldb, split_plan sp)
 {
-    if (d->op_a != GK_GEMM_OP_N || d->op_b != GK_GEMM_OP_N || ldb % 4 != 0) return 0;
-    const split_plan sp = auto_split(d, 10);
-    if (sp.splits < 2) return 0;
+    if (d->op_a != GK_GEMM_OP_N || d->op_b != GK_GEMM_OP_N || ldb % 4 != 0 || sp.splits < 2) return 0;
     const size_t tiles = ((d->m + 127) / 128) * ((d->n + 255) / 256);
     return tiles * sp.splits >= GK_GEMM_F32_SPLIT10_MIN_UNITS && 5 * d->m * d->n >= 4 * tiles * 128 * 256;
 }
@@ -586,7 +584,10 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
         if (tf32 && work <= (rows16 ? GK_GEMM_MID_TF32_MAX_MNK : GK_GEMM_MID_TF32_MAX_MNK_GATHER)) return 21;
         /* Few of 10's tiles and a long k (where 10 would split k): 10 split
          * where its tiles are well filled, else 22 at any size. */
-        if (!tf32 && auto_split(d, 10).splits > 1) return can_split && split10_fills(d, ldb) ? 10 : 22;
+        if (!tf32) {
+            const split_plan s10 = auto_split(d, 10);
+            if (s10.splits > 1) return can_split && split10_fills(d, ldb, s10) ? 10 : 22;
+        }
         if (!tf32 && work <= GK_GEMM_MID_F32_MAX_MNK) return 22;
     }
     /* 12 on rows its TMA addresses, or on padded copies in gk_gemm_ex's workspace. */
