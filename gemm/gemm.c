@@ -481,7 +481,8 @@ static void outputs_and_work(const gk_gemm_desc *d, size_t *outs, size_t *work)
 
 /* The tiny regions of variant 20 (gk/gemm.h), every type, for a non-empty
  * product whose factors are each at most GK_GEMM_MAX_DIM: a short k and
- * few outputs; or few outputs with a long k, up to
+ * few outputs; a k between the short and the long and few multiply-adds;
+ * or few outputs with a long k, up to
  * GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK multiply-adds where variant 21 (22)
  * would split k (can_split: the call has a workspace), else
  * GK_GEMM_TINY_LONGK_MAX_MNK. */
@@ -490,7 +491,9 @@ static int tiny(const gk_gemm_desc *d, int can_split)
     size_t outs, work;
     outputs_and_work(d, &outs, &work);
     if (d->k <= GK_GEMM_TINY_SHORT_K && outs <= GK_GEMM_TINY_SHORT_K_MAX_MN) return 1;
-    if (d->k < GK_GEMM_TINY_LONGK_MIN_K || d->k > GK_GEMM_TINY_MAX_K || outs > GK_GEMM_TINY_LONGK_MAX_MN) return 0;
+    if (d->k < GK_GEMM_TINY_LONGK_MIN_K)
+        return outs <= GK_GEMM_TINY_MIDK_MAX_MN && work <= GK_GEMM_TINY_MIDK_MAX_MNK;
+    if (d->k > GK_GEMM_TINY_MAX_K || outs > GK_GEMM_TINY_LONGK_MAX_MN) return 0;
     const int split = can_split && auto_split21(d).splits > 1;
     return work <= (split ? GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK : GK_GEMM_TINY_LONGK_MAX_MNK);
 }

@@ -1211,12 +1211,15 @@ static void test_auto(void)
     d.ldb = 0, d.op_a = GK_GEMM_OP_T;
     CHECK(auto_of(&d) == 22, "600 x 700 x 4096, A stored k x m: %d", auto_of(&d));
     /* F32 tiny products (either compute) -> 20 by the 16-bit types' rule:
-     * k <= 8 with m n batch <= 2^18, or m n batch <= 2^13 with 192 <= k <=
-     * 2^14 and m n k batch <= 2^22 where 21's split rule would split k,
-     * 2^27 where not. */
+     * k <= 8 with m n batch <= 2^18; 8 < k < 192 with m n batch <= 2^15
+     * and m n k batch <= 2^21; or m n batch <= 2^13 with 192 <= k <= 2^14
+     * and m n k batch <= 2^22 where 21's split rule would split k, 2^27
+     * where not. */
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 64, 64);
     d.op_b = GK_GEMM_OP_T;
-    CHECK(auto_of(&d) == 22, "64^3 nt (k between the tiny regions): %d", auto_of(&d));
+    CHECK(auto_of(&d) == 20, "64^3 nt (k between the short and long regions): %d", auto_of(&d));
+    d.m = 256, d.n = 256; /* 2^16 outputs */
+    CHECK(auto_of(&d) == 22, "256 x 256 x 64 nt: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 8);
     CHECK(auto_of(&d) == 20, "512 x 512 x 8 (2^18 outputs, short k): %d", auto_of(&d));
     d.n = 513;
@@ -1341,14 +1344,32 @@ static void test_auto(void)
     d.type = GK_GEMM_TYPE_F16;
     CHECK(auto_of(&d) == 20, "f16, tiny: %d", auto_of(&d));
     d.k = 9;
-    CHECK(auto_of(&d) == 21, "7 x 9 x 9 (k past the short-k edge): %d", auto_of(&d));
-    /* The tiny regions' edges: k <= 8 with m n batch <= 2^18; m n batch <=
-     * 2^13 with 192 <= k <= 2^14 and m n k batch <= 2^22 (21 splits k) or
-     * 2^27 (it does not). */
+    CHECK(auto_of(&d) == 20, "7 x 9 x 9 (k past the short-k edge, few multiply-adds): %d", auto_of(&d));
+    /* The tiny regions' edges: k <= 8 with m n batch <= 2^18; 8 < k < 192
+     * with m n batch <= 2^15 and m n k batch <= 2^21; m n batch <= 2^13
+     * with 192 <= k <= 2^14 and m n k batch <= 2^22 (21 splits k) or 2^27
+     * (it does not). */
     CHECK(GK_GEMM_TINY_SHORT_K == 8 && GK_GEMM_TINY_SHORT_K_MAX_MN == 262144 && GK_GEMM_TINY_LONGK_MIN_K == 192 &&
+              GK_GEMM_TINY_MIDK_MAX_MN == 32768 && GK_GEMM_TINY_MIDK_MAX_MNK == 2097152 &&
               GK_GEMM_TINY_MAX_K == 16384 && GK_GEMM_TINY_LONGK_MAX_MN == 8192 &&
               GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK == 4194304 && GK_GEMM_TINY_LONGK_MAX_MNK == 134217728,
           "the tiny regions' edges");
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 128, 256, 9);
+    CHECK(auto_of(&d) == 20, "128 x 256 x 9 (2^15 outputs): %d", auto_of(&d));
+    d.n = 257; /* ldb 257: odd rows */
+    CHECK(auto_of(&d) == 21, "128 x 257 x 9 (past 2^15 outputs): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 128, 128, 128);
+    CHECK(auto_of(&d) == 20, "128 x 128 x 128 (2^21 multiply-adds): %d", auto_of(&d));
+    d.k = 129; /* lda 129: odd rows */
+    CHECK(auto_of(&d) == 21, "128 x 128 x 129 (past 2^21): %d", auto_of(&d));
+    d.k = 191, d.m = 64; /* 2^13 outputs, k just below the long-k region */
+    CHECK(auto_of(&d) == 20, "64 x 128 x 191: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 127, 69, 101);
+    CHECK(auto_of(&d) == 20, "f32 127 x 69 x 101: %d", auto_of(&d));
+    d.compute = GK_GEMM_COMPUTE_TF32;
+    CHECK(auto_of(&d) == 20, "f32 127 x 69 x 101, TF32 allowed: %d", auto_of(&d));
+    d.k = 240; /* 2^21.05 multiply-adds, k in the long-k region past 2^13 outputs */
+    CHECK(auto_of(&d) != 20, "f32 127 x 69 x 240: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 512, 512, 8);
     CHECK(auto_of(&d) == 20, "512 x 512 x 8 (2^18 outputs): %d", auto_of(&d));
     d.n = 513;
@@ -1357,8 +1378,6 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 21, "4096 x 4096 x 1 (2^24 outputs): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 64, 128, 192);
     CHECK(auto_of(&d) == 20, "64 x 128 x 192 (2^13 outputs, k < 1024: no split): %d", auto_of(&d));
-    d.k = 191;
-    CHECK(auto_of(&d) == 21, "64 x 128 x 191: %d", auto_of(&d));
     d.k = 192, d.n = 129;
     CHECK(auto_of(&d) == 21, "64 x 129 x 192: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 64, 128, 1023);

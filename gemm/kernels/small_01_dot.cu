@@ -16,7 +16,12 @@
  *     140 outputs) gets 256 threads per output, each 14 terms; a short k
  *     with a large C (820 x 105 x 1) one thread per output;
  *   - thread t of a group adds the terms t, t + G, t + 2G, ... of its
- *     output in that order, in fp32 (fmaf), then the group adds its G
+ *     output in that order, in fp32 (fmaf). It issues the 32 loads of 16
+ *     terms before the first of their multiply-adds (past k, term k - 1
+ *     is loaded again and not added), so that it waits for memory once per
+ *     16 terms, not once per term: from a cold L2 on the H100, 1 x 3 x
+ *     1990 took 11.2 us with the loads beside their multiply-adds and 6.2
+ *     us so (gemm/tuning/tiles-h100/latency.txt). Then the group adds its G
  *     partial sums in a fixed tree: warp shuffles (__shfl_xor_sync, 16, 8,
  *     ..., 1 apart) within a warp, and for G > 32 the warps' sums through
  *     shared memory, warp 0 of the group first. No atomics: the same bits
@@ -27,19 +32,20 @@
  *     stored m x k and B stored n x k (y = x W^T);
  *   - elements are loaded one by one (2 bytes, or 4 for fp32), so any
  *     leading dimension, any element alignment, either layout of each
- *     operand and a batch (strides, 0 broadcasts) cost nothing extra; the epilogue (alpha,
- *     beta, bias, ReLU or GELU) is common.cuh's, applied in fp32 before
- *     the one rounding of C; beta = 0 never reads C.
+ *     operand and a batch (strides, 0 broadcasts) cost nothing extra;
+ *     the epilogue (alpha, beta, bias, ReLU or GELU) is common.cuh's,
+ *     applied in fp32 before the one rounding of C; beta = 0 never reads C.
  *
  * What bounds it: no operand is reused from registers or shared memory,
  * so each multiply-add costs two loads (through L1, which holds the
  * operands after their first touch): 2 m n k loads, where a 128 x 256 x 64
  * k-tile of variant 17 brings 384 x 64 elements for 2,097,152
  * multiply-adds. That is why it serves the tiny regions only
- * (GK_GEMM_AUTO's rules, gk/gemm.h, "Tiny products": a short k with few
- * outputs, a few outputs with a long k, and for fp32 any product of at
- * most GK_GEMM_TINY_F32_MAX_MNK), where a launch of a few microseconds is
- * what the whole product costs. Measured figures are on gemm/README.md.
+ * (GK_GEMM_AUTO's rules, gk/gemm.h, "Tiny products", every type: a short
+ * k with few outputs; a k from 9 to 191 with few multiply-adds; a few
+ * outputs with a long k), where a launch of a few microseconds is what
+ * the whole product costs, and where the tiled rungs would wait for their
+ * k-tiles one after another. Measured figures are on gemm/README.md.
  *
  * Precision: the k terms are exact products of 16-bit numbers in fp32
  * (fp32 inputs: fmaf's one rounding per term), added in fp32 in an order
@@ -61,6 +67,7 @@
 namespace {
 
 constexpr int kThreads = 256;
+constexpr int kTerms = 16; /* a thread's terms per batch of loads: all of them up to k = 4096 */
 
 struct Params {
     const void *a, *b; /* elements of T: 16-bit, or float */
@@ -109,9 +116,24 @@ template <typename T, int kEpi> __global__ void __launch_bounds__(kThreads) dot_
             i = r / p.n, j = r - i * p.n;
             const T *ap = static_cast<const T *>(p.a) + z * p.stride_a + i * p.sa_i;
             const T *bp = static_cast<const T *>(p.b) + z * p.stride_b + j * p.sb_j;
-#pragma unroll 4
-            for (size_t kk = t; kk < p.k; kk += G)
-                s = fmaf(Elem<T>::load(ap, kk * p.sa_k), Elem<T>::load(bp, kk * p.sb_k), s);
+            /* kTerms terms at a time: every load of a batch is issued
+             * before the first multiply-add waits, so a thread's (up to 16)
+             * terms cost one trip to memory, not one per term. */
+            for (size_t k0 = t; k0 < p.k; k0 += (size_t)kTerms * G) {
+                float x[kTerms], y[kTerms];
+#pragma unroll
+                for (int u = 0; u < kTerms; ++u) {
+                    /* Past k, term k - 1 again (not added below): loads
+                     * without a condition, which the compiler issues
+                     * together ahead of the multiply-adds. */
+                    const size_t kk = k0 + (size_t)u * G < p.k ? k0 + (size_t)u * G : p.k - 1;
+                    x[u] = Elem<T>::load(ap, kk * p.sa_k);
+                    y[u] = Elem<T>::load(bp, kk * p.sb_k);
+                }
+#pragma unroll
+                for (int u = 0; u < kTerms; ++u)
+                    if (k0 + (size_t)u * G < p.k) s = fmaf(x[u], y[u], s);
+            }
         }
         /* The group's G sums in a fixed tree: within the warp (lanes of a
          * group differ in their low g_log2 bits), then across its warps. */

@@ -493,7 +493,13 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 /* ---- Tiny products: variant 20 ----------------------------------------------
  * A BF16 or F16 product with a short k and few outputs (k at most
  * GK_GEMM_TINY_SHORT_K, m n batch at most GK_GEMM_TINY_SHORT_K_MAX_MN)
- * costs a tensor-core rung more to start than to compute, and so does one
+ * costs a tensor-core rung more to start than to compute; so does one with
+ * a k between those two regions' (above GK_GEMM_TINY_SHORT_K, below
+ * GK_GEMM_TINY_LONGK_MIN_K), at most GK_GEMM_TINY_MIDK_MAX_MN outputs and
+ * GK_GEMM_TINY_MIDK_MAX_MNK multiply-adds, where variants 21 and 22 wait
+ * for each of their k-tiles in turn (on the H100, cold L2: 127 x 69 x 101
+ * takes 7.0 us here in TF32, 10.0 on 21; 64 x 128 x 150 7.9 against 9.8;
+ * gemm/tuning/tiles-h100/latency.txt); and so does one
  * of a few outputs (m n batch at most GK_GEMM_TINY_LONGK_MAX_MN) with a
  * long k (from GK_GEMM_TINY_LONGK_MIN_K to GK_GEMM_TINY_MAX_K, up to
  * GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK multiply-adds where variant 21 can
@@ -515,6 +521,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_TINY_SHORT_K ((size_t)8)
 #define GK_GEMM_TINY_SHORT_K_MAX_MN ((size_t)1 << 18)
 #define GK_GEMM_TINY_LONGK_MIN_K ((size_t)192)
+#define GK_GEMM_TINY_MIDK_MAX_MN ((size_t)1 << 15)
+#define GK_GEMM_TINY_MIDK_MAX_MNK ((size_t)1 << 21)
 #define GK_GEMM_TINY_MAX_K ((size_t)16384)
 #define GK_GEMM_TINY_LONGK_MAX_MN ((size_t)1 << 13)
 #define GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK ((size_t)1 << 22)
@@ -658,7 +666,10 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  *                         (op_b = T) or GK_GEMM_SKINNY_MAX_M_KN (op_b = N)       19
  *   BF16, F16   DEFAULT   an empty product (m, n, k or batch 0)                  20
  *   BF16, F16   DEFAULT   k <= GK_GEMM_TINY_SHORT_K and m n batch <=
- *                         GK_GEMM_TINY_SHORT_K_MAX_MN, or m n batch <=
+ *                         GK_GEMM_TINY_SHORT_K_MAX_MN, or GK_GEMM_TINY_SHORT_K
+ *                         < k < GK_GEMM_TINY_LONGK_MIN_K with m n batch <=
+ *                         GK_GEMM_TINY_MIDK_MAX_MN and m n k batch <=
+ *                         GK_GEMM_TINY_MIDK_MAX_MNK, or m n batch <=
  *                         GK_GEMM_TINY_LONGK_MAX_MN with GK_GEMM_TINY_LONGK_MIN_K
  *                         <= k <= GK_GEMM_TINY_MAX_K and m n k batch <=
  *                         GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK where 21 would split k
