@@ -522,10 +522,14 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
     if (fp8_inputs(d)) return 18;
     if (d->type != GK_GEMM_TYPE_F32) {
         /* Skinny: a few rows of op(A) against a weight of 2 MiB or more (n k
-         * compared without overflow: each factor is checked first). */
-        const size_t max_m = d->op_b == GK_GEMM_OP_T ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
+         * compared without overflow: each factor is checked first) whose
+         * rows are whole 16-byte units (variant 19's stream). */
+        const int wt = d->op_b == GK_GEMM_OP_T;
+        const size_t max_m = wt ? GK_GEMM_SKINNY_MAX_M : GK_GEMM_SKINNY_MAX_M_KN;
+        const size_t ldb_w = dense_ld && d->ldb == 0 ? (wt ? d->k : d->n) : d->ldb;
+        const int w_rows16 = ldb_w % 8 == 0 && (d->batch <= 1 || d->stride_b % 8 == 0);
         const int skinny = d->m <= max_m && d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM &&
-                           d->n * d->k >= GK_GEMM_SKINNY_MIN_NK;
+                           d->n * d->k >= GK_GEMM_SKINNY_MIN_NK && w_rows16;
         if (skinny) return 19;
         if (d->m == 0 || d->n == 0 || d->k == 0 || d->batch == 0) return 20; /* nothing to multiply */
         const size_t lim = GK_GEMM_MAX_DIM;

@@ -1518,7 +1518,26 @@ static void test_auto(void)
         d = gk_gemm_desc_init(t16[ti], 16, 1023, 1025);
         CHECK(auto_of(&d) == 21, "n k = 2^20 - 1 (not skinny; lda 1025): %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 16, 1, GK_GEMM_SKINNY_MIN_NK);
-        CHECK(auto_of(&d) == 19, "n = 1, k = 2^20: %d", auto_of(&d));
+        CHECK(auto_of(&d) != 19, "n = 1, k = 2^20, k x n (rows of 2 bytes): %d", auto_of(&d));
+        d.op_b = GK_GEMM_OP_T; /* ldb = k = 2^20 */
+        CHECK(auto_of(&d) == 19, "n = 1, k = 2^20, n x k: %d", auto_of(&d));
+        /* The weight's rows must be whole 16-byte units (ldb, and the batch
+         * stride, multiples of 8), in either layout; elsewhere 21 splits k. */
+        d = gk_gemm_desc_init(t16[ti], 1, 4167, 2682);
+        int idw = -1;
+        size_t sw = 0;
+        EXPECT(gk_gemm_auto_variant(&d, &idw, &sw), GK_SUCCESS);
+        CHECK(idw == 21 && sw == 7, "1 x 4167 x 2682, k x n (ldb 4167): %d, %zu", idw, sw);
+        d.ldb = 4168;
+        CHECK(auto_of(&d) == 19, "1 x 4167 x 2682, k x n, ldb 4168: %d", auto_of(&d));
+        d.ldb = 0, d.op_b = GK_GEMM_OP_T; /* ldb = k = 2682 */
+        CHECK(auto_of(&d) == 21, "1 x 4167 x 2682, n x k (ldb 2682): %d", auto_of(&d));
+        d.k = 2688;
+        CHECK(auto_of(&d) == 19, "1 x 4167 x 2688, n x k (a ragged n): %d", auto_of(&d));
+        d.batch = 2, d.stride_b = 4167 * 2688 + 4, d.stride_a = 2688, d.stride_c = 4167;
+        CHECK(auto_of(&d) != 19, "a batch whose weights are 4 elements off 16 bytes: %d", auto_of(&d));
+        d.stride_b = 4167 * 2688;
+        CHECK(auto_of(&d) == 19, "a batch of weights on 16-byte rows: %d", auto_of(&d));
         d = gk_gemm_desc_init(t16[ti], 0, 4096, 4096);
         CHECK(auto_of(&d) == 19, "m = 0: %d", auto_of(&d));
         /* A small C with a long k: m n <= GK_GEMM_LONGK_MAX_MN and k >=

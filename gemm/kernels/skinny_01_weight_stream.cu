@@ -73,8 +73,14 @@
  *      gemm/tuning/skinny-h100/probes.txt, run 5).
  * Anything the fast path cannot take runs the same loop with element
  * loads: rows that are not 16-byte aligned, a k that ends inside a step,
- * weight rows past n, op(A) transposed. A larger m runs several token
- * tiles, adjacent in the grid so that they read the same weight rows at
+ * weight rows past n (the last warp of a ragged n gathers only those of
+ * its lanes at the edge: load_w), op(A) transposed; the element loads are
+ * several times slower than the stream (1 x 4167 x 2682 with the weight
+ * stored k x n: 82 us, against 25 us for 1 x 4168 x 2688 on rows of
+ * 16-byte units; gemm/tuning/tiles-h100/skinny_rows.txt), so GK_GEMM_AUTO
+ * gives this variant a weight only on such rows. A larger m
+ * runs several token tiles, adjacent in the grid so that they read the
+ * same weight rows at
  * about the same time (from L2 after the first), and is correct for any m,
  * but each tile multiplies the instructions per weight byte.
  *
@@ -187,6 +193,15 @@ __device__ __forceinline__ void load_w(uint4 (&w)[8], const uint16_t *B, const P
 #pragma unroll
             for (int i = 0; i < 8; ++i)
                 w[i] = ldg_stream(row + (i & 1) * row8 + 32 * (i >> 1));
+        } else if (p.w_vec && ks + 128 <= kend) {
+            /* The last warp of a ragged n: its rows past n are zeros, the
+             * others read as in any warp, so that it is no slower than the
+             * rest (which wait for it) and the weight's tail is not
+             * gathered element by element. */
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+                w[i] = jw + 8 * (i & 1) + g < p.n ? ldg_stream(row + (i & 1) * row8 + 32 * (i >> 1))
+                                                  : make_uint4(0u, 0u, 0u, 0u);
         } else {
 #pragma unroll
             for (int i = 0; i < 8; ++i) {
@@ -198,11 +213,21 @@ __device__ __forceinline__ void load_w(uint4 (&w)[8], const uint16_t *B, const P
     } else {
         const unsigned jj = jw + 8 * g;
         const uint16_t *const col = B + (size_t)(ks + 8 * q) * p.ldb + jj; /* k-row ks + 8q */
+        const unsigned count = jj >= p.n ? 0u : (p.n - jj < 8u ? p.n - jj : 8u);
         if (p.w_vec && ks + 32 <= kend && jw + 64 <= p.n) {
 #pragma unroll
             for (int i = 0; i < 8; ++i) w[i] = ldg_stream(col + i * p.ldb);
+        } else if (p.w_vec && ks + 32 <= kend) {
+            /* The last warp of a ragged n: lanes whose 8 columns all exist
+             * read them as in any warp, the lane at the edge gathers the
+             * ones that do (count), the lanes past n none; so the warp is
+             * no slower than the rest, which wait for it (1 x 4168 x 2688
+             * took 63.7 us on the H100 with the whole warp gathering, 25.3
+             * so: gemm/tuning/tiles-h100/skinny_rows.txt). */
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+                w[i] = count == 8u ? ldg_stream(col + i * p.ldb) : gather8(col + i * p.ldb, count);
         } else {
-            const unsigned count = jj >= p.n ? 0u : (p.n - jj < 8u ? p.n - jj : 8u);
 #pragma unroll
             for (int i = 0; i < 8; ++i) {
                 const unsigned kk = ks + 8 * q + i;

@@ -8,7 +8,7 @@
  *   nvcc -std=c++17 -gencode arch=compute_90,code=sm_90 -I gemm/include \
  *        -I common/include -o latency gemm/tuning/latency.cu \
  *        build/gemm/libgpukernels_gemm.a build/common/libgpukernels_common.a -lcublas -lcuda
- * -DGK_LATENCY_ONLY_SMALL runs only the shapes AUTO gives variants 20 to 22
+ * -DGK_LATENCY_ONLY_SMALL runs only the shapes AUTO gives variants 19 to 22
  * (a build linked with those variants' objects alone).
  * A second argument, a variant id, runs that variant (unsplit) instead.
  * Prints, per shape and type, AUTO's variant and time, cuBLAS's time, the
@@ -57,7 +57,9 @@ int main(int argc, char **argv)
         {486, 5, 3372}, {7586, 2, 1007}, {86, 553, 1208}, {1705, 4294, 2}, {1759, 46, 86}, {4996, 50, 208},
         {411, 6315, 19}, {863, 6617, 11}, {569, 20, 5870}, {790, 2111, 1}, {404, 1045, 3}, {4, 7, 16},
         {14, 9, 26}, {7883, 5, 130}, {8159, 7, 401}, {645, 6, 6925}, {959, 6, 6007}, {12, 559, 3603},
-        {1, 3421, 1316}, {1, 4167, 2682}, {11, 3373, 4414}, {778, 4215, 372}, {991, 132, 3663},
+        {1, 3421, 1316}, {1, 4167, 2682}, {11, 3373, 4414}, {7, 6174, 4117}, {16, 8191, 8192}, {1, 8193, 8191},
+        {1, 4168, 2688}, {1, 4167, 2688}, {1, 4168, 2682}, {1, 8192, 8192}, {16, 8192, 8192}, {4, 30001, 2048},
+        {1, 4167, 4096}, {32, 4100, 4096}, {778, 4215, 372}, {991, 132, 3663},
         {379, 434, 5136}, {1024, 256, 1024}, {256, 256, 256}, {512, 512, 512}, {1024, 1024, 1024},
         {2048, 2048, 2048}, {4097, 3001, 2049},
         /* a grid of few outputs and short k: where variant 20 ends */
@@ -69,10 +71,13 @@ int main(int argc, char **argv)
     printf("%s: times in us (cold L2, medians of 40); rel = max|C - C_cublas| / max|C_cublas|\n", label);
     for (auto &s : shapes) {
         const size_t m = s[0], n = s[1], k = s[2];
-        for (int ty = 0; ty < 3; ty++) {
-            const bool bf = ty == 2;
+        for (int ty = 0; ty < 4; ty++) {
+            /* ty 3: BF16 with the weight stored n x k (op_b = T, y = x W^T), for m <= 64 */
+            if (ty == 3 && m > 64) continue;
+            const bool bf = ty >= 2;
             gk_gemm_desc d = gk_gemm_desc_init(bf ? GK_GEMM_TYPE_BF16 : GK_GEMM_TYPE_F32, m, n, k);
             if (ty == 1) d.compute = GK_GEMM_COMPUTE_TF32;
+            if (ty == 3) d.op_b = GK_GEMM_OP_T;
             int v = -1;
             size_t splits = 0, wsb = 0;
             gk_gemm_auto_variant(&d, &v, &splits);
@@ -82,8 +87,8 @@ int main(int argc, char **argv)
                 v = fixed, splits = 1;
             }
 #ifdef GK_LATENCY_ONLY_SMALL
-            /* Linked with variants 20-22 only (the rest stubbed out). */
-            if (v < 20 || v > 22) continue;
+            /* Linked with variants 19-22 only (the rest stubbed out). */
+            if (v < 19 || v > 22) continue;
 #endif
             const void *pa = bf ? (const void *)ah : a, *pb = bf ? (const void *)bh : b;
             void *pc = bf ? (void *)ch : c;
@@ -97,6 +102,10 @@ int main(int argc, char **argv)
                 else if (ty == 1)
                     cublasGemmEx(hd, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, b, CUDA_R_32F, (int)n, a,
                                  CUDA_R_32F, (int)k, &zero, c2, CUDA_R_32F, (int)n, CUBLAS_COMPUTE_32F_FAST_TF32,
+                                 CUBLAS_GEMM_DEFAULT);
+                else if (ty == 3)
+                    cublasGemmEx(hd, CUBLAS_OP_T, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, bh, CUDA_R_16BF, (int)k,
+                                 ah, CUDA_R_16BF, (int)k, &zero, ch2, CUDA_R_16BF, (int)n, CUBLAS_COMPUTE_32F,
                                  CUBLAS_GEMM_DEFAULT);
                 else
                     cublasGemmEx(hd, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, bh, CUDA_R_16BF, (int)n,
@@ -116,9 +125,9 @@ int main(int argc, char **argv)
                 }
             }
             const cudaError_t e = cudaGetLastError();
-            printf("%-16s %-4s auto %2d/%-2zu %8.1f  cublas %8.1f  %.3fx  rel %.1e%s\n",
+            printf("%-16s %-5s auto %2d/%-2zu %8.1f  cublas %8.1f  %.3fx  rel %.1e%s\n",
                    (std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k)).c_str(),
-                   ty == 0 ? "f32" : ty == 1 ? "tf32" : "bf16", v, splits, tg, tc, tc / tg, rel,
+                   ty == 0 ? "f32" : ty == 1 ? "tf32" : ty == 2 ? "bf16" : "bf16t", v, splits, tg, tc, tc / tg, rel,
                    e == cudaSuccess ? "" : cudaGetErrorString(e));
             fflush(stdout);
         }
