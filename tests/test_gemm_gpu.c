@@ -919,9 +919,10 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 300, 500, 5, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.5f, 20},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 40, 100, 700, 0, 2, GK_GEMM_EPILOGUE_NONE, -1.0f, 20},
         /* 21: mid-size on rows that are not whole 16-byte units, below the work where padded copies
-         * pay (2^24; lda m = 129, a batch; lda 65; lda 513). */
+         * pay (2^24; lda m = 129, a batch; lda 65, past the tiny rule's 2^15 outputs for 8 < k < 192;
+         * lda 513). */
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 200, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 21},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 65, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 21},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 131, 300, 64, 65, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 21},
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 136, 512, 513, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 21},
         /* 23 on padded copies in the workspace: such rows from 2^24 multiply-adds with k >= 256, where 21
          * does not split k (k below 1024; a batch): lda 521 (3.1 x 10^7); lda m = 260 (A stored k x m),
@@ -936,7 +937,7 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         /* 23: mid-size on rows of 16-byte units (lda, ldb and stride_a multiples of 8), up to 2^30, unsplit
          * (k below 2048 or a batch), every layout, both types, a batch, epilogues. */
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 136, 512, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 23},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 31, 300, 64, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 23},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 131, 300, 64, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 23},
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 264, 264, 2048, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, -1.0f, 23},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 264, 264, 2048, 0, 2, GK_GEMM_EPILOGUE_BIAS, 0.0f, 23},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 1024, 1024, 1024, 0, 1, GK_GEMM_EPILOGUE_NONE, 0.5f, 23},
