@@ -502,7 +502,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * GK_GEMM_TINY_LONGK_MIN_K), at most GK_GEMM_TINY_MIDK_MAX_MN outputs and
  * GK_GEMM_TINY_MIDK_MAX_MNK multiply-adds, where variants 21 and 22 wait
  * for each of their k-tiles in turn (on the H100, cold L2: 127 x 69 x 101
- * takes 7.0 us here in TF32, 10.0 on 21; 64 x 128 x 150 7.9 against 9.8;
+ * takes 7.0 us here in TF32, 10.0 on 21; 64 x 128 x 150 7.9 against 9.9;
  * gemm/tuning/tiles-h100/latency.txt); and so does one
  * of a few outputs (m n batch at most GK_GEMM_TINY_LONGK_MAX_MN) with a
  * long k (from GK_GEMM_TINY_LONGK_MIN_K to GK_GEMM_TINY_MAX_K, up to
