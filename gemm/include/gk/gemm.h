@@ -485,11 +485,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * (a weight of at least 2 MiB) and m <= GK_GEMM_SKINNY_MAX_M with the
  * weight stored n x k (op_b = T, y = x W^T), m <= GK_GEMM_SKINNY_MAX_M_KN
  * with it stored k x n (op_b = N), beyond which variant 17 split in two
- * along k is as fast or faster on the H100, where the weight's rows are
- * whole 16-byte units (ldb, and the batch stride, multiples of 8: on other
- * rows its element loads are slower than variant 21 split along k; 1 x
- * 4167 x 2682 stored k x n took 82 us on 19 and 30 us on 21 in 7 slices
- * on the H100, gemm/tuning/tiles-h100/skinny_rows.txt); and for a small C with a long
+ * along k is as fast or faster on the H100 -- in both layouts only where
+ * the weight's rows are whole 16-byte units (ldb, and the batch stride,
+ * multiples of 8): on other rows 19's element loads are slower than
+ * variant 21 split along k (1 x 4167 x 2682 stored k x n took 82 us on 19
+ * and 30 us on 21 in 7 slices on the H100, gemm/tuning/tiles-h100/
+ * skinny_rows.txt); and for a small C with a long
  * k, m n <= GK_GEMM_LONGK_MAX_MN and k >= GK_GEMM_LONGK_MIN_K, where
  * variant 17 cannot split k (a batch, or rows its TMA cannot address).
  * The kernel file's header explains the design and gemm/README.md gives
