@@ -222,7 +222,7 @@ __device__ __forceinline__ void load_w(uint4 (&w)[8], const uint16_t *B, const P
              * read them as in any warp, the lane at the edge gathers the
              * ones that do (count), the lanes past n none; so the warp is
              * no slower than the rest, which wait for it (1 x 4168 x 2688
-             * took 63.7 us on the H100 with the whole warp gathering, 25.3
+             * took 63.7 us on the H100 with the whole warp gathering, 25.4
              * so: gemm/tuning/tiles-h100/skinny_rows.txt). */
 #pragma unroll
             for (int i = 0; i < 8; ++i)
