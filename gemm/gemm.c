@@ -501,10 +501,11 @@ static int tiny(const gk_gemm_desc *d, int can_split)
 static split_plan auto_split(const gk_gemm_desc *d, int id);
 
 /* Whether an fp32 product (compute DEFAULT, sized) that 10 would split
- * along k goes to 10 rather than 22 (gk/gemm.h, GK_GEMM_F32_SPLIT10_MIN_UNITS): A and
- * B as stored, B's rows whole 16-byte units, 10 would split k (sp, its
- * auto_split), its tiles times the slices at least GK_GEMM_F32_SPLIT10_MIN_UNITS, and C
- * covering at least 4/5 of its 128 x 256 tiles. 10 splits only below 64
+ * along k goes to 10 rather than 22 (gk/gemm.h,
+ * GK_GEMM_F32_SPLIT10_MIN_UNITS): A and B as stored, B's rows whole
+ * 16-byte units, 10 would split k (sp, its auto_split), its tiles times
+ * the slices at least GK_GEMM_F32_SPLIT10_MIN_UNITS, and C covering at
+ * least 4/5 of its 128 x 256 tiles. 10 splits only below 64
  * tiles, so m < 8192 and n < 16384 there: no product overflows. */
 static int split10_fills(const gk_gemm_desc *d, size_t ldb, split_plan sp)
 {

@@ -78,10 +78,9 @@
  * several times slower than the stream (1 x 4167 x 2682 with the weight
  * stored k x n: 82 us, against 25 us for 1 x 4168 x 2688 on rows of
  * 16-byte units; gemm/tuning/tiles-h100/skinny_rows.txt), so GK_GEMM_AUTO
- * gives this variant a weight only on such rows. A larger m
- * runs several token tiles, adjacent in the grid so that they read the
- * same weight rows at
- * about the same time (from L2 after the first), and is correct for any m,
+ * gives this variant a weight only on such rows. A larger m runs several
+ * token tiles, adjacent in the grid so that they read the same weight rows
+ * at about the same time (from L2 after the first), and is correct for any m,
  * but each tile multiplies the instructions per weight byte.
  *
  * Measured on an H100 (gemm/README.md, "Variant 19", gemm/tuning/

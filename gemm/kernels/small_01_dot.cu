@@ -21,11 +21,11 @@
  *     is loaded again and not added), so that it waits for memory once per
  *     16 terms, not once per term: from a cold L2 on the H100, 1 x 3 x
  *     1990 (fp32) took 10.7 us with the loads beside their multiply-adds
- *     and 6.2 us so (gemm/tuning/tiles-h100/latency.txt). Then the group adds its G
- *     partial sums in a fixed tree: warp shuffles (__shfl_xor_sync, 16, 8,
- *     ..., 1 apart) within a warp, and for G > 32 the warps' sums through
- *     shared memory, warp 0 of the group first. No atomics: the same bits
- *     on every run;
+ *     and 6.2 us so (gemm/tuning/tiles-h100/latency.txt). Then the group
+ *     adds its G partial sums in a fixed tree: warp shuffles
+ *     (__shfl_xor_sync, 16, 8, ..., 1 apart) within a warp, and for G >
+ *     32 the warps' sums through shared memory, warp 0 of the group
+ *     first. No atomics: the same bits on every run;
  *   - consecutive groups take consecutive columns of a row of C, so with
  *     G = 1 the loads of B (stored k x n) and the stores of C are
  *     coalesced; with G >= 2 the lanes of a group walk k, coalesced for A
