@@ -41,20 +41,27 @@
  * sets it to 0). The host cannot see device-resident offsets without waiting
  * for the GPU, so that flag is how a bad offset is reported.
  *
+ * Segments, short ones (segments_warp): a warp per segment, but each warp
+ * takes up to 32 consecutive segments (per_warp: the segment count over
+ * kSegWarps, so that the grid keeps at least 64 warps for each of 132
+ * SMs), its lane i loading the begin and end of segment i with one
+ * coalesced load of each; the warp then walks them, each segment's offsets
+ * shuffled from its lane. Its loads of a segment's data wait for one trip
+ * to DRAM, not two (the offsets, then the data). Long segments take the
+ * block kernel, each block loading its segment's offsets first.
+ *
  * Bound by: DRAM bandwidth for long rows; for short rows (a warp reads 1 KiB
  * of a 256-float row) also the latency of each warp's few loads, covered by
  * the many warps resident per SM. Measured on an H100 (the README's table
  * under step 15, f32 sums of 2^28 elements against CUB's
- * DeviceSegmentedReduce): 2^20 rows of 256 at 96.1% of the read-only stream
- * (3.474x CUB); 65536 rows of 4096 at 102.6% (1.002x); 256 rows of 2^20 at
- * 91.6% (1.019x), where 256 blocks, 1.9 per SM on average, give a quarter
+ * DeviceSegmentedReduce): 2^20 rows of 256 at 96.0% of the read-only stream
+ * (3.474x CUB); 65536 rows of 4096 at 102.5% (1.002x); 256 rows of 2^20 at
+ * 91.7% (1.020x), where 256 blocks, 1.9 per SM on average, give a quarter
  * of the threads per SM of variant 11's grid (what holds it there was not
- * profiled).
- * Segments add a dependent load: a warp loads its segment's begin and end
- * before it can issue a load of the segment. 256-float segments run at
- * 72.6% of the stream (2.626x CUB), against 96.1% for the same rows given
- * by a stride; that extra latency per segment is the likely cause (not
- * profiled).
+ * profiled). 2^20 segments of 256 at 94.0% (3.400x CUB), where a warp per
+ * segment that loaded its own offsets first ran at 72.6% (2.626x); 65536
+ * segments of 4096 at 101.0% (0.986x: CUB reads them at 102.4%), 256 of
+ * 2^20 at 91.6% (1.019x).
  *
  * Limits: 256 threads per block; grids of at most 2^20 blocks, looping over
  * further rows; any rows, cols, segments; `in` aligned to its element size.
@@ -71,6 +78,7 @@ constexpr unsigned kUnroll = 4;                    /* 16-byte vectors in flight 
 constexpr unsigned kRowsPerBlock = kBlock / 32;    /* the warp kernel: one row per warp */
 constexpr size_t kWarpMaxBytes = 4096;             /* rows up to this long get a warp */
 constexpr size_t kMaxGrid = (size_t)1 << 20;       /* blocks; more rows are looped over */
+constexpr size_t kSegWarps = 8448;                 /* segments: the fewest warps a grid keeps (132 SMs x 64) */
 
 /* Where row r lies: rows mode (begin == NULL) at r * ld, cols long; segments
  * mode at [begin[r], end[r]), valid when begin <= end <= n. */
@@ -165,6 +173,39 @@ __global__ void __launch_bounds__(kBlock) rows_warp(const In *__restrict__ in, R
     }
 }
 
+/* Segments, a warp per segment, per_warp consecutive segments per warp:
+ * lane i loads the begin and end of segment base + i (one coalesced load of
+ * each for up to 32 segments), and the warp walks them, taking each
+ * segment's offsets from its lane by shuffle. So a warp's loads of a
+ * segment wait for one trip to DRAM, its data, instead of two (its offsets,
+ * then its data), and only every per_warp segments does it wait for
+ * offsets. The loop depends on the warp only: the full-mask shuffles are
+ * safe. */
+template <typename In, typename Op>
+__global__ void __launch_bounds__(kBlock) segments_warp(const In *__restrict__ in, Rows rows, size_t count,
+                                                        unsigned per_warp, void *out, unsigned long long *out_index,
+                                                        int *invalid)
+{
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const size_t step = (size_t)gridDim.x * kRowsPerBlock * per_warp;
+    for (size_t base = ((size_t)blockIdx.x * kRowsPerBlock + warp) * per_warp; base < count; base += step) {
+        size_t b = 0, e = 0;
+        if (lane < per_warp && base + lane < count) b = rows.begin[base + lane], e = rows.end[base + lane];
+        const unsigned segs = count - base < per_warp ? (unsigned)(count - base) : per_warp;
+        for (unsigned i = 0; i < segs; ++i) {
+            const size_t bi = __shfl_sync(0xffffffffu, b, i), ei = __shfl_sync(0xffffffffu, e, i);
+            const bool ok = bi <= ei && ei <= rows.n;
+            typename Op::State s = Op::identity();
+            if (ok && ei > bi) s = reduce_range<In, Op, 32>(in + bi, ei - bi, lane);
+            s = warp_reduce<Op>(s);
+            if (lane == 0) {
+                write<Op>(s, base + i, out, out_index);
+                if (!ok && invalid != nullptr) *invalid = 1;
+            }
+        }
+    }
+}
+
 /* A block per row. */
 template <typename In, typename Op>
 __global__ void __launch_bounds__(kBlock) rows_block(const In *__restrict__ in, Rows rows, size_t count, void *out,
@@ -193,7 +234,17 @@ cudaError_t run(const void *in, Rows rows, size_t count, size_t mean_len, void *
         if (err != cudaSuccess) return err;
     }
     if (count == 0) return cudaSuccess;
-    if (mean_len * sizeof(In) <= kWarpMaxBytes) {
+    if (mean_len * sizeof(In) <= kWarpMaxBytes && rows.begin != nullptr) {
+        /* Segments: per_warp = count / kSegWarps, 1 .. 32, so that the grid
+         * keeps at least kSegWarps warps (64 per SM of 132 resident at once)
+         * while each warp reads up to 32 segments' offsets at once. */
+        size_t per = count / kSegWarps;
+        const unsigned per_warp = per < 1 ? 1u : per > 32 ? 32u : (unsigned)per;
+        size_t blocks = ceil_div(count, (size_t)kRowsPerBlock * per_warp);
+        if (blocks > kMaxGrid) blocks = kMaxGrid;
+        segments_warp<In, Op><<<(unsigned)blocks, kBlock, 0, stream>>>((const In *)in, rows, count, per_warp, out,
+                                                                       out_index, invalid);
+    } else if (mean_len * sizeof(In) <= kWarpMaxBytes) {
         size_t blocks = ceil_div(count, kRowsPerBlock);
         if (blocks > kMaxGrid) blocks = kMaxGrid;
         rows_warp<In, Op><<<(unsigned)blocks, kBlock, 0, stream>>>((const In *)in, rows, count, out, out_index,
