@@ -287,6 +287,23 @@
  *   issue time too, but each 64 x 256 warpgroup tile then needs B k-tiles
  *   of its own: twice the B bytes per FLOP of the shared 128 x 256 tile,
  *   or a deeper ring than 192 KB holds; not done.
+ * - Each half's epilogue under the other half's wgmma (tried on an H100,
+ *   2026-11-27, not kept): the accumulators as two arrays of 64 (columns
+ *   0-127 and 128-255), a tile's first and last 2 k-tiles issued as
+ *   m64n128k16 on one half at a time, so that wgmma.wait_group 1 leaves one
+ *   half's group running while the other half is stored. ptxas (CUDA 13.0)
+ *   then serialized every wgmma of every instance: C7520 ("program
+ *   dependence on compiler-inserted WG.AR in divergent path") in the TMA
+ *   instances, C7514 ("non wgmma instructions reading accumulator
+ *   registers of a wgmma between start and end of the pipeline stage") in
+ *   gather mode, C7511 (register resources) with split-K's fp32 partials;
+ *   an earlier form that zeroed a half while the other's group ran got
+ *   C7515 ("... defining accumulator registers ..."). Timed so (gk_bench,
+ *   cold L2, medians, cuBLAS in the same run): 0.2303 ms at 4096^3 against
+ *   cuBLAS BF16's 0.1747 (0.76x), 0.0564 ms for 64 x 512^3 against 0.0445.
+ *   Its tests passed; the branches that decide whether a tile is split
+ *   (its k-tile count) and whether a half is pending are what ptxas cannot
+ *   follow, so a form with the same groups on every path is the next try.
  * - The TMA store for beta != 0 (C loaded by the TMA into the buffer, then
  *   combined): those calls keep the register epilogue.
  * - Tried on the H200 and not kept (2026-11-23; gk_bench medians, each
