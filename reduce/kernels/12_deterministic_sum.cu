@@ -29,8 +29,8 @@
  * one 4-byte cudaMemsetAsync before the kernel (variant 11 zeroes *out, this
  * one the ticket counter: the workspace comes uninitialised), so that is not
  * the difference. Measured on an H100 (the README's table under step 12,
- * f32 sums): about 2 us at every size, 9.18 against 7.33 us at n = 2^20
- * (1.070x CUB instead of 1.341x) and 356.0 against 353.6 us at 2^28 (1.011x
+ * f32 sums): about 2 us at every size, 9.06 against 7.30 us at n = 2^20
+ * (1.064x CUB instead of 1.320x) and 355.6 against 353.6 us at 2^28 (1.012x
  * CUB instead of 1.018x, both as fast as the read-only stream).
  * Bound by: DRAM bandwidth at large n, launch and DRAM latency at small n.
  *

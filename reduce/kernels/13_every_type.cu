@@ -33,9 +33,9 @@
  * the elements per second of f32 at the same bandwidth). At small n, launch
  * and latency. Measured on an H100 (the README's tables under step 13 and
  * under "More than one f32 array"), sums of 2^27 elements: f64 and i64
- * (1 GiB) at 100.4% and 100.1% of the read-only stream of the same bytes,
- * 1.012x and 1.011x CUB; bf16 and f16 (256 MiB) at 97.8% of it, 1.065x
- * CUB's TransformReduce.
+ * (1 GiB) at 100.6% and 100.4% of the read-only stream of the same bytes,
+ * 1.013x and 1.012x CUB; bf16 and f16 (256 MiB) at 98.0% and 97.9% of it,
+ * 1.063x and 1.066x CUB's TransformReduce.
  *
  * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
  * needs); any n; `in` aligned to its element size (the 0 to kPerVec - 1

@@ -221,6 +221,9 @@ template <typename A> struct ArgMax {
         int r = rank_max(a.v, b.v);
         return r > 0 || (r == 0 && a.i < b.i) ? a : b;
     }
+    /* apply when the caller knows a.i < b.i: a tie goes to a without
+     * comparing the indices. */
+    __device__ static State apply_in_order(State a, State b) { return rank_max(a.v, b.v) >= 0 ? a : b; }
     __device__ static State identity() { return State{Limits<A>::lowest(), ~0ULL}; }
     __device__ static A value(State s) { return s.v; }
     __device__ static unsigned long long index(State s) { return s.i; }
@@ -234,6 +237,9 @@ template <typename A> struct ArgMin {
         int r = rank_min(a.v, b.v);
         return r > 0 || (r == 0 && a.i < b.i) ? a : b;
     }
+    /* apply when the caller knows a.i < b.i: a tie goes to a without
+     * comparing the indices. */
+    __device__ static State apply_in_order(State a, State b) { return rank_min(a.v, b.v) >= 0 ? a : b; }
     __device__ static State identity() { return State{Limits<A>::highest(), ~0ULL}; }
     __device__ static A value(State s) { return s.v; }
     __device__ static unsigned long long index(State s) { return s.i; }
