@@ -48,7 +48,13 @@
  * coalesced load of each; the warp then walks them, each segment's offsets
  * shuffled from its lane. Its loads of a segment's data wait for one trip
  * to DRAM, not two (the offsets, then the data). Long segments take the
- * block kernel, each block loading its segment's offsets first.
+ * block kernel, each block loading its segment's offsets first. Tried and
+ * not kept (H100, 2026-11-27, gk_bench medians beside CUB): a block kernel
+ * of its own for segments, up to 8 per block (at least 2112 blocks), each
+ * block loading its next segment's offsets before reducing the current
+ * one: 65536 segments of 4096 took 0.3587 ms against 0.3535 (CUB 0.3486),
+ * and 256 of 2^20, one per block as before, 0.4992 against 0.3899 (why
+ * that case slowed was not profiled).
  *
  * Bound by: DRAM bandwidth for long rows; for short rows (a warp reads 1 KiB
  * of a 256-float row) also the latency of each warp's few loads, covered by
