@@ -9,11 +9,11 @@
  * happen to finish; that order changes from run to run, and so may the last
  * bits of the sum. Here every block stores its result in the workspace at
  * its own slot, takes a ticket, and the last block to finish adds the stored
- * results in slot order with a fixed tree (thread t adds slots t, t + 512,
- * ... in that order, then the block's shuffle tree): the order of every
+ * results in slot order with a fixed tree (lane l of its warp 0 adds slots
+ * l, l + 32, ... in that order, then the warp's shuffle tree): the order of every
  * addition is set by the code, not by the timing. The ticket is an atomic on
- * a counter, never on the data. (Variant 11 already ends max and min this
- * way; here sums do too.)
+ * a counter, never on the data. (Variant 11 already ends max and min with
+ * a ticket; here sums do too.)
  *
  * What makes it the same on every run: which elements a thread adds, and in
  * what order, depends on n, the alignment of `in` and the grid; the grid is
@@ -22,23 +22,35 @@
  * So the same input on the same GPU model gives the same bits; another GPU
  * model (another SM count) may round differently, always within the bound.
  *
- * The cost, against variant 11: each block stores 4 bytes, fences and takes
- * a ticket (an atomic whose answer it waits for, instead of a fire-and-
- * forget RED); the last block reads at most 4096 results (16 KiB) and
+ * The ticket is cheaper than variant 11's (which that file keeps for max
+ * and min): a release-acquire atomic instead of a full fence and a relaxed
+ * atomic, and one warp instead of the whole block in the tail. Lane 0 of
+ * warp 0 stores the block's result and takes the ticket; the atomic's
+ * release makes that store visible before the new count, and the last
+ * block's acquire sees every result released before it. Warps 1-15 leave
+ * as soon as block_reduce is done.
+ *
+ * The cost, against variant 11: each block stores 4 bytes and takes a
+ * ticket (an atomic whose answer it waits for, instead of a fire-and-forget
+ * RED); one warp of the last block reads at most 4096 results (16 KiB) and
  * reduces them, after every other block has finished. Both launchers queue
  * one 4-byte cudaMemsetAsync before the kernel (variant 11 zeroes *out, this
  * one the ticket counter: the workspace comes uninitialised), so that is not
  * the difference. Measured on an H100 (the README's table under step 12,
- * f32 sums): about 2 us at every size, 9.06 against 7.30 us at n = 2^20
- * (1.064x CUB instead of 1.320x) and 355.6 against 353.6 us at 2^28 (1.012x
- * CUB instead of 1.018x, both as fast as the read-only stream).
+ * f32 sums): 8.30 against 7.23 us at n = 2^20 (1.146x CUB instead of
+ * 1.316x), 35.47 against 33.79 us at 2^24, 355.7 against 353.6 us at 2^28
+ * (1.014x CUB instead of 1.020x, both as fast as the read-only stream).
+ * With a full fence before a relaxed atomicAdd and the whole last block in
+ * the tail, 2^20 took 9.06 us; the README's table under step 12 compares
+ * the ends one could build (reduce/tuning/det_tails.cu).
  * Bound by: DRAM bandwidth at large n, launch and DRAM latency at small n.
  *
  * Limits: f32 and i32, sum, max, min; 512 threads per block; grid min(resident
  * blocks, 4096, what n needs); any n; `in` 4-byte aligned. Workspace: 256
  * bytes of counter + 4096 block results.
  * From common.cuh in this folder: the Sum/Max/Min operations, variant 8's
- * block reduction (v8::block_reduce) and the dtype x op switch.
+ * block reduction (v8::block_reduce, v8::warp_reduce) and the dtype x op
+ * switch.
  * Build alone (in this folder): nvcc -arch=sm_90 -c 12_deterministic_sum.cu
  */
 #include <stdint.h>
@@ -52,6 +64,7 @@ constexpr unsigned kBlock = 512; /* threads per block */
 constexpr unsigned kUnroll = 4;  /* 16-byte vectors in flight per thread */
 constexpr size_t kMaxBlocks = 4096;    /* bounds the workspace, whatever the GPU */
 constexpr size_t kCounterBytes = 256;  /* the arrival counter's slot; keeps the block results aligned */
+constexpr unsigned kTailLoads = 8;     /* block results in flight per lane in the last block */
 
 template <typename T> struct Vec16;
 template <> struct Vec16<float> { typedef float4 type; };
@@ -71,6 +84,20 @@ template <typename Op> __device__ __forceinline__ float combine4(float4 v)
 template <typename Op> __device__ __forceinline__ int combine4(int4 v)
 {
     return Op::apply(Op::apply(v.x, v.y), Op::apply(v.z, v.w));
+}
+
+/* The ticket: add 1 to the arrival counter and return its old value, as one
+ * atom.add.acq_rel.gpu (PTX ISA, "Memory Consistency Model" and "atom").
+ * Its release half makes this thread's earlier stores (the block's result)
+ * visible before the new count is; its acquire half lets the thread that
+ * draws the last ticket see what every earlier ticket released. A plain
+ * atomicAdd is relaxed and needs __threadfence() before it, a fence.sc
+ * (MEMBAR.SC.GPU in the SASS) where the release needs MEMBAR.ALL.GPU. */
+__device__ __forceinline__ unsigned ticket_acq_rel(unsigned *counter)
+{
+    unsigned old;
+    asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;" : "=r"(old) : "l"(counter), "r"(1u) : "memory");
+    return old;
 }
 
 template <typename T, typename Op>
@@ -114,26 +141,38 @@ __global__ void __launch_bounds__(kBlock) reduce_deterministic(const T *__restri
         if (threadIdx.x == 0) *out = r;
         return;
     }
-    /* Every operation: store this block's result at its own slot, then take
-     * a ticket. */
-    __shared__ bool is_last;
+    /* From here on only warp 0 works: block_reduce left the result in its
+     * lane 0, and one warp is enough to add the stored results. */
+    if (threadIdx.x >= 32) return;
+    /* Every operation: lane 0 stores this block's result at its own slot,
+     * then takes a ticket with a release-acquire atomic. */
+    unsigned ticket = 0;
     if (threadIdx.x == 0) {
         block_results[blockIdx.x] = r;
-        __threadfence(); /* the result is visible to every block before our ticket is */
-        is_last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
+        ticket = ticket_acq_rel(arrivals);
     }
-    __syncthreads(); /* is_last is read by the whole block; warp 0 is done with block_reduce's slots */
-    if (!is_last) return;
+    ticket = __shfl_sync(0xffffffffu, ticket, 0);
+    if (ticket != gridDim.x - 1) return;
 
-    /* The last block: every other block fenced its result before its ticket,
-     * so all of them are in memory. Read them through L2 (__ldcg), never a
-     * stale L1 line. The order is fixed: thread t adds slots t, t + kBlock,
-     * ... in turn, then the shuffle tree adds the threads' values in a fixed
-     * pattern. Which block happens to be last changes nothing. */
-    __threadfence();
+    /* The last block. Its ticket's acquire saw every other block's release,
+     * so every stored result is visible to lane 0, and __syncwarp passes
+     * that on to the other lanes. Read through L2 (__ldcg), never a stale L1
+     * line. The order is fixed: lane l adds slots l, l + 32, ... in turn,
+     * then the shuffle tree adds the lanes' values in a fixed pattern. Which
+     * block happens to be last changes nothing. Each lane has eight loads in
+     * flight before it adds any, so 528 results take three trips to L2, not
+     * seventeen. */
+    __syncwarp();
     T p = Op::identity(T());
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) p = Op::apply(p, __ldcg(block_results + b));
-    p = v8::block_reduce<T, Op, kBlock>(p);
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += kTailLoads * 32) {
+        T x[kTailLoads];
+#pragma unroll
+        for (unsigned j = 0; j < kTailLoads; ++j)
+            x[j] = b + 32 * j < gridDim.x ? __ldcg(block_results + b + 32 * j) : Op::identity(T());
+#pragma unroll
+        for (unsigned j = 0; j < kTailLoads; ++j) p = Op::apply(p, x[j]);
+    }
+    p = v8::warp_reduce<T, Op>(p);
     if (threadIdx.x == 0) {
         *out = p;
         *arrivals = 0u; /* tidy: leave the counter at 0 */

@@ -24,8 +24,9 @@
  * the elements are combined as a tree (pairs, then pairs of pairs), which
  * keeps the chain of dependent adds short.
  *
- * The tail is variant 12's: per-block results at fixed slots, a ticket, a
- * fixed-order tree in the last block. So every result of this variant
+ * The tail is variant 12's (ticket_tail in typed.cuh): per-block results
+ * at fixed slots, a release-acquire ticket, a fixed-order sum by one warp
+ * of the last block. So every result of this variant
  * (f32, f64 and half sums included) has the same bits on every run for the
  * same input and GPU model.
  *
@@ -33,17 +34,17 @@
  * the elements per second of f32 at the same bandwidth). At small n, launch
  * and latency. Measured on an H100 (the README's tables under step 13 and
  * under "More than one f32 array"), sums of 2^27 elements: f64 and i64
- * (1 GiB) at 100.6% and 100.4% of the read-only stream of the same bytes,
- * 1.013x and 1.012x CUB; bf16 and f16 (256 MiB) at 98.0% and 97.9% of it,
- * 1.063x and 1.066x CUB's TransformReduce.
+ * (1 GiB) at 100.5% and 100.3% of the read-only stream of the same bytes,
+ * 1.013x and 1.011x CUB; bf16 and f16 (256 MiB) at 98.2% and 98.1% of it,
+ * 1.068x and 1.069x CUB's TransformReduce.
  *
  * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
  * needs); any n; `in` aligned to its element size (the 0 to kPerVec - 1
  * elements before the first 16-byte boundary and after the last whole
  * vector are added by threads of block 0). Workspace: 256 bytes of counter +
  * 4096 block results of 16 bytes.
- * From typed.cuh in this folder: Elem<In>, the operations, block_reduce and
- * the type x op switch. This file and that header are all a project needs
+ * From typed.cuh in this folder: Elem<In>, the operations, block_reduce,
+ * ticket_tail and the type x op switch. This file and that header are all a project needs
  * besides the CUDA toolkit.
  * Build alone (in this folder): nvcc -arch=sm_90 -c 13_every_type.cu
  */
@@ -112,23 +113,12 @@ __global__ void __launch_bounds__(kBlock)
         if (threadIdx.x == 0) *out = r;
         return;
     }
-    /* Variant 12's tail: this block's result at its slot, then a ticket. */
-    __shared__ bool is_last;
-    if (threadIdx.x == 0) {
-        block_results[blockIdx.x] = r;
-        __threadfence(); /* the result is visible to every block before our ticket is */
-        is_last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
-    }
-    __syncthreads(); /* is_last is read by the whole block; warp 0 is done with block_reduce's slots */
-    if (!is_last) return;
-
-    /* The last block: all results are in memory (each was fenced before its
-     * ticket). Fixed order: thread t adds slots t, t + kBlock, ..., then the
-     * shuffle tree. */
-    __threadfence();
-    S p = Op::identity();
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) p = Op::apply(p, ldcg(block_results + b));
-    p = block_reduce<Op, kBlock>(p);
+    /* Variant 12's tail (ticket_tail in typed.cuh): warp 0 stores this
+     * block's result at its slot and takes a ticket; in the last block it
+     * adds all the slots in a fixed order. */
+    if (threadIdx.x >= 32) return;
+    S p;
+    if (!ticket_tail<Op>(r, block_results, arrivals, &p)) return;
     if (threadIdx.x == 0) {
         *out = p;
         *arrivals = 0u; /* tidy: leave the counter at 0 */

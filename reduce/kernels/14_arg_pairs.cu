@@ -26,11 +26,11 @@
  * 235 of its 315 instructions, once three of the four vectors are
  * folded), and inside a vector, whose elements are in index order, a tie
  * goes to the lower index without comparing the indices (apply_in_order). Measured on an H100 (the README's table under
- * step 14): arg-max of 2^28 floats at 97.8% of the read-only stream, 1.005x
- * CUB's ArgMax (97.3%); before the two changes 96.5% (0.994x), with the
+ * step 14): arg-max of 2^28 floats at 97.7% of the read-only stream, 1.006x
+ * CUB's ArgMax (97.1%); before the two changes 96.5% (0.994x), with the
  * pipelining alone 97.1%. This kernel's f32 sum runs at 100.0%, so the
- * index still costs about 2%; the pipelining costs the sums up to 0.9%
- * against variant 13 (0.3576 against 0.3563 ms at 2^28).
+ * index still costs about 2%; the pipelining costs the sums up to 0.6%
+ * against variant 13 (0.3577 against 0.3557 ms at 2^28).
  *
  * NaN and infinities, the rule stated in typed.cuh: a NaN beats every
  * number, for arg-max and arg-min alike, and NaNs tie with each other, so
@@ -51,7 +51,7 @@
  * needs); any n; `in` aligned to its element size. Workspace: 256 bytes of
  * counter + 4096 block results of 16 bytes (one pair).
  * From typed.cuh in this folder: Elem<In>, the operations (ArgMax, ArgMin),
- * block_reduce and the type x op switch.
+ * block_reduce, ticket_tail and the type x op switch.
  * Build alone (in this folder): nvcc -arch=sm_90 -c 14_arg_pairs.cu
  */
 #include "typed.cuh"
@@ -160,23 +160,12 @@ __global__ void __launch_bounds__(kBlock)
         }
         return;
     }
-    /* Variant 13's tail: this block's result at its slot, then a ticket. */
-    __shared__ bool is_last;
-    if (threadIdx.x == 0) {
-        block_results[blockIdx.x] = r;
-        __threadfence(); /* the result is visible to every block before our ticket is */
-        is_last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
-    }
-    __syncthreads(); /* is_last is read by the whole block; warp 0 is done with block_reduce's slots */
-    if (!is_last) return;
-
-    /* The last block: all results are in memory (each was fenced before its
-     * ticket). Fixed order: thread t adds slots t, t + kBlock, ..., then the
-     * shuffle tree. */
-    __threadfence();
-    S p = Op::identity();
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) p = Op::apply(p, ldcg(block_results + b));
-    p = block_reduce<Op, kBlock>(p);
+    /* Variant 12's tail (ticket_tail in typed.cuh): warp 0 stores this
+     * block's result at its slot and takes a ticket; in the last block it
+     * adds all the slots in a fixed order. */
+    if (threadIdx.x >= 32) return;
+    S p;
+    if (!ticket_tail<Op>(r, block_results, arrivals, &p)) return;
     if (threadIdx.x == 0) {
         *out = Op::value(p);
         if (Op::kArg) *out_index = Op::index(p);

@@ -15,6 +15,9 @@
  *   - shfl_down, ldcg and store of a state (a pair is two fields).
  *   - warp_reduce and block_reduce over any state: variant 8's shuffles
  *     (08_warp_shuffle.cu explains them), written for a state type.
+ *   - ticket_tail: variant 12's end (12_deterministic_sum.cu explains it),
+ *     written for a state type: block results at fixed slots, a ticket, the
+ *     last block adds them in a fixed order.
  *   - dispatch_plain / dispatch_all: the switch from the launchers' codes to
  *     the template arguments In and Op.
  * The codes: dtype is gk_dtype's value (0 f32, 1 i32, 3 u32, 4 f64, 5 f16,
@@ -288,6 +291,41 @@ template <typename Op, unsigned Block> __device__ typename Op::State block_reduc
         v = warp_reduce<Op>(v);
     }
     return v;
+}
+
+/* ---- Variant 12's tail, for any state ----------------------------------- */
+/* 12_deterministic_sum.cu writes this tail out and explains it. Called by
+ * the whole of warp 0 of every block, after block_reduce, with the block's
+ * result r in lane 0. Lane 0 stores r at the block's slot and takes a ticket
+ * with a release-acquire atomic (atom.add.acq_rel.gpu). In the last block to
+ * arrive it returns true, with the grid's result in lane 0 of *total, added
+ * in a fixed order (lane l takes slots l, l + 32, ... in turn, eight loads
+ * in flight, then the shuffle tree); in every other block it returns false. */
+template <typename Op>
+__device__ bool ticket_tail(typename Op::State r, typename Op::State *block_results, unsigned *arrivals,
+                            typename Op::State *total)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned ticket = 0;
+    if (lane == 0) {
+        block_results[blockIdx.x] = r;
+        asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;" : "=r"(ticket) : "l"(arrivals), "r"(1u) : "memory");
+    }
+    ticket = __shfl_sync(0xffffffffu, ticket, 0);
+    if (ticket != gridDim.x - 1) return false;
+    __syncwarp(); /* lane 0's acquire, passed on to the other lanes */
+    constexpr unsigned kLoads = 8; /* results in flight per lane */
+    typename Op::State p = Op::identity();
+    for (unsigned b = lane; b < gridDim.x; b += kLoads * 32) {
+        typename Op::State x[kLoads];
+#pragma unroll
+        for (unsigned j = 0; j < kLoads; ++j)
+            x[j] = b + 32 * j < gridDim.x ? ldcg(block_results + b + 32 * j) : Op::identity();
+#pragma unroll
+        for (unsigned j = 0; j < kLoads; ++j) p = Op::apply(p, x[j]);
+    }
+    *total = warp_reduce<Op>(p);
+    return true;
 }
 
 /* ---- From the launchers' codes to the templates ------------------------ */
