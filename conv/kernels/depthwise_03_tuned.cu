@@ -1,6 +1,6 @@
-/* Depthwise variant 3 (id 16): tuned. A warp per row segment, 16-byte loads
- * and stores, several rows per block, the mask in registers, the epilogue
- * fused.
+/* Depthwise variant 3 (id 16): tuned. A warp per 512 outputs of a row, all
+ * of their loads in flight at once, 16-byte loads and stores, several rows
+ * per block, the mask in registers, the epilogue fused.
  *
  * The idea. A depthwise convolution with a short mask (width 4 in the
  * sequence-mixing layers of state-space and convolutional language models,
@@ -9,50 +9,62 @@
  * move those bytes, whatever the tensor's shape. Variant 2 stages a row per
  * block with 4-byte accesses and waits at two barriers per segment; with
  * short rows most of its threads idle. This one:
- *   1. A warp is the unit of work: an item is 4 segments of 128 outputs of
- *      one row (512 outputs), and the 8 warps of a block take 8 consecutive
- *      items, so a block covers 4096 outputs of one row, or several short
- *      rows at once. Warps never wait for each other: no __syncthreads, only
- *      __syncwarp around each segment's staging.
- *   2. The mask in registers: the warp loads its channel's w taps once per
+ *   1. A warp is the unit of work: an item is 512 outputs of one row, and
+ *      the 8 warps of a block take 8 consecutive items, so a block covers
+ *      4096 outputs of one row, or several short rows at once. Warps never
+ *      wait for each other: no __syncthreads, only __syncwarp.
+ *   2. All of an item's loads first. The item's span of 511 + w inputs is
+ *      loaded as the 16-byte vectors of in's own grid that cover it, up to
+ *      5 per lane (LDG.128 for each vector inside the row, element by
+ *      element with ghost zeros at the row's two ends), and every one is
+ *      issued before the first is used: up to 80 bytes per lane, 2.5 KiB
+ *      per warp in flight. The vectors go to the warp's buffer in shared
+ *      memory, shifted so that word 0 is the span's first input (4-byte
+ *      stores, lanes 4 words apart: 4 lanes to a bank); the words past the
+ *      span are zeroed, so that every word read was written for this item.
+ *   3. The mask in registers: the warp loads its channel's w taps once per
  *      item into K registers (K = 4, 8, 16 or 32, the smallest that holds w;
  *      the kernel is compiled for each), every lane the same values, and the
  *      taps beyond w are never multiplied (each FMA is under a test j < w,
  *      the same in every lane). No shared or constant load per FMA.
- *   3. 16-byte loads and stores. Each segment's span of 127 + w inputs is
- *      loaded as the 16-byte vectors of in's own grid that cover it
- *      (LDG.128 for each vector inside the row, element by element with
- *      ghost zeros at its two ends) into the warp's buffer in shared
- *      memory, shifted so that the buffer starts at the span's first input;
- *      segments are laid on out's 16-byte grid (the first starts at -d, d =
- *      the row start's offset in its 16-byte vector), so that lane l's 4
- *      outputs 4l .. 4l + 3 go out as one aligned STG.128, except at the
- *      row's two ends.
- *   4. Each lane reads its window of 3 + w inputs from the buffer into
- *      registers (lane l from word 4l: a 4-word stride, spread over the
- *      banks by one pad word per 32, k at k + k / 32: at most 2-way
- *      conflicts), computes its 4 outputs with 4w FMAs from registers, adds
- *      the bias and applies the activation in fp32 (common.cuh: epilogue)
- *      and stores.
+ *   4. Four segments of 128 outputs: lane l reads its window of 3 + w
+ *      inputs from word 128 sg + 4l as ceil((K + 3) / 4) aligned 16-byte
+ *      shared loads (LDS.128: each quarter of the warp reads 128
+ *      consecutive bytes, so no two lanes meet in a bank), computes its 4
+ *      outputs with 4w FMAs from registers, adds the bias and applies the
+ *      activation in fp32 (common.cuh: epilogue) and stores them as one
+ *      STG.128. Items are laid on out's 16-byte grid (the first of a row
+ *      starts at -d, d = the row start's offset in its 16-byte vector), so
+ *      every store is aligned but at the row's two ends.
  *
- * Counted, per output (width w): 1 + (w - 1) / 128 loads from global memory
- * (the halo of each segment is loaded again by the next, from L1), 16-byte
- * wide; w FMAs from registers; the window's 3 + w shared loads per 4
- * outputs; the epilogue. Resources (ptxas -v, CUDA 13.0, sm_90, no
- * spills): 64, 78, 103 and 127 registers for K = 4, 8, 16, 32, so 4, 3, 2
- * and 2 blocks of 256 threads per SM (32, 24, 16, 16 warps); 5216 bytes of
- * static shared memory per block. The register count, which the 64-bit
- * positions and the unrolled window inflate, is what limits the warps per
- * SM and so the loads in flight: the first thing to tune on the GPU.
+ * Counted, per output (width w): (511 + w) / 512 inputs loaded from global
+ * memory, 16-byte wide (the w - 1 inputs an item shares with the next are
+ * loaded by both, the second time from L1 or L2); one 4-byte shared store
+ * per input; ceil((K + 3) / 4) / 4 shared loads of 16 bytes (K = 4: 0.5,
+ * K = 32: 2.25); w FMAs from registers; the epilogue. Resources (ptxas -v,
+ * CUDA 13.0, sm_90, no spills): 48, 48, 57 and 64 registers for K = 4, 8,
+ * 16, 32, so 5, 5, 4 and 4 blocks of 256 threads per SM (40, 40, 32, 32
+ * warps); 17408 bytes of static shared memory per block.
  *
- * Bound by: DRAM if the issue slots and the loads in flight suffice; each
- * warp has at most 2 vectors of 16 bytes per lane in flight per segment, and
- * the staging and the compute of a segment do not overlap within a warp
- * (other warps of the SM cover for it). The bench against the device copy
- * at width 4 and 31 is the test of this. Measured on an H100 at width 4,
- * causal, bias + SiLU, 8 x 2048 x 8192 (conv/README.md): 0.55x the copy's
- * speed, slower than variant 2 (0.63x); the registers and loads in flight
- * counted above are the first suspect. Width 31 was not measured.
+ * Measured on an H100 (8 x 2048 x 8192, conv/README.md): width 4, causal,
+ * bias + SiLU, 0.3592 ms, 100.6% of the device copy's speed (0.3613 ms);
+ * width 31, same, no epilogue, 0.5188 ms, 69.6% of the copy and 24.0% of
+ * the fp32 peak. The form before this one staged and computed each segment
+ * of 128 outputs in turn (at most 2 vectors per lane in flight, 64 to 127
+ * registers): 0.552x the copy at width 4, width 31 not measured. With all
+ * loads first but the window still read with 4-byte shared loads from a
+ * buffer padded one word in 32 (ptxas recomputed each padded address),
+ * it took 0.3861 ms at width 4 (93.5% of the copy) and 1.0351 ms at width
+ * 31 (34.9%).
+ *
+ * Bound by: DRAM at width 4. At width 31, neither DRAM nor the FMA rate:
+ * within a warp an item's loads and its compute take turns (31 taps are
+ * 124 FMAs per lane and segment, against 16 at width 4), and the other
+ * warps of the SM cover only part of it. A reading of the counts, not a
+ * profile. Tried and not kept: loading the next item into registers while
+ * the current one is computed (a warp taking 8 consecutive items): 108
+ * registers at K = 32 and 64 at K = 4 left 2 and 4 blocks per SM, and both
+ * widths got slower, 0.3973 ms at width 4 and 0.6454 ms at width 31.
  *
  * Limits: width <= 32 (the table's max_width: the mask in registers). Any
  * number of rows, any length, any strides (each row's alignment is found
@@ -80,8 +92,12 @@ constexpr unsigned kSegOut = 128;              /* outputs per segment: 4 per lan
 constexpr unsigned kSegs = 4;                  /* segments per item */
 constexpr unsigned kItem = kSegOut * kSegs;    /* outputs per warp item: 512 */
 constexpr unsigned kMaxWidth = 32;
-__host__ __device__ constexpr unsigned phys(unsigned k) { return k + k / 32; } /* one pad word per 32 */
-constexpr unsigned kBuf = phys(kSegOut + kMaxWidth - 2) + 1;                /* words per warp buffer: 163 */
+constexpr unsigned kSpanMax = kItem + kMaxWidth - 1;     /* inputs an item needs at most: 543 */
+constexpr unsigned kVecsPerLane = (kSpanMax + 3 + 3) / 4 / 32 + 1; /* 16-byte vectors per lane: 5 */
+constexpr unsigned kWinMax = (kMaxWidth + 3 + 3) / 4;  /* 16-byte words of a lane's window: 9 */
+constexpr unsigned kBuf = kItem - 4 + 4 * kWinMax;       /* words per warp buffer: 544, every window inside */
+static_assert(kBuf >= kSpanMax && kBuf % 4 == 0, "the buffer holds the largest span, in 16-byte words");
+static_assert(32 * kVecsPerLane * 4 >= kSpanMax + 3, "the lanes' vectors cover the largest span");
 
 template <unsigned K>
 __global__ void __launch_bounds__(kThreads)
@@ -89,7 +105,7 @@ __global__ void __launch_bounds__(kThreads)
              const float *__restrict__ mask, unsigned width, const float *__restrict__ bias, int causal, int act,
              float *__restrict__ out, size_t out_stride, size_t items_per_row, size_t first)
 {
-    __shared__ float bufs[kWarps][kBuf];
+    __shared__ __align__(16) float bufs[kWarps][kBuf];
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const size_t item = (first + blockIdx.x) * kWarps + warp;
     const size_t row = item / items_per_row, g = item % items_per_row;
@@ -101,42 +117,79 @@ __global__ void __launch_bounds__(kThreads)
     const long long off = causal ? (long long)width - 1 : (long long)(width / 2);
     const long long len = (long long)length;
 
+    /* Items are laid on out's 16-byte grid: the first starts at -d, d = the
+     * row start's offset in its 16-byte vector, so that lane l's 4 outputs
+     * of a segment go out as one aligned STG.128 (but at the row's ends). */
+    const unsigned d = (unsigned)(((uintptr_t)y / sizeof(float)) & 3);
+    const long long t0 = (long long)(g * kItem) - (long long)d; /* the item's first output, maybe < 0 */
+    if (t0 >= len) return;                                        /* the same for the whole warp */
+    const unsigned nout = len - t0 < (long long)kItem ? (unsigned)(len - t0) : kItem;
+    const unsigned span = nout + width - 1;   /* the inputs the item's outputs read */
+    const long long p0 = t0 - off;            /* the span's first input */
+    const unsigned s = (unsigned)(((uintptr_t)x / sizeof(float) + (uintptr_t)p0) & 3);
+    const long long base = p0 - (long long)s; /* on in's 16-byte grid */
+    const unsigned nv = (s + span + 3) / 4;   /* vectors that cover the span */
+
+    /* 1. Every load of the item first: up to 5 vectors of 16 bytes per lane
+     *    in flight, none waited for before the last is issued. Vectors inside
+     *    the row are one LDG.128 each; the few that cross the row's ends are
+     *    read element by element, ghost zeros outside. */
+    float4 q[kVecsPerLane];
+    if (base >= 0 && base + 4ll * nv <= len) {
+#pragma unroll
+        for (unsigned u = 0; u < kVecsPerLane; ++u) {
+            const unsigned v = lane + 32 * u;
+            q[u] = v < nv ? __ldg(reinterpret_cast<const float4 *>(x + base) + v) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+    } else {
+#pragma unroll
+        for (unsigned u = 0; u < kVecsPerLane; ++u) {
+            const long long ps = base + 4ll * (lane + 32 * u);
+            float e4[4];
+#pragma unroll
+            for (unsigned e = 0; e < 4; ++e) e4[e] = ps + e >= 0 && ps + e < len ? __ldg(x + ps + e) : 0.0f;
+            q[u] = make_float4(e4[0], e4[1], e4[2], e4[3]);
+        }
+    }
+    /* The mask and bias while the loads are in flight. */
     float m[K]; /* the channel's taps, in registers; 0 past width (never multiplied) */
 #pragma unroll
     for (unsigned j = 0; j < K; ++j) m[j] = j < width ? __ldg(mask + c * width + j) : 0.0f;
     const float b = bias ? __ldg(bias + c) : 0.0f;
 
-    const unsigned d = (unsigned)(((uintptr_t)y / sizeof(float)) & 3); /* y[-d] is on the 16-byte grid */
-    const unsigned span = kSegOut + width - 1;
-    for (unsigned sg = 0; sg < kSegs; ++sg) {
-        const long long t0 = (long long)(g * kItem + sg * kSegOut) - (long long)d; /* first output, maybe < 0 */
-        if (t0 >= len) break; /* the same for the whole warp */
-        const long long p0 = t0 - off; /* the span's first input */
-        const unsigned s = (unsigned)(((uintptr_t)x / sizeof(float) + (uintptr_t)p0) & 3);
-        const unsigned nv = (s + span + 3) / 4;
-        __syncwarp(); /* every lane is done reading the previous segment's buffer */
-        for (unsigned v = lane; v < nv; v += 32) {
-            const long long ps = p0 - (long long)s + 4ll * v; /* this vector's first input, 16-byte aligned */
-            float val[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            if (ps >= 0 && ps + 3 < len) {
-                const float4 q = __ldg(reinterpret_cast<const float4 *>(x + ps)); /* LDG.128 */
-                val[0] = q.x, val[1] = q.y, val[2] = q.z, val[3] = q.w;
-            } else {
+    /* 2. Into the warp's buffer, shifted so that word 0 is the span's first
+     *    input (4-byte stores: lanes 4 words apart, so 4 lanes share a bank
+     *    at each store); the words past the span are zeroed, so that every
+     *    word a lane reads was written by this item. */
 #pragma unroll
-                for (unsigned e = 0; e < 4; ++e)
-                    if (ps + e >= 0 && ps + e < len) val[e] = __ldg(x + ps + e);
-            }
+    for (unsigned u = 0; u < kVecsPerLane; ++u) {
+        const float e4[4] = {q[u].x, q[u].y, q[u].z, q[u].w};
 #pragma unroll
-            for (unsigned e = 0; e < 4; ++e) {
-                const long long k = 4ll * v + e - s; /* the buffer position of element e */
-                if (k >= 0 && k < (long long)span) buf[phys((unsigned)k)] = val[e];
-            }
+        for (unsigned e = 0; e < 4; ++e) {
+            const int k = (int)(4 * (lane + 32 * u) + e) - (int)s; /* the buffer position of element e */
+            if (k >= 0 && k < (int)span) buf[k] = e4[e];
         }
-        __syncwarp(); /* the span is in the buffer before any lane reads its neighbours' inputs */
+    }
+    for (unsigned k = span + lane; k < kBuf; k += 32) buf[k] = 0.0f;
+    __syncwarp(); /* the span is in the buffer before any lane reads its neighbours' inputs */
 
-        float w[K + 3];
+    /* 3. Each segment: lane l's window of 3 + w inputs from the buffer,
+     *    from word 128 sg + 4l, as ceil((K + 3) / 4) aligned 16-byte loads
+     *    (LDS.128: each quarter of the warp reads 128 consecutive bytes, so
+     *    no two lanes meet in a bank); 4w FMAs from registers, the
+     *    epilogue, one 16-byte store. */
+#pragma unroll 1
+    for (unsigned sg = 0; sg < kSegs; ++sg) {
+        const long long ts = t0 + (long long)(sg * kSegOut); /* the segment's first output */
+        if (ts >= len) break; /* the same for the whole warp */
+        constexpr unsigned kWin = (K + 3 + 3) / 4;
+        const float4 *win = reinterpret_cast<const float4 *>(buf + sg * kSegOut + 4 * lane);
+        float w[4 * kWin];
 #pragma unroll
-        for (unsigned q = 0; q < K + 3; ++q) w[q] = q < width + 3 ? buf[phys(4 * lane + q)] : 0.0f;
+        for (unsigned i = 0; i < kWin; ++i) {
+            const float4 f = win[i];
+            w[4 * i] = f.x, w[4 * i + 1] = f.y, w[4 * i + 2] = f.z, w[4 * i + 3] = f.w;
+        }
         float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
         for (unsigned j = 0; j < K; ++j) {
@@ -147,7 +200,7 @@ __global__ void __launch_bounds__(kThreads)
         float r[4];
 #pragma unroll
         for (unsigned e = 0; e < 4; ++e) r[e] = epilogue(acc[e], b, act);
-        const long long t = t0 + 4 * lane;
+        const long long t = ts + 4 * lane;
         if (t >= 0 && t + 3 < len) {
             *reinterpret_cast<float4 *>(y + t) = make_float4(r[0], r[1], r[2], r[3]); /* aligned: t + d = 0 mod 4 */
         } else {
