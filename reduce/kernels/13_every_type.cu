@@ -26,9 +26,9 @@
  *
  * The tail is variant 12's (ticket_tail in typed.cuh): per-block results
  * at fixed slots, a release-acquire ticket, a fixed-order sum by one warp
- * of the last block. So every result of this variant
- * (f32, f64 and half sums included) has the same bits on every run for the
- * same input and GPU model.
+ * of the last block. So every result of this variant (f32, f64 and half
+ * sums included) has the same bits on every run for the same input and
+ * GPU model.
  *
  * Bound by: DRAM bandwidth at large n (2 bytes an element for halves: twice
  * the elements per second of f32 at the same bandwidth). At small n, launch
@@ -44,8 +44,8 @@
  * vector are added by threads of block 0). Workspace: 256 bytes of counter +
  * 4096 block results of 16 bytes.
  * From typed.cuh in this folder: Elem<In>, the operations, block_reduce,
- * ticket_tail and the type x op switch. This file and that header are all a project needs
- * besides the CUDA toolkit.
+ * ticket_tail and the type x op switch. This file and that header are all
+ * a project needs besides the CUDA toolkit.
  * Build alone (in this folder): nvcc -arch=sm_90 -c 13_every_type.cu
  */
 #include "typed.cuh"

@@ -25,10 +25,10 @@
  * issued inside the current round, not after it: ptxas places them after
  * 235 of its 315 instructions, once three of the four vectors are
  * folded), and inside a vector, whose elements are in index order, a tie
- * goes to the lower index without comparing the indices (apply_in_order). Measured on an H100 (the README's table under
- * step 14): arg-max of 2^28 floats at 97.7% of the read-only stream, 1.006x
- * CUB's ArgMax (97.1%); before the two changes 96.5% (0.994x), with the
- * pipelining alone 97.1%. This kernel's f32 sum runs at 100.0%, so the
+ * goes to the lower index without comparing the indices (apply_in_order).
+ * Measured on an H100 (the README's table under step 14): arg-max of 2^28
+ * floats at 97.7% of the read-only stream, 1.006x CUB's ArgMax (97.1%);
+ * before the two changes 96.5% (0.994x), with the pipelining alone 97.1%. This kernel's f32 sum runs at 100.0%, so the
  * index still costs about 2%; the pipelining costs the sums up to 0.6%
  * against variant 13 (0.3577 against 0.3557 ms at 2^28).
  *
