@@ -3,11 +3,23 @@
  *
  * conv2d. Size: rows x cols ("8192x8192"), rows and cols from 1 up; the
  * image contiguous (stride = cols). Parameter: mask, a square side
- * (3, 5, 7, 15, 31 by default). Cases: the 2D table (ids 8-13) and a
- * device-to-device copy of the same 4 rows cols bytes, the memory ceiling.
- * Work per call: 4 rows cols bytes read (+ the mask), as many written,
- * 2 rows cols k FLOPs; "% of peak" of DRAM, and the module's second peak the
- * fp32 one. cuFFT 2D is not wired in yet (see conv/README.md).
+ * (3, 5, 7, 15, 31 by default). Cases: the 2D table (ids 8-13); cuFFT 2D
+ * (key cufft2d), the reference every 2D variant is compared with ("vs its
+ * reference"); and a device-to-device copy of the same 4 rows cols bytes,
+ * the memory ceiling. Work per call: 4 rows cols bytes read (+ the mask), as
+ * many written, 2 rows cols k FLOPs; "% of peak" of DRAM, and the module's
+ * second peak the fp32 one. Every case is credited with that same work,
+ * cuFFT and the copy included, so their TFLOP/s is the direct method's
+ * FLOPs over their time.
+ *
+ * What the cuFFT 2D case times (cufft_conv.h: gk_cufft_conv2d_run), per
+ * call on the bench's stream: the padding of the image and of the reversed
+ * mask into two Ny x Nx arrays (one kernel), the R2C transforms of both, the
+ * scaled complex product, the C2R transform and the crop into out. The mask's
+ * spectrum is computed in every call, as the direct kernels read the mask
+ * in every call. Not timed: the two cuFFT plans and the two padded buffers,
+ * made once per size and mask in prepare(). Where they do not fit in device
+ * memory the row shows n/a.
  *
  * conv_depthwise. Size: batch x channels x length ("8x2048x8192").
  * Parameters: width (4, 31), padding (causal, same), epilogue (silu: bias
@@ -16,9 +28,13 @@
  * 2 B C L w FLOPs.
  *
  * Checks: every output finite, and sampled outputs (the borders and 2^16
- * others) within the derived tolerance (conv_ref.h); the GPU tests check
- * every output. Variants 8-11 and 14 above 2^38 FLOPs per call are skipped
- * (--no-skip runs them), as the 1D module does for its slow rungs.
+ * others) within the derived tolerance (conv_ref.h); for cuFFT 2D each of
+ * them within its normwise bound, gk_conv_fft_tolerance(Ny Nx, ||in||_2,
+ * ||mask||_1), and the error norm estimated from the drawn ones within it
+ * too (gk_conv2d_check_fft_sampled; conv_ref.h derives the bound). The GPU
+ * tests check every output. Variants 8-11 and 14 above 2^38 FLOPs per call
+ * are skipped (--no-skip runs them), as the 1D module does for its slow
+ * rungs.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +44,7 @@
 #include "ceilings.h"
 #include "cli.h"
 #include "conv_ref.h"
+#include "cufft_conv.h"
 #include "gk/conv.h"
 #include "gk/cuda_check.h"
 
@@ -89,6 +106,8 @@ typedef struct state {
     float *d_in, *d_mask, *d_bias, *d_out;
     void *d_ws;
     size_t ws_bytes;
+    gk_cufft_conv2d *fft2d;      /* 2D: cuFFT's plans and buffers, made by its first prepare() */
+    double in_norm2, mask_norm1; /* 2D: the norms of cuFFT's tolerance */
     uint64_t seed;
     gk_bench_case c;
     char describe[64];
@@ -97,6 +116,7 @@ typedef struct state {
 static void teardown(void *p)
 {
     state *s = (state *)p;
+    gk_cufft_conv2d_destroy(s->fft2d);
     cudaFree(s->d_in), cudaFree(s->d_mask), cudaFree(s->d_bias), cudaFree(s->d_out), cudaFree(s->d_ws);
     free(s->h_in), free(s->h_mask), free(s->h_bias), free(s->h_out);
 }
@@ -158,6 +178,10 @@ static gk_status prepare(void *p, const gk_bench_case *c)
         size_t need = 0;
         GK_TRY(call(s, NULL, &need, 0)); /* GK_ERROR_UNSUPPORTED shows as n/a */
         GK_TRY(gk_bench_poisoned_workspace(&s->d_ws, &s->ws_bytes, need, 0x5a));
+    } else if (c->role == GK_ROLE_REFERENCE && s->fft2d == NULL) {
+        /* Plans and buffers, once, untimed; GK_ERROR_UNSUPPORTED (they do
+         * not fit in device memory) shows as n/a. */
+        GK_TRY(gk_cufft_conv2d_create(&s->fft2d, s->rows, s->cols, s->side, s->side));
     }
     GK_CUDA_TRY(cudaMemset(s->d_out, 0xff, s->count * sizeof(float))); /* NaN: every output must be written */
     GK_CUDA_TRY(cudaDeviceSynchronize());
@@ -171,6 +195,8 @@ static gk_status run(void *p, cudaStream_t stream)
         GK_CUDA_TRY(gk_ceiling_copy(s->d_out, s->d_in, s->count * sizeof(float), stream));
         return gk_success();
     }
+    if (s->c.role == GK_ROLE_REFERENCE) /* conv2d only: what is timed is said at the top */
+        return gk_cufft_conv2d_run(s->fft2d, s->d_in, s->cols, s->d_mask, s->d_out, s->cols, stream);
     size_t bytes = s->ws_bytes;
     return call(s, s->d_ws, &bytes, stream);
 }
@@ -181,7 +207,13 @@ static gk_status verify(void *p, FILE *log)
     if (s->c.role == GK_ROLE_CEILING) return gk_success();
     GK_CUDA_TRY(cudaMemcpy(s->h_out, s->d_out, s->count * sizeof(float), cudaMemcpyDeviceToHost));
     size_t bad;
-    if (s->form == 2)
+    if (s->c.role == GK_ROLE_REFERENCE) {
+        size_t ny, nx;
+        gk_cufft_conv2d_size(s->fft2d, &ny, &nx);
+        double tol = gk_conv_fft_tolerance(ny * nx, s->in_norm2, s->mask_norm1);
+        bad = gk_conv2d_check_fft_sampled(s->h_out, s->cols, s->h_in, s->rows, s->cols, s->cols, s->h_mask, s->side,
+                                          s->side, tol, SAMPLES, s->seed, s->c.name, log);
+    } else if (s->form == 2)
         bad = gk_conv2d_check_sampled(s->h_out, s->cols, s->h_in, s->rows, s->cols, s->cols, s->h_mask, s->side,
                                       s->side, SAMPLES, s->seed, s->c.name, log);
     else
@@ -214,13 +246,18 @@ static const gk_bench_param_decl params2d[] = {
     {"mask", "any positive integer", "3,5,7,15,31", "the mask's side (a square mask)", gk_accepts_positive_count},
 };
 
-static size_t cases2d(void) { return gk_conv2d_variant_count() + 1; }
+static size_t cases2d(void) { return gk_conv2d_variant_count() + 2; }
 
 static gk_bench_case case2d(size_t i)
 {
     const gk_conv_variant *v = gk_conv2d_variant_at(i);
     if (v != NULL) {
-        gk_bench_case c = {v->id, NULL, v->name, v->idea, GK_ROLE_VARIANT, "fp32", GK_PEAK_DRAM, NULL};
+        gk_bench_case c = {v->id, NULL, v->name, v->idea, GK_ROLE_VARIANT, "fp32", GK_PEAK_DRAM, "cufft2d"};
+        return c;
+    }
+    if (i == gk_conv2d_variant_count()) {
+        gk_bench_case c = {0, "cufft2d", "cuFFT 2D", "pad image and reversed mask, R2C of both, product, C2R, crop",
+                           GK_ROLE_REFERENCE, "fp32", GK_PEAK_DRAM, NULL};
         return c;
     }
     return ceiling_case();
@@ -234,7 +271,10 @@ static gk_status setup2d(void *p, const gk_bench_shape *shape, const gk_bench_pa
     if (gk_parse_size(params->value[0], &s->side) != 0 || s->side == 0 || s->side > ((size_t)1 << 20))
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "conv2d: --param mask takes a positive integer");
     snprintf(s->describe, sizeof s->describe, "mask %zux%zu", s->side, s->side);
-    return alloc_common(s, s->side * s->side, 0);
+    GK_TRY(alloc_common(s, s->side * s->side, 0));
+    s->in_norm2 = gk_conv2d_norm2(s->h_in, s->rows, s->cols, s->cols);
+    s->mask_norm1 = gk_conv_norm1(s->h_mask, s->side * s->side);
+    return gk_success();
 }
 
 const gk_bench_module gk_conv2d_bench_module = {

@@ -73,7 +73,7 @@ gk_status gk_conv2d(int variant, const float *in, size_t rows, size_t cols, size
     if (v->info.max_width != 0 && (mask_rows > v->info.max_width || mask_cols > v->info.max_width))
         return GK_FAIL(GK_ERROR_UNSUPPORTED,
                        "a mask side is above this variant's max_width (9-11: GK_CONV2D_PARAM_SIDE_MAX = 64, the mask "
-                       "travels as a kernel parameter; 12: 16; 8 and 13 take any mask)");
+                       "travels as a kernel parameter; 12: 9; 8 and 13 take any mask)");
     if (rows > GK_CONV_MAX_N || cols > GK_CONV_MAX_N || in_stride > GK_CONV_MAX_N || out_stride > GK_CONV_MAX_N)
         return GK_FAIL(GK_ERROR_INVALID_ARGUMENT, "rows, cols or a stride is above GK_CONV_MAX_N (2^60)");
     if (!product_within(mask_rows, mask_cols, GK_CONV_MAX_N))

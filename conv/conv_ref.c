@@ -292,9 +292,8 @@ size_t gk_conv2d_check(const float *got, size_t got_stride, const float *in, siz
     return bad;
 }
 
-size_t gk_conv2d_check_sampled(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
-                               size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols,
-                               size_t samples, uint64_t seed, const char *label, FILE *log)
+static size_t count_nonfinite2d(const float *got, size_t got_stride, size_t rows, size_t cols, const char *label,
+                                FILE *log)
 {
     size_t bad = 0;
     for (size_t y = 0; y < rows; ++y)
@@ -304,20 +303,106 @@ size_t gk_conv2d_check_sampled(const float *got, size_t got_stride, const float 
                     fprintf(log, "  %s: out[%zu][%zu] is not finite\n", label ? label : "", y, x);
                 ++bad;
             }
+    return bad;
+}
+
+/* The k-th output the 2D sampled checks look at, k < 2 samples: the first
+ * `samples` on the borders (first / last row, first / last column, in
+ * turn), the others drawn uniformly; returns whether it was drawn. */
+static int sample2d(gk_rng *r, size_t k, size_t samples, size_t rows, size_t cols, size_t *py, size_t *px)
+{
+    size_t y = gk_rng_next(r) % rows, x = gk_rng_next(r) % cols;
+    if (k < samples) {
+        switch (k % 4) {
+        case 0: y = 0; break;
+        case 1: y = rows - 1; break;
+        case 2: x = 0; break;
+        default: x = cols - 1; break;
+        }
+    }
+    *py = y, *px = x;
+    return k >= samples;
+}
+
+size_t gk_conv2d_check_sampled(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                               size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols,
+                               size_t samples, uint64_t seed, const char *label, FILE *log)
+{
+    size_t bad = count_nonfinite2d(got, got_stride, rows, cols, label, log);
     gk_rng r;
     gk_rng_seed(&r, seed);
     for (size_t k = 0; k < samples + samples; ++k) {
-        size_t y = gk_rng_next(&r) % rows, x = gk_rng_next(&r) % cols;
-        if (k < samples) { /* the borders: first / last row, first / last column, in turn */
-            switch (k % 4) {
-            case 0: y = 0; break;
-            case 1: y = rows - 1; break;
-            case 2: x = 0; break;
-            default: x = cols - 1; break;
-            }
-        }
+        size_t y, x;
+        sample2d(&r, k, samples, rows, cols, &y, &x);
         bad = check2d_at(bad, got, got_stride, in, rows, cols, in_stride, mask, mask_rows, mask_cols, 0, y, x, label,
                          log);
+    }
+    return bad;
+}
+
+double gk_conv2d_norm2(const float *in, size_t rows, size_t cols, size_t stride)
+{
+    double s = 0.0;
+    for (size_t y = 0; y < rows; ++y)
+        for (size_t x = 0; x < cols; ++x) {
+            double v = (double)in[y * stride + x];
+            s += v * v;
+        }
+    return sqrt(s);
+}
+
+size_t gk_conv2d_check_fft(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                           size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols, double tol,
+                           const char *label, FILE *log)
+{
+    size_t bad = count_nonfinite2d(got, got_stride, rows, cols, label, log);
+    double sq = 0.0, worst = -1.0, worst_got = 0.0, worst_want = 0.0;
+    size_t wy = 0, wx = 0;
+    for (size_t y = 0; y < rows; ++y)
+        for (size_t x = 0; x < cols; ++x) {
+            double want = gk_conv2d_ref_at(in, rows, cols, in_stride, mask, mask_rows, mask_cols, y, x, NULL);
+            double g = (double)got[y * got_stride + x], e = g - want;
+            if (!isfinite(e)) continue;
+            sq += e * e;
+            if (fabs(e) > worst) worst = fabs(e), wy = y, wx = x, worst_got = g, worst_want = want;
+        }
+    double norm = sqrt(sq);
+    if (!(norm <= tol)) {
+        if (log != NULL)
+            fprintf(log,
+                    "  %s: ||out - ref||_2 = %.4g > tol %.4g (largest error %.4g at [%zu][%zu]: got %.9g expected "
+                    "%.9g)\n",
+                    label ? label : "", norm, tol, worst, wy, wx, worst_got, worst_want);
+        ++bad;
+    }
+    return bad;
+}
+
+size_t gk_conv2d_check_fft_sampled(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                                   size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols, double tol,
+                                   size_t samples, uint64_t seed, const char *label, FILE *log)
+{
+    size_t bad = count_nonfinite2d(got, got_stride, rows, cols, label, log);
+    gk_rng r;
+    gk_rng_seed(&r, seed);
+    double sq = 0.0;
+    size_t drawn = 0;
+    for (size_t k = 0; k < samples + samples; ++k) {
+        size_t y, x;
+        int interior = sample2d(&r, k, samples, rows, cols, &y, &x);
+        double want = gk_conv2d_ref_at(in, rows, cols, in_stride, mask, mask_rows, mask_cols, y, x, NULL);
+        double g = (double)got[y * got_stride + x], e = g - want;
+        if (!(fabs(e) <= tol)) bad = report2(bad, label, log, y, x, g, want, tol);
+        if (interior && isfinite(e)) sq += e * e, ++drawn;
+    }
+    if (drawn > 0) {
+        double est = sqrt((double)rows * (double)cols * sq / (double)drawn);
+        if (!(est <= tol)) {
+            if (log != NULL)
+                fprintf(log, "  %s: ||out - ref||_2 estimated from %zu samples as %.4g > tol %.4g\n",
+                        label ? label : "", drawn, est, tol);
+            ++bad;
+        }
     }
     return bad;
 }

@@ -166,6 +166,63 @@ size_t gk_conv2d_check_sampled(const float *got, size_t got_stride, const float 
                                size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols,
                                size_t samples, uint64_t seed, const char *label, FILE *log);
 
+/* The cuFFT 2D reference (cufft_conv.h: gk_cufft_conv2d) is checked like the
+ * 1D one, normwise, with
+ *
+ *     tol = gk_conv_fft_tolerance(Ny Nx, ||in||_2, ||mask||_1)
+ *         = (3 e_N + 5 u) ||in||_2 ||mask||_1,   e_N = c log2(Ny Nx) u / (1 - c log2(Ny Nx) u),  c = 16,
+ *
+ * on ||fft_out - exact||_2 over the rows x cols outputs, ||in||_2 over the
+ * image's rows x cols elements (gk_conv2d_norm2) and ||mask||_1 over its
+ * k = mask_rows x mask_cols taps. The 1D derivation (gk_conv_fft_tolerance
+ * above) carries over with L = N = Ny Nx, step by step:
+ * - A 2D FFT of Ny x Nx is the length-Nx FFTs of every row, then the
+ *   length-Ny FFTs of every column: log2(Nx) + log2(Ny) = log2(N) stages of
+ *   butterflies over the whole array, each stage a Kronecker product of one
+ *   axis's stage with the identity on the other axis, so a sparse factor of
+ *   the kind Higham's Theorem 24.2 bounds (two nonzeros per row, 2-norm
+ *   sqrt(2)). So ||computed - exact||_F <= log2(N) eta ||exact||_F, and
+ *   with cuFFT's mixed radices the same c = 16 per log2(N) as in 1D.
+ * - Parseval: ||F x||_2 = sqrt(N) ||x||_2 for the 2D DFT. Every entry of
+ *   the mask's spectrum, and every intermediate of its transform, is a sum
+ *   of +-twiddle * mask[a][b] over the taps, bounded by ||mask||_1, so
+ *   |b_k| <= ||mask||_1 and |db_k| <= e_N ||mask||_1.
+ * - Young's inequality holds for the circular convolution on the Ny x Nx
+ *   torus as on the ring of L points (it holds on any finite abelian group):
+ *   ||in (*) mask||_2 <= ||in||_2 ||mask||_1. The zero padding keeps it
+ *   the linear convolution, and the outputs are a window of it, whose error
+ *   norm is at most that of the whole array.
+ * So the three transforms contribute 3 e_N and the product, the scaling and
+ * the float64 reference 5 u, as in 1D. It is the sharper form of the
+ * elementwise "u log2(N) sum|in| sum|mask|" bound (||in||_2 <= ||in||_1),
+ * and, being on the norm, it catches a misplaced window: a result shifted
+ * by one place has an error norm near sqrt(2) ||exact||_2, against a tol of
+ * (3 e_N + 5 u) sqrt(3 k) / 2 of it for uniform data in [-1, 1): about 2e-4
+ * for a 3 x 3 mask and 2e-3 for 31 x 31 on the bench's 8192 x 8192 image.
+ * Each element's error is at most the norm, so tol bounds every element
+ * too. */
+
+/* ||in||_2 in double over a rows x cols image with row stride `stride`. */
+double gk_conv2d_norm2(const float *in, size_t rows, size_t cols, size_t stride);
+
+/* The cuFFT 2D reference against the full double reference: every output
+ * finite and ||got - ref||_2 <= tol over the rows x cols outputs (got with
+ * row stride got_stride). Prints the norm, the tolerance and the largest
+ * error with its (row, column) on failure; returns the number of non-finite
+ * outputs, plus 1 when the norm is above tol. */
+size_t gk_conv2d_check_fft(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                           size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols, double tol,
+                           const char *label, FILE *log);
+
+/* The bench's version: every output finite; the outputs that
+ * gk_conv2d_check_sampled looks at (`samples` on the borders and `samples`
+ * drawn from `seed`) each within tol, and the 2-norm of the error estimated
+ * from the drawn ones, sqrt(rows cols mean(e^2)), within tol. Returns the
+ * failures. */
+size_t gk_conv2d_check_fft_sampled(const float *got, size_t got_stride, const float *in, size_t rows, size_t cols,
+                                   size_t in_stride, const float *mask, size_t mask_rows, size_t mask_cols, double tol,
+                                   size_t samples, uint64_t seed, const char *label, FILE *log);
+
 /* ---- Depthwise (gk_conv1d_depthwise) -----------------------------------------
  *
  * The reference: z = bias + sum_j in[t - off + j] mask[j] over the taps

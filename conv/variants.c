@@ -59,8 +59,8 @@ const char *gk_conv_mask_in_name(gk_conv_mask_in m)
 
 /* The 2D table, ids 7 + NN for kernels/conv2d_NN_name.cu. max_width: the
  * largest mask side; tile: outputs per block tile as the file defines it
- * (16 x 16 in 03 and 04, 32 x 128 in 05, 32 x 256 in 06), 0 for one
- * output per thread. */
+ * (16 x 16 in 03 and 04, 32 x 256 in 06), 0 for one output per thread
+ * or a strip streamed by a warp (05). */
 #define SIDE GK_CONV2D_PARAM_SIDE_MAX
 static const gk_conv2d_row table2d[] = {
     {{8, "basic", "one thread per output; mask and input read from global memory", GK_CONV_MASK_GLOBAL, ANY, 0, 0},
@@ -74,9 +74,9 @@ static const gk_conv2d_row table2d[] = {
     {{11, "tiled_cached_halo", "only the block's own inputs in shared memory; the halo read through the caches",
       GK_CONV_MASK_CONSTANT, SIDE, 256, 1},
      gk_conv2d_04_tiled_cached_halo_workspace, gk_conv2d_04_tiled_cached_halo_run},
-    {{12, "register_tiled", "small masks: 16-byte loads of the tile, 4 x 4 outputs per thread from registers",
-      GK_CONV_MASK_SHARED, 16, 4096, 0},
-     gk_conv2d_05_register_tiled_workspace, gk_conv2d_05_register_tiled_run},
+    {{12, "streaming", "small masks: each warp streams a 128-column strip through a cp.async ring, rolling sums in registers",
+      GK_CONV_MASK_SHARED, 9, 0, 0},
+     gk_conv2d_05_streaming_workspace, gk_conv2d_05_streaming_run},
     {{13, "register_blocked", "large masks: 4 x 8 outputs per thread, the mask in chunks: arithmetic bound",
       GK_CONV_MASK_SHARED, ANY, 8192, 0},
      gk_conv2d_06_register_blocked_workspace, gk_conv2d_06_register_blocked_run},

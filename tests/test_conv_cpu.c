@@ -1,8 +1,8 @@
 /* CPU tests of the conv module: the reference against hand-computed answers
  * and against a literal reading of the definition, the tolerance against
  * fp32 arithmetic done on the CPU (it must pass every order of the
- * additions and fail a dropped tap), the cuFFT reference's length and
- * normwise check, the variant table against itself and against
+ * additions and fail a dropped tap), the cuFFT references' lengths and
+ * normwise checks (1D and 2D), the variant table against itself and against
  * conv/kernels/, and argument checking (every rejected call launches
  * nothing and writes nothing, so none of this needs a GPU). */
 #include <math.h>
@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "conv_ref.h"
+#include "cufft_conv.h"
 #include "gk/conv.h"
 #include "gk/verify.h"
 #include "test_util.h"
@@ -294,6 +295,50 @@ static void test_fft_helpers(void)
     for (size_t i = 0; i + 1 < N; ++i) got[i] = (float)ref[i + 1];
     CHECK(gk_conv_check_fft_sampled(got, x, N, m, W, tol, 256, 9, "sampled fft", NULL) > 0,
           "a shifted result fails the sampled normwise check");
+}
+
+/* The 2D normwise checks of the cuFFT 2D reference, as the 1D ones above:
+ * the reference rounded to float passes, shifted by one place fails, NaN
+ * fails, the padding of got is not looked at; and the argument checks of
+ * gk_cufft_conv2d that need no GPU. */
+static void test_fft2d_helpers(void)
+{
+    enum { R = 45, C = 67, S = 70, GS = 69, MR = 7, MC = 5 };
+    static float x[R * S], m[MR * MC], got[R * GS], shifted[R * C];
+    static double ref[R * C];
+    gk_conv_fill(x, R * S, GK_CONV_DATA_REAL, 11);
+    gk_conv_fill(m, MR * MC, GK_CONV_DATA_REAL, 12);
+    double n2 = 0.0;
+    for (size_t y = 0; y < R; ++y)
+        for (size_t c = 0; c < C; ++c) n2 += (double)x[y * S + c] * x[y * S + c];
+    CHECK(fabs(gk_conv2d_norm2(x, R, C, S) - sqrt(n2)) <= 1e-12 * sqrt(n2), "2D norm over the image, not its padding");
+    for (size_t y = 0; y < R; ++y)
+        for (size_t c = 0; c < C; ++c) ref[y * C + c] = gk_conv2d_ref_at(x, R, C, S, m, MR, MC, y, c, NULL);
+    size_t L = gk_conv_fft_length(R, MR) * gk_conv_fft_length(C, MC);
+    double tol = gk_conv_fft_tolerance(L, gk_conv2d_norm2(x, R, C, S), gk_conv_norm1(m, MR * MC));
+    for (size_t i = 0; i < R * GS; ++i) got[i] = NAN; /* the padding: never looked at */
+    for (size_t y = 0; y < R; ++y)
+        for (size_t c = 0; c < C; ++c) got[y * GS + c] = (float)ref[y * C + c];
+    CHECK(gk_conv2d_check_fft(got, GS, x, R, C, S, m, MR, MC, tol, "2D rounded", stdout) == 0 &&
+              gk_conv2d_check_fft_sampled(got, GS, x, R, C, S, m, MR, MC, tol, 256, 9, "2D sampled", stdout) == 0,
+          "2D: the reference rounded to float passes both checks");
+    for (size_t i = 0; i < R * C; ++i) shifted[(i + 1) % (R * C)] = (float)ref[i];
+    CHECK(gk_conv2d_check_fft(shifted, C, x, R, C, S, m, MR, MC, tol, "2D shifted", NULL) == 1 &&
+              gk_conv2d_check_fft_sampled(shifted, C, x, R, C, S, m, MR, MC, tol, 256, 9, "2D shifted", NULL) > 0,
+          "2D: shifted by one place fails both checks (tol %.3g)", tol);
+    got[3 * GS + 5] = NAN;
+    CHECK(gk_conv2d_check_fft(got, GS, x, R, C, S, m, MR, MC, tol, "2D nan", NULL) == 1 &&
+              gk_conv2d_check_fft_sampled(got, GS, x, R, C, S, m, MR, MC, tol, 256, 9, "2D nan", NULL) >= 1,
+          "2D: NaN fails both checks");
+
+    static char not_null;
+    gk_cufft_conv2d *plan = (gk_cufft_conv2d *)(void *)&not_null; /* a failure must set it to NULL */
+    EXPECT(gk_cufft_conv2d_create(&plan, 0, 5, 3, 3), GK_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL, "no plan on failure");
+    EXPECT(gk_cufft_conv2d_create(&plan, 5, 5, 0, 3), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_cufft_conv2d_create(&plan, 5, GK_CONV_MAX_N + 1, 3, 3), GK_ERROR_INVALID_ARGUMENT);
+    EXPECT(gk_cufft_conv2d_run(NULL, x, S, m, got, GS, 0), GK_ERROR_NULL_POINTER);
+    gk_cufft_conv2d_destroy(NULL);
 }
 
 static void test_table(void)
@@ -689,6 +734,7 @@ int main(void)
     test_reference();
     test_tolerance();
     test_fft_helpers();
+    test_fft2d_helpers();
     test_table();
     test_arguments();
     test_reference_forms();

@@ -23,10 +23,19 @@
  * without SiLU). A mask above the variant's max_width must return
  * GK_ERROR_UNSUPPORTED and write nothing.
  *
- *   test_conv_forms_gpu [--variant ID] [--small] [--large] [--seed S]
+ *   test_conv_forms_gpu [--variant ID] [--small] [--cufft] [--large] [--seed S]
  *
  * --small: the cases whose reference costs at most 2^21 multiply-adds
- * (what scripts/sanitize.sh runs). --large: a 2D image of 46341 x 46341 =
+ * (what scripts/sanitize.sh runs). --cufft: the cuFFT 2D reference
+ * (cufft_conv.h: gk_cufft_conv2d, the bench's case cufft2d) instead of the
+ * variants, against the float64 reference within its normwise bound
+ * (conv_ref.h: gk_conv_fft_tolerance of the Ny x Nx transform), on a 1 x 1
+ * image, 1 x n and n x 1, 3 x 16385 with a 3 x 3 mask, 37 x 53 with 7 x 5,
+ * masks larger than the image, an even mask, prime sides with 31 x 31, row
+ * strides above cols for in and out, the same poisoned out buffer and
+ * offsets as the variants, the padding and guards left alone, and the
+ * output shifted by one place as the control that the check can fail; and
+ * its argument checks. --large: a 2D image of 46341 x 46341 =
  * 2^31 + 88009 elements with a 3 x 3 mask, every 2D variant, every output
  * checked exactly with integer data; skipped when the GPU or the host lacks
  * the memory (2 x 8.6 GB each). Exit 77 without a GPU.
@@ -39,6 +48,7 @@
 
 #include "check.h"
 #include "conv_ref.h"
+#include "cufft_conv.h"
 #include "gk/conv.h"
 #include "gk/random.h"
 #include "gpu_test.h"
@@ -250,6 +260,88 @@ static void testdw(dev *d, const gk_conv_variant *v, int small, uint64_t seed)
             }
 }
 
+/* ---- cuFFT 2D ------------------------------------------------------------- */
+
+static void cufft2d_case(dev *d, size_t rows, size_t cols, size_t sin, size_t sout, size_t mr, size_t mc, size_t off,
+                         uint64_t seed)
+{
+    char label[160];
+    snprintf(label, sizeof label, "cuFFT 2D, %zu x %zu (strides %zu, %zu), mask %zu x %zu, offset %zu", rows, cols, sin,
+             sout, mr, mc, off);
+    size_t in_total = (rows - 1) * sin + cols, out_total = (rows - 1) * sout + cols;
+    float *hin = gk_test_xmalloc(in_total * sizeof(float)), *hmask = gk_test_xmalloc(mr * mc * sizeof(float));
+    float *hout = gk_test_xmalloc((out_total + 2 * GUARD + 4) * sizeof(float));
+    /* The padding between in's rows is random too: read, it would show. */
+    gk_conv_fill(hin, in_total, GK_CONV_DATA_REAL, seed);
+    gk_conv_fill(hmask, mr * mc, GK_CONV_DATA_REAL, seed ^ 0x6d61736bULL);
+    const float *din = upload((void **)&d->in, &d->cap_in, hin, in_total, off);
+    const float *dmask = upload((void **)&d->mask, &d->cap_mask, hmask, mr * mc, (off + 1) % 4);
+    float *dout = poison_out(d, out_total, (off + 2) % 4, hout);
+    gk_cufft_conv2d *plan = NULL;
+    gk_status s = gk_cufft_conv2d_create(&plan, rows, cols, mr, mc);
+    if (gk_ok(s)) s = gk_cufft_conv2d_run(plan, din, sin, dmask, dout, sout, 0);
+    if (gk_ok(s)) s = GK_CUDA_STATUS(cudaDeviceSynchronize());
+    gk_test_require(s, label);
+    size_t ny, nx, all = out_total + 2 * GUARD + 4, lo = GUARD + (off + 2) % 4;
+    gk_cufft_conv2d_size(plan, &ny, &nx);
+    TRY_CUDA(cudaMemcpy(hout, d->out, all * sizeof(float), cudaMemcpyDeviceToHost));
+    double tol = gk_conv_fft_tolerance(ny * nx, gk_conv2d_norm2(hin, rows, cols, sin), gk_conv_norm1(hmask, mr * mc));
+    int ok = gk_conv2d_check_fft(hout + lo, sout, hin, rows, cols, sin, hmask, mr, mc, tol, label, stdout) == 0;
+    ok &= untouched(hout, all, lo, rows, cols, sout, label);
+    CHECK(ok, "%s: within its normwise bound, nothing written outside the outputs", label);
+    /* The control: the outputs, packed and rotated by one place, must fail
+     * (from 31 outputs on, where the rotation's error norm, about sqrt(2)
+     * ||ref||_2, is far above tol). */
+    double refnorm = 0.0;
+    float *packed = gk_test_xmalloc(rows * cols * sizeof(float));
+    for (size_t y = 0; y < rows; ++y)
+        for (size_t x = 0; x < cols; ++x) {
+            double r = gk_conv2d_ref_at(hin, rows, cols, sin, hmask, mr, mc, y, x, NULL);
+            refnorm += r * r;
+            packed[(y * cols + x + 1) % (rows * cols)] = hout[lo + y * sout + x];
+        }
+    if (rows * cols >= 31)
+        CHECK(gk_conv2d_check_fft(packed, cols, hin, rows, cols, sin, hmask, mr, mc, tol, label, NULL) != 0,
+              "%s: a result shifted by one place fails", label);
+    printf("%s: transform %zu x %zu, tol %.3g = %.2g of ||ref||_2\n", label, ny, nx, tol,
+           refnorm > 0 ? tol / sqrt(refnorm) : 0.0);
+    gk_cufft_conv2d_destroy(plan);
+    free(hin), free(hmask), free(hout), free(packed);
+}
+
+static void test_cufft2d(dev *d, uint64_t seed)
+{
+    /* rows, cols, extra floats per row of in and of out, mask rows, mask cols */
+    static const size_t cases[][6] = {
+        {1, 1, 0, 0, 1, 1},      {1, 1, 3, 1, 3, 3},     /* 1 x 1, alone and under a larger mask */
+        {3, 16385, 0, 0, 3, 3},  {37, 53, 3, 1, 7, 5},   /* 3 long rows; odd sides, both strides > cols */
+        {5, 4, 8, 3, 9, 11},     {16, 16, 1, 0, 2, 4},   /* a mask larger than the image; an even mask */
+        {1000, 1, 0, 8, 9, 1},   {1, 1000, 1, 0, 1, 9},  /* a column, a row */
+        {97, 101, 8, 8, 31, 31}, {300, 517, 3, 0, 16, 16}, /* prime sides under 31 x 31; a 16 x 16 mask */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        const size_t *c = cases[k];
+        cufft2d_case(d, c[0], c[1], c[1] + c[2], c[1] + c[3], c[4], c[5], k % 4, seed_of(seed, k, 5));
+    }
+    /* Arguments: sizes of 0, NULL pointers, strides below cols. */
+    gk_cufft_conv2d *plan = NULL;
+    CHECK(gk_cufft_conv2d_create(&plan, 0, 5, 3, 3).code == GK_ERROR_INVALID_ARGUMENT && plan == NULL,
+          "cuFFT 2D: rows 0 rejected");
+    CHECK(gk_cufft_conv2d_create(&plan, 5, 5, 3, 0).code == GK_ERROR_INVALID_ARGUMENT && plan == NULL,
+          "cuFFT 2D: a mask side of 0 rejected");
+    gk_test_require(gk_cufft_conv2d_create(&plan, 4, 6, 3, 3), "cuFFT 2D plan");
+    float *p = d->in;
+    CHECK(gk_cufft_conv2d_run(plan, p, 5, p, p + 64, 6, 0).code == GK_ERROR_INVALID_ARGUMENT,
+          "cuFFT 2D: in_stride < cols rejected");
+    CHECK(gk_cufft_conv2d_run(plan, p, 6, p, p + 64, 5, 0).code == GK_ERROR_INVALID_ARGUMENT,
+          "cuFFT 2D: out_stride < cols rejected");
+    CHECK(gk_cufft_conv2d_run(plan, NULL, 6, p, p + 64, 6, 0).code == GK_ERROR_NULL_POINTER &&
+              gk_cufft_conv2d_run(NULL, p, 6, p, p + 64, 6, 0).code == GK_ERROR_NULL_POINTER,
+          "cuFFT 2D: NULL rejected");
+    gk_cufft_conv2d_destroy(plan);
+    gk_cufft_conv2d_destroy(NULL);
+}
+
 /* ---- Large ---------------------------------------------------------------- */
 
 static void test_large(const gk_conv_variant *only, uint64_t seed)
@@ -290,11 +382,11 @@ static void test_large(const gk_conv_variant *only, uint64_t seed)
 
 int main(int argc, char **argv)
 {
-    int variant = 0, small = 0, large = 0;
+    int variant = 0, small = 0, large = 0, cufft = 0;
     uint64_t seed = gk_test_new_seed();
-    gk_test_option opts[] = {{"--small", &small, NULL}, {"--large", &large, NULL}};
-    if (gk_test_args(argc, argv, opts, 2, "test_conv_forms_gpu [--variant ID] [--small] [--large] [--seed S]",
-                     &variant, &seed))
+    gk_test_option opts[] = {{"--small", &small, NULL}, {"--large", &large, NULL}, {"--cufft", &cufft, NULL}};
+    if (gk_test_args(argc, argv, opts, 3,
+                     "test_conv_forms_gpu [--variant ID] [--small] [--cufft] [--large] [--seed S]", &variant, &seed))
         return 2;
     const gk_conv_variant *v2 = variant ? gk_conv2d_find_variant(variant) : NULL;
     const gk_conv_variant *vd = variant ? gk_conv_depthwise_find_variant(variant) : NULL;
@@ -302,6 +394,11 @@ int main(int argc, char **argv)
     int rc = gk_test_start(gk_test_open_gpu(&info, seed), variant, v2 != NULL || vd != NULL);
     if (rc) return rc;
     dev d = {0};
+    if (cufft) {
+        test_cufft2d(&d, seed);
+        cudaFree(d.in), cudaFree(d.mask), cudaFree(d.out);
+        return check_summary("test_conv_forms_gpu --cufft");
+    }
     if (large) {
         if (!vd) test_large(v2, seed);
         return check_summary("test_conv_forms_gpu --large");

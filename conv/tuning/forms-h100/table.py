@@ -10,8 +10,10 @@ the variant's: the share of the memory ceiling reached) and "% of fp32 peak"
 (the case's declared FLOPs over the median, against the device's fp32 peak
 from the same file). Results that did not run keep their row with the
 reason. The table is printed; paste it between the page's markers.
-scripts/pairs_table.py pairs variants with a reference, which these cases
-do not have (the copy is a ceiling), so it gives no rows here.
+A conv2d run also holds the cuFFT 2D row (the 2D variants' reference, case
+cufft2d), listed here like a variant; scripts/pairs_table.py --ceiling
+pairs each 2D variant with it and the copy. The depthwise cases have no
+reference (the copy is a ceiling), so pairs_table.py gives no rows there.
 """
 import json
 import os

@@ -1,0 +1,329 @@
+/* 2D variant 5 (id 12): streaming for small masks. Each warp walks down a
+ * strip of 128 columns, its input rows queued into a ring in shared memory
+ * by cp.async, its outputs summed in registers over a rolling window of
+ * mask_rows rows, one kernel compiled per mask shape.
+ *
+ * The idea. With a small mask a 2D convolution is a stream: k = m_r m_c
+ * FMAs per output (9 at 3 x 3, 49 at 7 x 7) against 4 bytes read and 4
+ * written, k / 4 FLOP/B, left of the roofline's knee (about 18 FLOP/B on an
+ * H100, k = 72). Its time should be the time to move the bytes, so the
+ * kernel must (a) keep enough loads in flight to fill DRAM's pipeline,
+ * (b) read each input from DRAM about once, in wide coalesced accesses,
+ * and (c) spend few issue slots per output beyond the FMAs, so that 7 x 7
+ * (49 FMAs per 8 bytes) still keeps up with DRAM. A tile kernel (variants
+ * 3 and 4, and this file's earlier form, a 32 x 128 tile per block) loads a
+ * tile, waits at a barrier, computes, and only then loads the next: while a
+ * block computes it has no load in flight. Here a warp's loads run ahead of
+ * its arithmetic, and no barrier stands between them.
+ *
+ * What the kernel does (mask m_r x m_c, both <= 9):
+ *   1. Work. A strip is 128 consecutive output columns, 4 per lane (lane l:
+ *      columns 4 l .. 4 l + 3 of the strip). The 8 warps of a block take 8
+ *      neighbouring strips over the same rows, so that a block reads and
+ *      writes 4 KB of each image row together; the grid is one resident
+ *      wave (resident_grid), and each block takes an equal share of the
+ *      (group of 8 strips, row) pairs in order: rows of one group, then the
+ *      next, so no block waits on a last, partly empty round of tiles.
+ *   2. The ring. Each warp owns kDepth rows of 136 floats in shared memory
+ *      (4 ghost-or-halo columns left of the strip, its 128, 4 right of it);
+ *      kDepth is the smallest multiple of m_r that is at least 6 (6 at 3 x 3,
+ *      10 at 5 x 5, 7 at 7 x 7), so every ring slot and every accumulator
+ *      row below is a compile-time index in a loop unrolled by kDepth rows.
+ *      Input row r goes to slot r % kDepth as one 16-byte cp.async per lane
+ *      (LDGSTS: global to shared without a register), plus one by lane 0 for
+ *      the 4 columns left of the strip and one by lane 31 for the 4 right of
+ *      it when the mask reaches them; rows and columns outside the image are
+ *      zero-filled by the copy itself (source size 0: nothing read). Before
+ *      row r is used the warp waits until at most kDepth - 2 of its groups
+ *      are pending, then queues row r + kDepth - 1: kDepth - 2 to kDepth - 1
+ *      rows of up to 544 bytes in flight behind the row in use (4-5 rows at
+ *      3 x 3, 8-9 at 5 x 5, 5-6 at 7 x 7). A __syncwarp between the wait and
+ *      the queueing makes every lane's copies visible and frees the slot of
+ *      row r - 1 that row r + kDepth - 1 takes.
+ *   3. The window. Each lane reads its 4 inputs of the row and the 4 on
+ *      either side as three 16-byte shared loads (LDS.128; lanes read 16
+ *      consecutive bytes each, 512 per warp: 4 wavefronts, no bank
+ *      conflict); the left and right loads are skipped when m_c leaves no
+ *      halo on that side.
+ *   4. Rolling accumulators. Input row r feeds output row j = r - a through
+ *      mask row a, a = 0 .. m_r - 1. Output row j lives in acc[j % m_r][0..3]
+ *      until its last input row r = j + m_r - 1 has been added; then it is
+ *      stored (one 16-byte store, evict-first: the output is not read
+ *      again) and the slot is reused by the output row m_r below it, whose
+ *      first product overwrites it (an FMUL, no zeroing). Each input row is
+ *      thus read from shared memory once and used for all m_r output rows
+ *      it touches; the taps come as 16-byte broadcasts (every lane reads
+ *      the same address), m_r ceil(m_c / 4) per row, padded with zeros that
+ *      are never multiplied (a zero tap times an Inf input would be NaN).
+ *      At the two ends of a share the sums for the m_r - 1 output rows
+ *      beyond it are computed and dropped, and m_r - 1 input rows are read
+ *      again by the neighbouring share: a share is 165 to 248 rows at 8192
+ *      x 8192.
+ *   5. One kernel per shape: the tap loops and the ring are unrolled for
+ *      m_r and m_c (1 .. 9 each: 81 shapes, and each in two forms below).
+ *      A halo of at most 4 columns on each side (m_c <= 9) is what one
+ *      16-byte neighbour vector holds; wider masks go to variant 6.
+ *   6. Alignment. When in, out and both strides are multiples of 16 bytes
+ *      and cols of 4, every lane's 4 columns are wholly inside a row or
+ *      wholly outside it, and the copies and stores are 16 bytes; otherwise
+ *      the other form of the kernel copies and stores 4 bytes per element
+ *      (the same ring and arithmetic). Nothing outside [0, cols) of a row is
+ *      read or written, nor the padding between rows.
+ *
+ * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form; ptxas -v):
+ * one row of the unrolled loop is 30 instructions at 1 x 1, 79 at 3 x 3 (36
+ * FFMA/FMUL: 46%), 156 at 5 x 5 (100: 64%) and 254 at 7 x 7 (196: 77%); the
+ * rest are the wait and __syncwarp, the LDGSTS of the next row with its
+ * address and tests, the 3 window loads, the m_r ceil(m_c / 4) tap loads and
+ * the store. Registers: 40, 72, 84 and 108 at 1, 3, 5 and 7 per side, no
+ * spills; shared memory 8 x kDepth x 544 bytes of ring (26.1 KB at 3 x 3,
+ * 43.5 KB at 5 x 5, 30.5 KB at 7 x 7) and the taps. So 3 blocks (24 warps)
+ * per SM at 3 x 3 and 5 x 5, 2 at 7 x 7 (registers).
+ *
+ * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
+ * edge and row, m_r - 1 rows per share); at 7 x 7 issue, 254 instructions
+ * a row with 16 warps per SM to cover the latencies. Measured on an H100
+ * at 8192 x 8192 (conv/README.md, the 2D table): 87.5% of the device
+ * copy's speed at 3 x 3, 82.2% at 5 x 5, 79.2% at 7 x 7 and 50.4% at 9 x 9
+ * (the tile kernel this file held before: 53.7% at 3 x 3, 31.8% at 7 x 7).
+ *
+ * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
+ * positions and strides, shares of at most 2^30 rows; in and out need only
+ * their 4-byte alignment. No workspace, no host synchronisation.
+ *
+ * Sources: Kirk, Hwu & El Hajj, "Programming Massively Parallel
+ * Processors", 4th ed., chapter 7 and the thread-coarsening sections; CUDA
+ * C++ Programming Guide, "Asynchronous Data Copies" (cp.async, its groups
+ * and zero fill) and "Device Memory Accesses"; PTX ISA, "cp.async".
+ *
+ * Build alone: nvcc -arch=sm_90 -std=c++17 -c conv2d_05_streaming.cu, next
+ * to common.cuh (sm_80 and newer: cp.async).
+ */
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <utility> /* std::index_sequence */
+
+#include "common.cuh" /* ceil_div, resident_grid */
+
+namespace {
+
+constexpr unsigned kWarps = 8, kThreads = 32 * kWarps; /* a block: 8 warps on 8 neighbouring strips */
+constexpr unsigned kStrip = 4 * 32;                    /* output columns per strip: 4 per lane */
+constexpr unsigned kPitch = kStrip + 8;                /* a row in the ring: 4 + 128 + 4 columns */
+constexpr int kDepthMin = 6;                           /* rows in a ring: at least this many */
+constexpr unsigned kMinRows = 32;                      /* the shortest share of rows worth a block */
+constexpr unsigned kMaxSegment = 1u << 30;             /* rows per segment: int counters */
+constexpr unsigned kMaxSide = 9;                       /* the table's max_width: halos of <= 4 columns */
+
+__device__ __forceinline__ unsigned smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+/* cp.async of `bytes` (4 or 16) from src to dst; src_bytes 0 fills zeros and reads nothing. */
+template <int Bytes> __device__ __forceinline__ void copy_async(float *dst, const float *src, bool valid)
+{
+    if constexpr (Bytes == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src),
+                     "r"(valid ? 16 : 0)
+                     : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem_addr(dst)), "l"(src),
+                     "r"(valid ? 4 : 0)
+                     : "memory");
+}
+
+__device__ __forceinline__ float4 lds128(const float *p)
+{
+    float4 v;
+    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(smem_addr(p))
+                 : "memory");
+    return v;
+}
+
+__device__ __forceinline__ float comp(const float4 &v, int e) { return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w; }
+
+template <int MR, int MC, bool Vec>
+__global__ void __launch_bounds__(kThreads, 1)
+    conv2d_streaming(const float *__restrict__ in, size_t rows, size_t cols, size_t in_stride,
+                     const float *__restrict__ mask, float *__restrict__ out, size_t out_stride, size_t strips)
+{
+    constexpr int L = MC / 2, RH = MC - 1 - L; /* columns left and right of an output */
+    constexpr int MCP = (MC + 3) / 4 * 4;      /* a mask row in shared memory, padded to 16 bytes */
+    __shared__ __align__(16) float taps[MR * MCP];
+    constexpr int kDepth = MR * ((kDepthMin + MR - 1) / MR); /* rows in a warp's ring: a multiple of MR */
+    __shared__ __align__(16) float ring_all[kWarps][kDepth][kPitch];
+    for (unsigned k = threadIdx.x; k < MR * MCP; k += kThreads) {
+        const unsigned a = k / MCP, b = k % MCP;
+        taps[k] = b < MC ? __ldg(mask + a * MC + b) : 0.0f;
+    }
+    __syncthreads(); /* the one barrier: the taps are in before any warp reads them */
+
+    const int lane = (int)(threadIdx.x % 32), warp = (int)(threadIdx.x / 32);
+    float(*ring)[kPitch] = ring_all[warp];
+    /* This block's share of the groups x rows (group of 8 strips, row) pairs, in
+     * order; warp w takes strip 8 group + w of each. */
+    const size_t groups = (strips + kWarps - 1) / kWarps, total = groups * rows, blocks = gridDim.x, b = blockIdx.x;
+    size_t start = b * (total / blocks) + (b < total % blocks ? b : total % blocks);
+    size_t left = total / blocks + (b < total % blocks ? 1 : 0);
+    while (left > 0) {
+        const size_t group = start / rows, ys = start % rows;
+        size_t n = rows - ys < left ? rows - ys : left;
+        if (n > kMaxSegment) n = kMaxSegment;
+        start += n, left -= n;
+        const size_t strip = group * kWarps + warp;
+        if (strip >= strips) continue; /* the last group's missing strips */
+        const long long c = (long long)cols, xs = (long long)(strip * kStrip), x = xs + 4 * lane;
+        bool in4[4]; /* column x + e inside the row */
+#pragma unroll
+        for (int e = 0; e < 4; ++e) in4[e] = x + e < c;
+        /* The edges: lane 0 also loads the 4 columns left of the strip, lane 31 the 4 right of it. */
+        const long long ex = lane == 0 ? xs - 4 : xs + kStrip;
+        const int eslot = lane == 0 ? 0 : 4 + kStrip;
+        const bool edge = (lane == 0 && xs > 0 && L > 0) || (lane == 31 && xs + kStrip < c && RH > 0);
+
+        const int nout = (int)n, nin = nout + MR - 1; /* input rows ys - MR / 2 + r, r = 0 .. nin - 1 */
+        const long long ylo = (long long)ys - MR / 2;
+        const long long is = (long long)in_stride, os = (long long)out_stride;
+
+        /* Queue input row r into ring slot r % kDepth (s, static where the loop
+         * is unrolled), one commit group; src: the row's column x. */
+        const int rlo = ylo >= 0 ? 0 : (int)-ylo, rhi = (long long)rows - ylo < nin ? (int)((long long)rows - ylo) : nin;
+        /* The address of the next row to queue, at column x, as an integer (rows
+         * above the image have no address), and the edge's offset from it. */
+        uintptr_t next = (uintptr_t)in + (uintptr_t)((ylo * is + x) * (long long)sizeof(float));
+        const uintptr_t row_bytes = (uintptr_t)(is * (long long)sizeof(float));
+        const long long edelta = ex - x;
+        auto issue = [&](const int r, const int s) {
+            const bool valid = (unsigned)(r - rlo) < (unsigned)(rhi - rlo);
+            const float *sr = valid ? reinterpret_cast<const float *>(next) : in;
+            next += row_bytes;
+            float *dst = ring[s];
+            if constexpr (Vec) {
+                copy_async<16>(dst + 4 + 4 * lane, sr, valid && in4[0]);
+                if (edge) copy_async<16>(dst + eslot, valid ? sr + edelta : in, valid);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) copy_async<4>(dst + 4 + 4 * lane + e, valid && in4[e] ? sr + e : in, valid && in4[e]);
+                if (edge) {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const bool ok = valid && ex + e >= 0 && ex + e < c;
+                        copy_async<4>(dst + eslot + e, ok ? sr + edelta + e : in, ok);
+                    }
+                }
+            }
+            asm volatile("cp.async.commit_group;" ::: "memory");
+        };
+#pragma unroll
+        for (int r = 0; r < kDepth - 1; ++r) issue(r, r);
+        if (lane == 0 && !(xs > 0 && L > 0)) /* no left edge: zeros (ghost columns, or unread) */
+            for (int s = 0; s < kDepth; ++s) *reinterpret_cast<float4 *>(&ring[s][0]) = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (lane == 31 && !(xs + kStrip < c && RH > 0))
+            for (int s = 0; s < kDepth; ++s) *reinterpret_cast<float4 *>(&ring[s][4 + kStrip]) = make_float4(0.f, 0.f, 0.f, 0.f);
+
+        float acc[MR][4]; /* output row j in acc[j % MR] */
+        float *po = out + (long long)ys * os + x; /* the next output row to store, at column x */
+
+        for (int r0 = 0; r0 < nin; r0 += kDepth) {
+#pragma unroll
+            for (int u = 0; u < kDepth; ++u) {
+                const int r = r0 + u;
+                if (r >= nin) break; /* the same in every lane */
+                asm volatile("cp.async.wait_group %0;" ::"n"(kDepth - 2) : "memory"); /* row r has landed */
+                __syncwarp(); /* ... for every lane, and every lane is done with row r - 1's slot */
+                issue(r + kDepth - 1, (u + kDepth - 1) % kDepth);
+                const float *sl = ring[u] + 4 + 4 * lane;
+                float w[L + 4 + RH]; /* this row at columns x - L .. x + 3 + RH */
+                const float4 ctr = lds128(sl);
+                w[L] = ctr.x, w[L + 1] = ctr.y, w[L + 2] = ctr.z, w[L + 3] = ctr.w;
+                if constexpr (L > 0) {
+                    const float4 lf = lds128(sl - 4);
+#pragma unroll
+                    for (int k = 1; k <= L; ++k) w[L - k] = comp(lf, 4 - k);
+                }
+                if constexpr (RH > 0) {
+                    const float4 rt = lds128(sl + 4);
+#pragma unroll
+                    for (int k = 0; k < RH; ++k) w[L + 4 + k] = comp(rt, k);
+                }
+#pragma unroll
+                for (int a = 0; a < MR; ++a) {
+                    float *o = acc[((u - a) % MR + MR) % MR];
+#pragma unroll
+                    for (int gq = 0; gq < MCP / 4; ++gq) {
+                        const float4 m = lds128(taps + a * MCP + 4 * gq); /* a broadcast */
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {
+                            const int bb = 4 * gq + e;
+                            if (bb < MC) {
+#pragma unroll
+                                for (int cc = 0; cc < 4; ++cc)
+                                    o[cc] = (a == 0 && bb == 0) ? w[cc] * comp(m, e) : fmaf(w[cc + bb], comp(m, e), o[cc]);
+                            }
+                        }
+                    }
+                }
+                const float *d = acc[(u + 1) % MR];
+                const bool done = r >= MR - 1;
+                float *const pr = po;
+                if (done) po += os;
+                if constexpr (Vec) {
+                    if (done && in4[0]) __stcs(reinterpret_cast<float4 *>(pr), make_float4(d[0], d[1], d[2], d[3]));
+                } else {
+#pragma unroll
+                    for (int cc = 0; cc < 4; ++cc)
+                        if (done && in4[cc]) pr[cc] = d[cc];
+                }
+            }
+        }
+        asm volatile("cp.async.wait_group 0;" ::: "memory"); /* nothing in flight into the ring */
+        __syncwarp();
+    }
+}
+
+typedef cudaError_t launch_fn(const float *, size_t, size_t, size_t, const float *, float *, size_t, cudaStream_t);
+
+template <int MR, int MC, bool Vec>
+cudaError_t launch_as(const float *in, size_t rows, size_t cols, size_t in_stride, const float *mask, float *out,
+                      size_t out_stride, cudaStream_t stream)
+{
+    const size_t strips = ceil_div(cols, kStrip), work = ceil_div(strips, kWarps) * rows;
+    unsigned blocks = 0;
+    const cudaError_t e = resident_grid(conv2d_streaming<MR, MC, Vec>, kThreads, 0, ceil_div(work, kMinRows), &blocks);
+    if (e) return e;
+    conv2d_streaming<MR, MC, Vec><<<blocks, kThreads, 0, stream>>>(in, rows, cols, in_stride, mask, out, out_stride,
+                                                                   strips);
+    return cudaGetLastError();
+}
+
+template <int MR, int MC>
+cudaError_t launch(const float *in, size_t rows, size_t cols, size_t in_stride, const float *mask, float *out,
+                   size_t out_stride, cudaStream_t stream)
+{
+    const bool vec = ((uintptr_t)in & 15) == 0 && in_stride % 4 == 0 && ((uintptr_t)out & 15) == 0 &&
+                     out_stride % 4 == 0 && cols % 4 == 0;
+    return vec ? launch_as<MR, MC, true>(in, rows, cols, in_stride, mask, out, out_stride, stream)
+               : launch_as<MR, MC, false>(in, rows, cols, in_stride, mask, out, out_stride, stream);
+}
+
+template <size_t... I> struct Launches {
+    static constexpr launch_fn *fn[sizeof...(I)] = {&launch<(int)(I / kMaxSide) + 1, (int)(I % kMaxSide) + 1>...};
+};
+template <size_t... I> Launches<I...> launches_of(std::index_sequence<I...>);
+using kLaunch = decltype(launches_of(std::make_index_sequence<kMaxSide * kMaxSide>()));
+
+} // namespace
+
+extern "C" size_t gk_conv2d_05_streaming_workspace(size_t, size_t, size_t, size_t) { return 0; /* none */ }
+
+extern "C" cudaError_t gk_conv2d_05_streaming_run(const float *in, size_t rows, size_t cols, size_t in_stride,
+                                                       const float *mask, size_t mask_rows, size_t mask_cols,
+                                                       float *out, size_t out_stride, void * /* workspace: none */,
+                                                       cudaStream_t stream)
+{
+    if (mask_rows == 0 || mask_cols == 0 || mask_rows > kMaxSide || mask_cols > kMaxSide) return cudaErrorInvalidValue;
+    return kLaunch::fn[(mask_rows - 1) * kMaxSide + (mask_cols - 1)](in, rows, cols, in_stride, mask, out, out_stride,
+                                                                     stream);
+}
