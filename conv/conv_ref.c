@@ -210,6 +210,20 @@ size_t gk_conv_check_fft(const float *got, const double *ref, size_t n, double t
     return bad;
 }
 
+/* 1 (and a line on log) when the 2-norm of the error over n outputs,
+ * estimated from the squared errors sq of `drawn` samples as
+ * sqrt(n sq / drawn), is above tol (or NaN); 0 otherwise or with no sample. */
+static size_t estimate_exceeds(double n, double sq, size_t drawn, double tol, const char *label, FILE *log)
+{
+    if (drawn == 0) return 0;
+    const double est = sqrt(n * sq / (double)drawn);
+    if (est <= tol) return 0;
+    if (log != NULL)
+        fprintf(log, "  %s: ||out - ref||_2 estimated from %zu samples as %.4g > tol %.4g\n", label ? label : "",
+                drawn, est, tol);
+    return 1;
+}
+
 size_t gk_conv_check_fft_sampled(const float *got, const float *in, size_t n, const float *mask, size_t width,
                                  double tol, size_t samples, uint64_t seed, const char *label, FILE *log)
 {
@@ -224,16 +238,7 @@ size_t gk_conv_check_fft_sampled(const float *got, const float *in, size_t n, co
         if (!(fabs(e) <= tol)) bad = report(bad, label, log, i, got[i], want, tol);
         if (interior && isfinite(e)) sq += e * e, ++drawn;
     }
-    if (drawn > 0) {
-        double est = sqrt((double)n * sq / (double)drawn);
-        if (!(est <= tol)) {
-            if (log != NULL)
-                fprintf(log, "  %s: ||out - ref||_2 estimated from %zu samples as %.4g > tol %.4g\n",
-                        label ? label : "", drawn, est, tol);
-            ++bad;
-        }
-    }
-    return bad;
+    return bad + estimate_exceeds((double)n, sq, drawn, tol, label, log);
 }
 
 /* ---- 2D ------------------------------------------------------------------ */
@@ -395,16 +400,7 @@ size_t gk_conv2d_check_fft_sampled(const float *got, size_t got_stride, const fl
         if (!(fabs(e) <= tol)) bad = report2(bad, label, log, y, x, g, want, tol);
         if (interior && isfinite(e)) sq += e * e, ++drawn;
     }
-    if (drawn > 0) {
-        double est = sqrt((double)rows * (double)cols * sq / (double)drawn);
-        if (!(est <= tol)) {
-            if (log != NULL)
-                fprintf(log, "  %s: ||out - ref||_2 estimated from %zu samples as %.4g > tol %.4g\n",
-                        label ? label : "", drawn, est, tol);
-            ++bad;
-        }
-    }
-    return bad;
+    return bad + estimate_exceeds((double)rows * (double)cols, sq, drawn, tol, label, log);
 }
 
 /* ---- Depthwise ------------------------------------------------------------ */

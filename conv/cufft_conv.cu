@@ -29,6 +29,15 @@ namespace {
 
 constexpr int kThreads = 256;
 
+/* What both destroy functions free: the plans that were made, the buffers. */
+void release(int have_r2c, cufftHandle r2c, int have_c2r, cufftHandle c2r, float *x, float *h)
+{
+    if (have_r2c) cufftDestroy(r2c);
+    if (have_c2r) cufftDestroy(c2r);
+    cudaFree(x);
+    cudaFree(h);
+}
+
 /* Blocks for a grid-stride loop over `count` items: enough to fill the GPU,
  * never more than the grid allows. */
 unsigned grid_for(size_t count)
@@ -210,10 +219,7 @@ extern "C" size_t gk_cufft_conv_length(const gk_cufft_conv *p) { return p->L; }
 extern "C" void gk_cufft_conv_destroy(gk_cufft_conv *p)
 {
     if (p == NULL) return;
-    if (p->have_r2c) cufftDestroy(p->r2c);
-    if (p->have_c2r) cufftDestroy(p->c2r);
-    cudaFree(p->x);
-    cudaFree(p->h);
+    release(p->have_r2c, p->r2c, p->have_c2r, p->c2r, p->x, p->h);
     free(p);
 }
 
@@ -292,9 +298,6 @@ extern "C" void gk_cufft_conv2d_size(const gk_cufft_conv2d *p, size_t *fft_rows,
 extern "C" void gk_cufft_conv2d_destroy(gk_cufft_conv2d *p)
 {
     if (p == NULL) return;
-    if (p->have_r2c) cufftDestroy(p->r2c);
-    if (p->have_c2r) cufftDestroy(p->c2r);
-    cudaFree(p->x);
-    cudaFree(p->h);
+    release(p->have_r2c, p->r2c, p->have_c2r, p->c2r, p->x, p->h);
     free(p);
 }
