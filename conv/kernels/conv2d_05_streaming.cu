@@ -83,8 +83,8 @@
  * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
  * edge and row, m_r - 1 rows per share); at 7 x 7 issue, 254 instructions
  * a row with 16 warps per SM to cover the latencies. Measured on an H100
- * at 8192 x 8192 (conv/README.md, the 2D table): 87.5% of the device
- * copy's speed at 3 x 3, 82.2% at 5 x 5, 79.2% at 7 x 7 and 50.4% at 9 x 9
+ * at 8192 x 8192 (conv/README.md, the 2D table): 87.3% of the device
+ * copy's speed at 3 x 3, 81.7% at 5 x 5, 78.7% at 7 x 7 and 50.2% at 9 x 9
  * (the tile kernel this file held before: 53.7% at 3 x 3, 31.8% at 7 x 7).
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit

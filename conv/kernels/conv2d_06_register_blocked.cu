@@ -1,27 +1,33 @@
 /* 2D variant 6 (id 13): register blocking for large masks. 4 x 8 outputs
  * per thread, taps in groups of 8 from registers, the mask taken in chunks
- * of 8 x 32 taps so that any mask fits.
+ * of 16 x 32 taps so that any mask fits.
  *
  * The idea. With a large mask the convolution is arithmetic: 2k FLOPs per
  * output against 8 bytes of DRAM traffic, 480 FLOP/B at 31 x 31, far right
  * of the roofline's knee. The limit is the FMA pipes (128 FMAs per clock
  * per SM on sm_90): nearly every issued instruction must be an FFMA with
- * its operands in registers. Variant 5 already does 64 FFMAs per 11 shared
- * loads in its group loop; this one raises the reuse and removes the size
- * limit:
- *   1. 8 columns x 4 rows = 32 accumulators per thread (variant 5: 4 x 4),
+ * its operands in registers. Variant 5 streams masks up to 9 x 9 with 4
+ * columns x m_r rows of sums per thread; this one takes any mask and
+ * raises the reuse of each input and tap read from shared memory:
+ *   1. 8 columns x 4 rows = 32 accumulators per thread,
  *      a tile of 32 rows x 256 columns per block of 32 x 8 threads. For one
  *      patch row and a group of 8 taps a thread loads the 15 inputs its 8
  *      columns need, and for each output row the row feeds, 2 broadcasts
  *      (LDS.128) of the 8 taps and 64 FFMAs: 15 + 4 x 2 = 23 shared loads for
  *      up to 256 FFMAs.
- *   2. The mask in chunks of kA = 8 rows x kB = 32 columns. Each chunk has
- *      its own patch, (32 + 8 - 1) rows x (256 + 32 - 1) columns, filled into
- *      shared memory between two barriers, and adds into the same 32
- *      accumulators; a mask of any size is ceil(m_r / 8) x ceil(m_c / 32)
- *      chunks. At 31 x 31: 4 x 1 chunks; per chunk and thread up to 32
- *      outputs x 8 x 31 taps = 7936 FFMAs against a fill of 39 x 295 / 256
- *      = 45 loads and stores: the fill is a few percent of the issue slots.
+ *   2. The mask in chunks of kA = 16 rows x kB = 32 columns. Each chunk has
+ *      its own patch, (32 + 16 - 1) rows x (256 + 32 - 1) columns, filled
+ *      into shared memory between two barriers, and adds into the same 32
+ *      accumulators; a mask of any size is ceil(m_r / 16) x ceil(m_c / 32)
+ *      chunks. At 31 x 31: 2 x 1 chunks; per chunk and thread up to 32
+ *      outputs x 16 x 31 taps = 15872 FFMAs against a fill of 47 x 295 / 256
+ *      = 54 loads and stores: the fill is a few percent of the issue slots.
+ *      The chunk's height sets the reuse of a patch row: a thread walks
+ *      4 + kA - 1 patch rows, and the first and last 3 feed fewer than its 4
+ *      output rows, so 4 kA of the 4 (4 + kA - 1) row-uses do work: 64 of 76
+ *      (84%) with kA = 16, 32 of 44 (73%) with kA = 8, the height this file
+ *      used before (3.5697 ms at 31 x 31 on an H100: conv2d.json in
+ *      conv/tuning/forms-h100/ at commit 13c75b3).
  *   3. The last group of a chunk's row may be partial (31 = 3 x 8 + 7): it
  *      runs with a test per tap, the same in every lane, so no tap beyond
  *      the mask is multiplied (a zero tap times an Inf input would be NaN);
@@ -35,7 +41,7 @@
  *      consecutive columns per warp load): at these masks it is not the
  *      limit, and its few instructions per input matter more than width.
  *
- * Counted (cuobjdump -sass, CUDA 13.0, sm_90; ptxas -v: 71 registers, no
+ * Counted (cuobjdump -sass, CUDA 13.0, sm_90; ptxas -v: 72 registers, no
  * spills, so 3 blocks of 256 threads per SM): the loop over groups of 8
  * taps holds both the full and the partial group's code, 662 instructions
  * in all with 512 FFMA (256 each), 31 LDS (15 window loads, 2 x 8 LDS.128
@@ -44,17 +50,17 @@
  * 15 window loads, 8 broadcasts, 256 FFMA and about 20 others: close to
  * 85% FFMA; the first and last 3 patch rows of a chunk feed fewer rows.
  *
- * Shared memory per block: the chunk's taps (8 x 32 floats, 1 KB) and the
- * patch, 39 rows x 332 words: 52,816 bytes in all, above the 48 KB that
- * needs no opt-in, so the launch opts in (allow_smem: to the device's
- * maximum, the same for every call, so calls from several threads cannot
- * race on the attribute).
+ * Shared memory per block: the chunk's taps (16 x 32 floats, 2 KB) and the
+ * patch, 47 rows x 332 words: 64,464 bytes in all (3 blocks: 193 KB of an
+ * SM's 228), above the 48 KB that needs no opt-in, so the launch opts in
+ * (allow_smem: to the device's maximum, the same for every call, so calls
+ * from several threads cannot race on the attribute).
  *
  * Bound by: FMA issue inside the group loop, less the partial groups, the
  * fills and barriers of each chunk, and the edge rows of each chunk (a patch
  * row near the top or bottom of a thread's window feeds fewer than 4
  * output rows). Measured on an H100 at 8192 x 8192 (conv/README.md, the
- * 2D table): 54% of the fp32 peak at 31 x 31.
+ * 2D table): 60.6% of the fp32 peak at 31 x 31, 47.0% at 15 x 15.
  *
  * Limits: any mask, any image: 64-bit positions, a flat list of tiles in
  * launches of at most 2^30 blocks; any strides; pointers need only their
@@ -79,14 +85,14 @@ namespace {
 constexpr unsigned kTx = 32, kTy = 8;             /* threads: one warp per thread row */
 constexpr unsigned kC = 8, kR = 4;                /* outputs per thread: 8 columns x 4 rows */
 constexpr unsigned kTw = kTx * kC, kTh = kTy * kR; /* tile: 32 rows x 256 columns */
-constexpr unsigned kA = 8, kB = 32;               /* mask chunk: 8 rows x 32 columns */
+constexpr unsigned kA = 16, kB = 32;              /* mask chunk: 16 rows x 32 columns */
 constexpr unsigned kThreads = kTx * kTy;
-constexpr unsigned kSpanR = kTh + kA - 1;          /* patch rows: 39 */
+constexpr unsigned kSpanR = kTh + kA - 1;          /* patch rows: 47 */
 constexpr unsigned kFillC = kTw + kB - 1 + kC;     /* patch columns filled (zeros past the span): 295 */
 
 __host__ __device__ constexpr unsigned phys(unsigned k) { return k + k / 8; } /* padded column */
 constexpr unsigned kPitch = (phys(kFillC - 1) + 1 + 3) & ~3u;                /* words per patch row: 332 */
-constexpr size_t kSmem = (kA * kB + kSpanR * kPitch) * sizeof(float);      /* 52816 bytes */
+constexpr size_t kSmem = (kA * kB + kSpanR * kPitch) * sizeof(float);      /* 64464 bytes */
 
 /* One group of 8 taps b .. b + 7 of chunk row a for the thread's patch row
  * `src` and output row j: 2 broadcasts and 64 FFMAs (fewer when kPartial,
