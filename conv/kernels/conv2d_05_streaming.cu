@@ -11,9 +11,8 @@
  * (b) read each input from DRAM about once, in wide coalesced accesses,
  * and (c) spend few issue slots per output beyond the FMAs, so that 7 x 7
  * (49 FMAs per 8 bytes) still keeps up with DRAM. A tile kernel (variants
- * 3 and 4, and this file's earlier form, a 32 x 128 tile per block) loads a
- * tile, waits at a barrier, computes, and only then loads the next: while a
- * block computes it has no load in flight. Here a warp's loads run ahead of
+ * 3 and 4) loads a tile, waits at a barrier, computes, and only then loads
+ * the next: while a block computes it has no load in flight. Here a warp's loads run ahead of
  * its arithmetic, and no barrier stands between them.
  *
  * What the kernel does (mask m_r x m_c, both <= 9):
@@ -84,8 +83,7 @@
  * edge and row, m_r - 1 rows per share); at 7 x 7 issue, 254 instructions
  * a row with 16 warps per SM to cover the latencies. Measured on an H100
  * at 8192 x 8192 (conv/README.md, the 2D table): 87.3% of the device
- * copy's speed at 3 x 3, 81.7% at 5 x 5, 78.7% at 7 x 7 and 50.2% at 9 x 9
- * (the tile kernel this file held before: 53.7% at 3 x 3, 31.8% at 7 x 7).
+ * copy's speed at 3 x 3, 81.7% at 5 x 5, 78.7% at 7 x 7 and 50.2% at 9 x 9.
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
  * positions and strides, shares of at most 2^30 rows; in and out need only
@@ -132,6 +130,10 @@ template <int Bytes> __device__ __forceinline__ void copy_async(float *dst, cons
                      : "memory");
 }
 
+/* One 16-byte shared load (LDS.128), in PTX. Its "memory" clobber keeps it
+ * after the cp.async wait and the __syncwarp that make its data ready, as
+ * they would keep a plain float4 read; ptxas -v shows the same registers
+ * either way at 3, 5 and 7 taps per side. */
 __device__ __forceinline__ float4 lds128(const float *p)
 {
     float4 v;
