@@ -30,10 +30,13 @@ static const gk_histogram_row table[] = {
      NULL, NULL, gk_histogram_08_float_bins_workspace_ex, gk_histogram_08_float_bins_run_ex},
     {{9, "levels_search", "boundaries staged in shared memory, branch-free binary search (binary lifting)", ALL},
      NULL, NULL, gk_histogram_09_levels_search_workspace_ex, gk_histogram_09_levels_search_run_ex},
-    /* gk_histogram's integer form: variant 7's entry points (its kernel file says why). */
+    /* gk_histogram's integer form: variant 7's entry points (variant 10's kernel file says why). */
     {{10, "vector_rows", "16-byte loads split into channels, rows walked piece by piece, u8 by table; int form: 7's", ALL},
      gk_histogram_07_tuned_workspace, gk_histogram_07_tuned_run, gk_histogram_10_vector_rows_workspace_ex,
      gk_histogram_10_vector_rows_run_ex},
+    {{11, "guarded_cells", "even bins by a guarded estimate (no load), levels by equal cells, 2^p bins by a shift; int form: 7's", ALL},
+     gk_histogram_07_tuned_workspace, gk_histogram_07_tuned_run, gk_histogram_11_guarded_cells_workspace_ex,
+     gk_histogram_11_guarded_cells_run_ex},
 };
 
 /* GK_TABLE_LOOKUPS (common/module.h) defines gk_histogram_variant_count,

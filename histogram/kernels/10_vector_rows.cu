@@ -60,7 +60,7 @@
  * item. Per block: its private counters zeroed and merged, the thresholds
  * copied (or, for u8, the table built).
  *
- * Shared memory per block: the per-channel plan (4 x 48 bytes), the
+ * Shared memory per block: the per-channel plan (4 x 56 bytes), the
  * private counters (sum of bins x R x 4 bytes), then for u8 the table
  * (channels x 256 x 4 bytes), else the threshold keys (sum of (bins + 1) x
  * 4 bytes, 8 for i32 and u32). Where one copy of each (R = 1) exceeds 56
@@ -104,23 +104,7 @@
 
 namespace {
 
-constexpr unsigned kUnroll = 4;                  /* 16-byte loads in flight per thread */
-constexpr unsigned kSegVecs = kBlock * kUnroll;  /* vectors per item: 1024 (16 KiB) */
 constexpr unsigned kNone = 0xffffffffu;          /* a table entry: value not counted */
-/* The block's copy of the channels' plan, first in dynamic shared memory
- * (dynamic, not static: common.cuh's opt-in sets the dynamic limit to the
- * device's whole maximum, which static shared memory would overrun). */
-static_assert(sizeof(Chan) % 8 == 0, "the counters after the channels stay 8-byte aligned");
-constexpr size_t kChanBytes = sizeof(Chan) * kMaxChannels;
-
-template <typename T> struct Vector {
-    static constexpr unsigned kPer = 16 / sizeof(T); /* samples per 16-byte vector */
-    union {
-        uint4 v;
-        T e[kPer];
-    };
-};
-
 /* One block's view of the plan: the channels in shared memory (lanes read
  * different channels; a shared load serves them all), the counters, and
  * the keys (other types) or the table (u8). */
@@ -171,7 +155,6 @@ __global__ void __launch_bounds__(kBlock, 4) hist_rows(const __grid_constant__ P
                                                     size_t segs, unsigned shift)
 {
     using Key = typename Sample<T>::Key;
-    constexpr unsigned V = Vector<T>::kPer;
     constexpr bool kTable = std::is_same<T, uint8_t>::value;
     extern __shared__ unsigned long long smem8[]; /* 8-byte aligned for 64-bit keys */
     Chan *ch = reinterpret_cast<Chan *>(smem8);
@@ -208,116 +191,19 @@ __global__ void __launch_bounds__(kBlock, 4) hist_rows(const __grid_constant__ P
         k.k0 = t[0];
         k.kb = t[k.one.bins];
     }
-    const unsigned C = p.channels;
-    const unsigned dv = V % C;                 /* a vector's samples advance the channel by V mod C */
-    const unsigned step = (kBlock * dv) % C;   /* from a thread's vector to its next, kBlock vectors on */
-    const size_t rs = p.row_samples;           /* > 0: the entry point stops on an empty region */
-    for (unsigned it = blockIdx.x; it < items; it += gridDim.x) {
-        const size_t w = w0 + it;
-        /* The item's row: no division for one row or for rows of one
-         * piece, a 32-bit one while w and segs fit in 32 bits, else one
-         * 64-bit division (per item, not per sample). */
-        size_t row;
-        if (segs == 1 || p.rows == 1) row = segs == 1 ? w : 0;
-        else if ((w | segs) >> 32 == 0) row = (unsigned)w / (unsigned)segs;
-        else row = w / segs;
-        const size_t seg = w - row * segs;
-        const char *rowp = p.in + row * p.stride;
-        const size_t align = ((16 - ((uintptr_t)rowp & 15)) & 15) / sizeof(T); /* the row starts element-aligned */
-        const unsigned head = (unsigned)(align < rs ? align : rs);
-        const size_t nvec = (rs - head) / V;
-        const uint4 *vp = reinterpret_cast<const uint4 *>(rowp + (size_t)head * sizeof(T)); /* 16-byte aligned */
-        const size_t v0 = seg * kSegVecs;
-        if (v0 < nvec) {
-            const size_t left = nvec - v0; /* vectors of this row from v0 on */
-            /* The channel of this thread's first vector's first sample,
-             * sample head + (v0 + threadIdx.x) V of the row, mod C. For C =
-             * 1, 2 and 4, V (4, 8 or 16) is a multiple of C: it is head mod
-             * C. For C = 3: v0 = seg kSegVecs, so with residues mod 3,
-             * head + (seg mod 3)(kSegVecs mod 3)(V mod 3) + threadIdx.x
-             * (V mod 3); modulo by the constant 3 is a multiply, not a
-             * division. */
-            unsigned ph = head & (C - 1); /* head mod C for C = 1, 2, 4 */
-            if (C == 3)
-                ph = (head + (unsigned)(seg % 3u) * (kSegVecs % 3u) * (V % 3u) + threadIdx.x * (V % 3u)) % 3u;
-            Vector<T> x[kUnroll];
-#pragma unroll
-            for (unsigned u = 0; u < kUnroll; ++u)
-                if (u * kBlock + threadIdx.x < left) x[u].v = __ldg(vp + v0 + u * kBlock + threadIdx.x);
-#pragma unroll
-            for (unsigned u = 0; u < kUnroll; ++u) {
-                if (u * kBlock + threadIdx.x < left) {
-                    unsigned c = ph;
-#pragma unroll
-                    for (unsigned e = 0; e < V; ++e) {
-                        k.count(x[u].e[e], c);
-                        c = c + 1 == C ? 0 : c + 1;
-                    }
-                }
-                ph += step;
-                ph = ph >= C ? ph - C : ph;
-            }
-        }
-        if (seg == 0) {
-            /* The head (samples 0..head-1, channel j % C for j < 16) and
-             * the tail (the last m = rs - tail0 < V samples: sample rs - i,
-             * 1 <= i <= m, is in channel (C - i % C) % C, rs being a whole
-             * number of pixels), one sample per thread. */
-            const unsigned tail = (unsigned)(rs - head - nvec * V);
-            const T *s = reinterpret_cast<const T *>(rowp);
-            if (threadIdx.x < head) k.count(s[threadIdx.x], threadIdx.x % C);
-            else if (threadIdx.x - head < tail) {
-                const unsigned i = tail - (threadIdx.x - head); /* 1..tail */
-                k.count(s[rs - i], (C - i % C) % C);
-            }
-        }
-    }
+    walk_rows<T, 0>(p, k, w0, items, segs);
     if (SharedH) {
         __syncthreads(); /* every count of the block is in shared memory before the merge reads it */
-        for (unsigned c = 0; c < p.channels; ++c)
-            for (unsigned b = threadIdx.x; b < p.ch[c].bins; b += kBlock) {
-                /* The replicas of counter b, the r-th read at (r + b) mod
-                 * reps: consecutive b (a warp's lanes) read different banks. */
-                const unsigned *h = hist + ((p.ch[c].off + b) << shift);
-                unsigned n = 0; /* <= 2^31: a launch counts at most 2^31 samples */
-                for (unsigned r = 0; r < reps; ++r) n += h[(r + b) & (reps - 1)];
-                if (n) atomicAdd(p.ch[c].counts + b, (unsigned long long)n);
-            }
+        merge_replicas(p, hist, shift);
     }
 }
 
 template <typename T, bool SharedH, bool SharedT, bool One>
 cudaError_t launch(const Plan &p, size_t smem, size_t resident, unsigned shift, cudaStream_t stream)
 {
-    constexpr size_t V = Vector<T>::kPer;
-    /* nvec <= row_samples / V for every row, whatever its head. */
-    size_t segs = (p.row_samples / V + kSegVecs - 1) / kSegVecs;
-    if (segs == 0) segs = 1; /* rows of fewer than V samples: head and tail only */
-    const size_t items = p.rows * segs;
-    /* No launch counts more than 2^31 samples: an item holds at most
-     * kSegVecs vectors plus a head and a tail below V each. */
-    const size_t per_launch = kChunk / ((size_t)kSegVecs * V + 2 * V);
-    for (size_t w0 = 0; w0 < items; w0 += per_launch) {
-        const size_t len = items - w0 < per_launch ? items - w0 : per_launch;
-        const unsigned grid = (unsigned)(len < resident ? len : resident);
-        hist_rows<T, SharedH, SharedT, One><<<grid, kBlock, smem, stream>>>(p, w0, (unsigned)len, segs, shift);
-        const cudaError_t e = cudaGetLastError();
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
-/* The replicas of each shared counter: the most (a power of two, at most
- * 32) with which a block's shared memory, `other` bytes besides the
- * counters, stays within kReplicaBudget, so that 4 blocks fit on an SM;
- * 0 when not even one copy does. */
-constexpr size_t kReplicaBudget = 56 * 1024;
-inline unsigned replica_shift(unsigned total_bins, size_t other, bool *fits)
-{
-    unsigned shift = 0;
-    *fits = (size_t)total_bins * 4 + other <= kReplicaBudget;
-    while (shift < 5 && ((size_t)total_bins << (shift + 1)) * 4 + other <= kReplicaBudget) ++shift;
-    return shift;
+    return each_rows_launch<T>(p, resident, [&](unsigned grid, size_t w0, unsigned items, size_t segs) {
+        hist_rows<T, SharedH, SharedT, One><<<grid, kBlock, smem, stream>>>(p, w0, items, segs, shift);
+    });
 }
 
 /* One: p has a single channel (the kernels then keep its plan in registers). */

@@ -236,6 +236,7 @@ struct Chan {
     float lowf, scalef;          /* even, float samples: lower and bins / (upper - lower) */
     long long lowi;              /* even, integer samples: lower */
     const void *t;               /* bins + 1 threshold keys (workspace) */
+    const double *levels;        /* levels: the bins + 1 levels (workspace); even bins: NULL */
     unsigned long long *counts;  /* bins 64-bit counts */
 };
 struct Plan {
@@ -299,6 +300,7 @@ cudaError_t prepare(const void *in, int channels, size_t rows, size_t row_pixels
         const double *dlev = NULL;
         if (levels[c]) {
             dlev = (const double *)ws;
+            ch.levels = dlev;
             e = cudaMemcpyAsync(ws, levels[c], (bins[c] + 1) * 8, cudaMemcpyHostToDevice, stream);
             ws += round16((bins[c] + 1) * 8);
         } else {
@@ -343,6 +345,189 @@ template <typename Key> __device__ __forceinline__ unsigned search_lifting(const
         b = t[j] <= k ? j : b;
     }
     return b;
+}
+
+/* ---- 5b. The walk over a region's rows (variants 10 and 11). --------- */
+
+constexpr unsigned kUnroll = 4; /* 16-byte loads in flight per thread (variant 10; the walk's default) */
+
+template <typename T> struct Vector {
+    static constexpr unsigned kPer = 16 / sizeof(T); /* samples per 16-byte vector */
+    union {
+        uint4 v;
+        T e[kPer];
+    };
+};
+
+/* A block's copy of the channels' plan, first in dynamic shared memory
+ * (dynamic, not static: common.cuh's opt-in sets the dynamic limit to the
+ * device's whole maximum, which static shared memory would overrun). */
+static_assert(sizeof(Chan) % 8 == 0, "the counters after the channels stay 8-byte aligned");
+constexpr size_t kChanBytes = sizeof(Chan) * kMaxChannels;
+
+/* Items [w0, w0 + items) of the region, item w being piece w % segs (of
+ * kSegVecs vectors) of row w / segs, each thread of the block taking every
+ * kBlock-th vector of the piece (variant 10's header, items 1 and 2, says
+ * why and how). CC: the channel count when it is 1, 2 or 4 (it then divides
+ * the samples per vector, so every vector of every thread of an item starts
+ * on the same channel, ph), or 0 for any count. The counter k is called as
+ *   k.count(x, c)     for sample x in channel c: every sample when CC = 0,
+ *                     else those of heads and tails;
+ *   k.channel(c)      (CC = 2, 4) for each channel c of an item's vectors
+ *                     in turn, returning whether c is counted, then
+ *   k.each_mode(body) which calls body(m) with m a std::integral_constant
+ *                     (the channel's way of binning, a constant), and body
+ *                     calls k.count_as<m>(x) for each of that channel's
+ *                     samples in the item's vectors (for CC = 1
+ *                     the kernel calls k.channel(0) once, before the walk),
+ * so that a channel's plan is read once per item, not once per sample, and
+ * an uncounted channel's samples cost nothing.
+ * Every load lies inside [0, row_samples) of its row: the padding after a
+ * row is never read. */
+template <typename T, int CC, unsigned U = kUnroll, typename K>
+__device__ __forceinline__ void walk_rows(const Plan &p, K &k, size_t w0, unsigned items, size_t segs)
+{
+    constexpr unsigned V = Vector<T>::kPer;
+    constexpr unsigned kSegVecs = kBlock * U; /* vectors per item */
+    static_assert(CC == 0 || CC == 1 || CC == 2 || CC == 4, "CC: 1, 2, 4, or 0 for any channel count");
+    const unsigned C = CC ? (unsigned)CC : p.channels;
+    const unsigned dv = V % C;                 /* a vector's samples advance the channel by V mod C */
+    const unsigned step = (kBlock * dv) % C;   /* from a thread's vector to its next, kBlock vectors on */
+    const size_t rs = p.row_samples;           /* > 0: the entry point stops on an empty region */
+    for (unsigned it = blockIdx.x; it < items; it += gridDim.x) {
+        const size_t w = w0 + it;
+        /* The item's row: no division for one row or for rows of one
+         * piece, a 32-bit one while w and segs fit in 32 bits, else one
+         * 64-bit division (per item, not per sample). */
+        size_t row;
+        if (segs == 1 || p.rows == 1) row = segs == 1 ? w : 0;
+        else if ((w | segs) >> 32 == 0) row = (unsigned)w / (unsigned)segs;
+        else row = w / segs;
+        const size_t seg = w - row * segs;
+        const char *rowp = p.in + row * p.stride;
+        const size_t align = ((16 - ((uintptr_t)rowp & 15)) & 15) / sizeof(T); /* the row starts element-aligned */
+        const unsigned head = (unsigned)(align < rs ? align : rs);
+        const size_t nvec = (rs - head) / V;
+        const uint4 *vp = reinterpret_cast<const uint4 *>(rowp + (size_t)head * sizeof(T)); /* 16-byte aligned */
+        const size_t v0 = seg * kSegVecs;
+        if (v0 < nvec) {
+            const size_t left = nvec - v0; /* vectors of this row from v0 on */
+            /* The channel of this thread's first vector's first sample,
+             * sample head + (v0 + threadIdx.x) V of the row, mod C. For C =
+             * 1, 2 and 4, V (4, 8 or 16) is a multiple of C: it is head mod
+             * C. For C = 3: v0 = seg kSegVecs, so with residues mod 3,
+             * head + (seg mod 3)(kSegVecs mod 3)(V mod 3) + threadIdx.x
+             * (V mod 3); modulo by the constant 3 is a multiply, not a
+             * division. */
+            unsigned ph = head & (C - 1); /* head mod C for C = 1, 2, 4 */
+            if (C == 3)
+                ph = (head + (unsigned)(seg % 3u) * (kSegVecs % 3u) * (V % 3u) + threadIdx.x * (V % 3u)) % 3u;
+            Vector<T> x[U];
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u)
+                if (u * kBlock + threadIdx.x < left) x[u].v = __ldg(vp + v0 + u * kBlock + threadIdx.x);
+            if constexpr (CC > 0) {
+                /* Sample e of every vector is in channel (ph + e) mod CC. */
+#pragma unroll
+                for (unsigned j = 0; j < (unsigned)CC; ++j) {
+                    if (CC > 1 && !k.channel((ph + j) & (CC - 1))) continue;
+                    k.each_mode([&](auto m) {
+#pragma unroll
+                        for (unsigned u = 0; u < U; ++u)
+                            if (u * kBlock + threadIdx.x < left)
+#pragma unroll
+                                for (unsigned i = 0; i < V / CC; ++i)
+                                    k.template count_as<decltype(m)::value>(x[u].e[j + i * CC]);
+                    });
+                }
+            } else {
+#pragma unroll
+                for (unsigned u = 0; u < U; ++u) {
+                    if (u * kBlock + threadIdx.x < left) {
+                        unsigned c = ph;
+#pragma unroll
+                        for (unsigned e = 0; e < V; ++e) {
+                            k.count(x[u].e[e], c);
+                            c = c + 1 == C ? 0 : c + 1;
+                        }
+                    }
+                    ph += step;
+                    ph = ph >= C ? ph - C : ph;
+                }
+            }
+        }
+        if (seg == 0) {
+            /* The head (samples 0..head-1, channel j % C for j < 16) and
+             * the tail (the last m = rs - tail0 < V samples: sample rs - i,
+             * 1 <= i <= m, is in channel (C - i % C) % C, rs being a whole
+             * number of pixels), one sample per thread. */
+            const unsigned tail = (unsigned)(rs - head - nvec * V);
+            const T *s = reinterpret_cast<const T *>(rowp);
+            if (threadIdx.x < head) k.count(s[threadIdx.x], threadIdx.x % C);
+            else if (threadIdx.x - head < tail) {
+                const unsigned i = tail - (threadIdx.x - head); /* 1..tail */
+                k.count(s[rs - i], (C - i % C) % C);
+            }
+        }
+    }
+}
+
+/* After a __syncthreads(): counter b of channel c, summed over its 2^shift
+ * replicas (replica r of counter b at word (b << shift) + r), added to the
+ * channel's 64-bit counts. The r-th replica read is (r + b) mod reps, so
+ * that consecutive b (a warp's lanes) read different banks. */
+__device__ __forceinline__ void merge_replicas(const Plan &p, const unsigned *hist, unsigned shift)
+{
+    const unsigned reps = 1u << shift;
+    for (unsigned c = 0; c < p.channels; ++c)
+        for (unsigned b = threadIdx.x; b < p.ch[c].bins; b += kBlock) {
+            const unsigned *h = hist + ((p.ch[c].off + b) << shift);
+            unsigned n = 0; /* <= 2^31: a launch counts at most 2^31 samples */
+            for (unsigned r = 0; r < reps; ++r) n += h[(r + b) & (reps - 1)];
+            if (n) atomicAdd(p.ch[c].counts + b, (unsigned long long)n);
+        }
+}
+
+/* Cuts the region's items (rows x pieces) into launches of at most 2^31
+ * samples (32-bit shared counters never wrap) and calls
+ * launch(grid, w0, items, segs) for each; grid <= resident (> 0). */
+template <typename T, unsigned U = kUnroll, typename F>
+cudaError_t each_rows_launch(const Plan &p, size_t resident, F launch)
+{
+    constexpr size_t V = Vector<T>::kPer;
+    constexpr size_t kSegVecs = kBlock * U;
+    /* nvec <= row_samples / V for every row, whatever its head. */
+    size_t segs = (p.row_samples / V + kSegVecs - 1) / kSegVecs;
+    if (segs == 0) segs = 1; /* rows of fewer than V samples: head and tail only */
+    const size_t items = p.rows * segs;
+    /* An item holds at most kSegVecs vectors plus a head and a tail below V each. */
+    const size_t per_launch = kChunk / ((size_t)kSegVecs * V + 2 * V);
+    for (size_t w0 = 0; w0 < items; w0 += per_launch) {
+        const size_t len = items - w0 < per_launch ? items - w0 : per_launch;
+        /* As many blocks as the resident ones, or fewer where that evens
+         * out the rounds: every block then takes ceil(len / grid) or one
+         * item less, and no round is left to a few blocks (16384 items on
+         * 528 resident blocks: 512 blocks of 32 items, not 16 blocks of 32
+         * and 512 of 31). */
+        const size_t rounds = (len + resident - 1) / resident;
+        launch((unsigned)((len + rounds - 1) / rounds), w0, (unsigned)len, segs);
+        const cudaError_t e = cudaGetLastError();
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+/* The replicas of each shared counter: the most (a power of two, at most
+ * 32) with which a block's shared memory, `other` bytes besides the
+ * counters, stays within kReplicaBudget, so that 4 blocks fit on an SM;
+ * *fits: whether one copy does. */
+constexpr size_t kReplicaBudget = 56 * 1024;
+inline unsigned replica_shift(unsigned total_bins, size_t other, bool *fits)
+{
+    unsigned shift = 0;
+    *fits = (size_t)total_bins * 4 + other <= kReplicaBudget;
+    while (shift < 5 && ((size_t)total_bins << (shift + 1)) * 4 + other <= kReplicaBudget) ++shift;
+    return shift;
 }
 
 /* Calls run.template operator()<T>() for the entry point's dtype. */

@@ -1,0 +1,543 @@
+/* Variant 11: guarded cells. Even bins by an estimate proven right, with no
+ * load, for all but the samples next to an edge; levels by a table of equal
+ * cells that leaves at most a short search; 8- and 16-bit integers into
+ * power-of-two bins by a shift; each channel's plan read once per item.
+ *
+ * The idea. Variants 8-10 make every sample's bin exact by checking it: an
+ * estimate, then two threshold loads from shared memory (even bins), or a
+ * search of floor(log2 bins) + 1 loads (levels). Those loads, not the
+ * reads from DRAM, set their pace. Four changes:
+ *   1. Even bins: prove, don't check. The exact bin is floor(Q), Q = (x -
+ *      lower) bins / (upper - lower), a real number. The kernel computes
+ *      y = fl(fma(d, s, -0.5)), d = fl(x - lower) (integers: exact, then
+ *      one rounding to float), s = fl(bins / (upper - lower)): three
+ *      roundings of relative size u = 2^-24 at most, so |y - (Q - 0.5)| <=
+ *      eps = (3 (bins + 1) + 3.5) u (1 + 2^-20) wherever |Q| <= bins + 1.
+ *      Then r = the integer nearest y (y + 1.5 x 2^23 rounds it: the bits
+ *      of that sum minus those of 1.5 x 2^23 are r, for |y| < 2^22), and
+ *        if 0 <= r < bins and |y - r| < g = 0.5 - eps,
+ *        then |(Q - 0.5) - r| < 0.5, so r < Q < r + 1: the bin is r,
+ *      and x lies strictly inside [lower, upper), so it is counted. No
+ *      load, no compare with a boundary: a subtraction, an fma, three
+ *      additions, two compares. A sample that fails the guard (Q within
+ *      eps of an integer, i.e. x next to an edge: 2 eps of the samples
+ *      spread evenly, 1 in 10,800 at 256 bins, 1 in 680 at 4096), outside
+ *      the range, NaN or infinite takes the exact path: its key and the
+ *      range test; then, when y is finite, Q lies within 1/2 + eps of the
+ *      integer e nearest it, so its bin is e or e - 1, and one threshold
+ *      key (levels.cuh, item 2) says which; else variant 9's branch-free
+ *      search. (The host turns the guard
+ *      off, leaving only the exact path, when eps > 1/8 or s is not a
+ *      finite normal float. The proof assumes IEEE arithmetic with
+ *      denormals kept, the toolkit's default; a subtraction whose result is
+ *      a denormal is exact anyway.)
+ *   2. Levels: cells. The span of the levels, [lo, lo + M / s) with lo
+ *      near levels[0] and s = fl(M / (levels[bins] - lo)), is cut into M
+ *      equal cells (M a power of two, at least 8 x bins up to 8192), and a
+ *      table, built once per call, holds for cell j the bins at its two
+ *      ends: T[j] = the bin of C_j = lo + j / s, T[j + 1] = the bin of
+ *      C_{j+1} (computed in double; the guard's margin covers that
+ *      rounding; packed as two 16-bit numbers, so bins <= 65536). The same
+ *      guarded estimate, now with M cells, proves that
+ *      C_j < x < C_{j+1}, so the bin of x lies in [T[j], T[j + 1]]: one
+ *      4-byte shared load gives both ends, and when they are equal (a cell
+ *      inside one bin) that is the bin. Otherwise a branch-free search over
+ *      the T[j + 1] - T[j] + 1 candidates: floor(log2(T[j+1] - T[j])) + 1
+ *      steps, one for a cell holding one boundary, instead of floor(log2
+ *      bins) + 1. Where the levels crowd (log-spaced levels, say) a cell
+ *      holds many boundaries and its search is longer, never longer than
+ *      variant 9's.
+ *   3. Integers into power-of-two bins. u8, u16, i32 and u32 samples with
+ *      upper - lower = bins x 2^p (u8 over [0, 256) in 256 bins, p = 0; in
+ *      64 bins, p = 2) need no estimate: the bin is (x - lower) >> p,
+ *      counted when x - lower < upper - lower as an unsigned number; over
+ *      the whole type (u8 over [0, 256), u16 over [0, 65536)) every sample
+ *      is counted and the bin is x >> p. Variant 10 read a 256-entry table
+ *      per u8 sample instead.
+ *   4. Channels per item. With 1, 2 or 4 channels the samples of a 16-byte
+ *      vector (4, 8 or 16 of them) hold every channel in the same places in
+ *      every vector of an item, so the walk (levels.cuh, walk_rows) takes
+ *      one channel at a time: its plan (bins, mode, estimate, counters)
+ *      read once per item into registers, then its samples from every
+ *      vector; a channel not counted (RGBA's alpha) costs nothing. Variant
+ *      10 read the plan from shared memory for every sample.
+ *
+ * Counted, per sample, after its 16-byte load and besides its shared
+ * atomic (one per counted sample, to the lane's replica of the counter):
+ * even bins passing the guard, f32: 8 operations (a subtraction, an fma,
+ * three additions, an integer subtraction, a compare of an absolute value,
+ * an unsigned compare; SASS, CUDA 13.0) and no load; u8 and u16: the
+ * integer placed in a float's significand (a logic operation) before the
+ * subtraction; power-of-two bins: a subtraction, a compare, a shift (over
+ * the whole type: the shift alone); levels: the estimate, the key and its
+ * range test (f32: 3 and 2 operations), one shared load of the cell, and
+ * floor(log2(T[j + 1] - T[j])) + 1 steps of search (a load, a compare, a
+ * select) when the cell holds boundaries. Per item (16 KiB) and channel: the plan, about
+ * a dozen constant-bank loads. Per block: keys and cells copied from the
+ * workspace into shared memory. Per call: variant 8's thresholds, and for
+ * each channel with levels one launch that builds its cells (M threads,
+ * two binary searches over the levels each).
+ *
+ * Shared memory per block: the private counters (replicas as variant 10),
+ * the keys (sum of (bins + 1) x 4 bytes, 8 for i32 and u32), the cells (M
+ * x 4 bytes per channel with levels: 8 KiB at 256 bins, 32 KiB at 4096).
+ * When they do not fit: keys and cells in global memory, then 64-bit global
+ * atomics, as variant 10.
+ *
+ * Bound by: measured on an H100 (histogram/README.md, "How the forms
+ * compare"; uniform data, n = 2^28 f32, the read-only stream 0.357 ms):
+ *   - f32 even bins: 0.3841 ms at 256 bins and 0.4029 ms at 4096, 92.9%
+ *     and 88.7% of the stream (variant 10: 0.4975 and 0.5111 ms), 0.96x
+ *     and 7.91x CUB's HistogramEven. What is left above the stream is per
+ *     sample work (the 8 operations, the address and the atomic) issued
+ *     for one 4-byte sample per load, and more of it at 4096 bins, where
+ *     the guard fails 16 times as often (a reading, not a profile);
+ *   - f32 levels: 0.7887 ms at 256 bins (45.2% of the stream, 4.62x CUB's
+ *     HistogramRange; variant 10: 1.3758 ms) and 1.1949 ms at 4096 (29.9%,
+ *     3.68x; variant 10: 4.8242 ms). The cell's load, the key and the
+ *     search steps stand between the load of a sample and its atomic; with
+ *     quadratic levels the cells near 0 hold many boundaries, and at 4096
+ *     bins the keys, the cells and one copy of the counters take 64 KiB of
+ *     shared memory per block, 3 blocks per SM instead of 4;
+ *   - RGBA u8, 3 channels counted, 2^26 pixels: 0.1233 ms, 80.3% of the
+ *     stream, 1.02x CUB's MultiHistogramEven<4, 3> (variant 10: 0.2055
+ *     ms), every sample a shift and an atomic;
+ *   - even bins at n = 2^26: u8 1.02x CUB (81.9% of the stream), u16
+ *     2.70x (89.3%), i32 3.32x and u32 3.27x (92.9%, 92.6%); f16 0.1642
+ *     ms, 0.47x CUB and slower than variant 10 (0.1387 ms): f16 values lie
+ *     on a coarse grid that holds the boundaries themselves (every k / 256
+ *     in [1/256, 1) is an f16 value), and a sample on a boundary always
+ *     fails the guard, so in these data about 1 sample in 8 or more takes
+ *     the exact path, and nearly every warp runs both paths.
+ *
+ * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
+ * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4
+ * blocks (32 warps) per SM by registers.
+ *
+ * Limits: 256 threads per block; every dtype of gk_histogram_ex, every
+ * form, 1-4 channels, any rows and strides; launches of at most 2^31
+ * samples. Cells for levels with bins <= 65536 and finite levels[0] and
+ * levels[bins] (else variant 9's search). Workspace: the thresholds
+ * (levels.cuh, item 4), then M x 4 bytes of cells per channel with levels.
+ *
+ * Build alone: nvcc -arch=sm_90 -c 11_guarded_cells.cu (with common.cuh and
+ * levels.cuh, the folder's shared plumbing, next to it)
+ */
+#include <math.h>
+
+#include "common.cuh"
+#include "levels.cuh"
+
+namespace {
+
+/* How a channel finds a bin (the header's items 1-3); every mode ends in
+ * the exact path (the key, the range test, the search) where its proof
+ * does not hold. */
+enum Mode : unsigned { kOff = 0, kSearch = 1, kEven = 2, kCells = 3, kShift = 4, kShiftAll = 5 };
+
+constexpr float kMagic = 12582912.0f;       /* 1.5 x 2^23: y + kMagic rounds y to an integer */
+constexpr unsigned kMagicBits = 0x4b400000u; /* its bits */
+constexpr unsigned kCellsPerBin = 8;  /* cells per bin, at least (below kMaxCells) */
+constexpr unsigned kMaxCells = 8192;  /* 32 KiB of cells per channel */
+constexpr unsigned kNone = 0xffffffffu; /* a sample not counted */
+
+/* A channel's plan for this variant, built on the host (by value in the
+ * kernel's parameters: a constant-bank load per field). */
+struct Fast {
+    unsigned mode;             /* Mode */
+    unsigned bins;
+    unsigned base;             /* SharedH: its first counter among the block's */
+    unsigned shift;            /* kShift: p */
+    float lo, s, g;            /* kEven, kCells: d = x - lo (u8, u16: lo holds 2^23 + lower), y = fma(d, s, -0.5) */
+    unsigned toff;             /* its first key among the block's shared keys */
+    unsigned coff;             /* kCells: its first cell among the block's shared cells */
+    unsigned ncells;           /* kCells: M */
+    long long lowi;            /* integers: lower (kShift; i32, u32: kEven, kCells) */
+    unsigned long long range;  /* kShift: upper - lower */
+    double cell0;              /* kCells: lo, the first cell's start, exactly (host side: build_cells) */
+    const void *t;             /* its bins + 1 keys (workspace) */
+    const unsigned *cells;     /* kCells: its M cells (workspace) */
+    unsigned long long *counts;
+};
+struct Fasts {
+    Fast f[kMaxChannels];
+    unsigned keys, cells; /* all channels' keys and cells, in elements */
+};
+
+/* d = x - lo as a float for the estimate (the header, item 1). */
+template <typename T> __device__ __forceinline__ float diff(T x, const Fast &f)
+{
+    if constexpr (Sample<T>::kFloat) return Sample<T>::value(x) - f.lo;
+    else if constexpr (sizeof(T) <= 2) return __uint_as_float(0x4b000000u | (unsigned)x) - f.lo; /* exact */
+    else return (float)((long long)Sample<T>::key(x) - f.lowi);
+}
+
+/* The guarded estimate: whether the header's proof holds for x with r =
+ * *b below limit, the bin (kEven, limit bins) or cell (kCells, limit M);
+ * y and r (as a float) for the exact path. */
+template <typename T>
+__device__ __forceinline__ bool guarded(T x, const Fast &f, unsigned limit, unsigned *b, float *yp, float *rp)
+{
+    const float y = fmaf(diff(x, f), f.s, -0.5f);
+    const float t = y + kMagic;
+    const float r = t - kMagic;
+    *yp = y;
+    *rp = r;
+    *b = __float_as_uint(t) - kMagicBits;
+    return fabsf(y - r) < f.g && *b < limit; /* NaN fails the compare */
+}
+
+template <typename T, bool SharedH, bool SharedT> struct Guarded {
+    using Key = typename Sample<T>::Key;
+    const Fasts *fp;        /* the kernel's parameter */
+    unsigned *hist;         /* SharedH: the replicas */
+    char *hb;               /* SharedH: the current channel's counter 0, this lane's replica */
+    const Key *keys;        /* SharedT: every channel's keys */
+    const unsigned *cells;  /* SharedT: every channel's cells */
+    unsigned shift, mine;   /* replicas 2^shift; this lane's */
+    /* The current channel, in registers. */
+    Fast f;
+    const Key *t;
+    const unsigned *cell;
+    Key k0, kb;
+
+    __device__ __forceinline__ bool channel(unsigned c)
+    {
+        f = fp->f[c];
+        if (f.mode == kOff) return false;
+        hb = (char *)(hist + (f.base << shift) + mine);
+        t = SharedT ? keys + f.toff : (const Key *)f.t;
+        cell = SharedT ? cells + f.coff : f.cells;
+        k0 = t[0];
+        kb = t[f.bins];
+        return true;
+    }
+    __device__ __forceinline__ void add(unsigned b) const
+    {
+        /* Replica `mine` of counter b: byte b x 4 x 2^shift past hb. */
+        if (SharedH) atomicAdd((unsigned *)(hb + b * (4u << shift)), 1u);
+        else atomicAdd(f.counts + b, 1ull);
+    }
+    /* The exact path, for a sample the guard did not take: the key and the
+     * range test; then, when the estimate y (r its nearest integer) is
+     * finite and Q lies within 1/2 + eps of the integer e nearest it (e =
+     * r or r + 1, 0 <= e <= bins: the guard failed next to an edge), the
+     * bin is e or e - 1, and one key says which: e when x >= boundary e;
+     * else the search over all the bins. kNone: not counted. */
+    __device__ __forceinline__ unsigned exact(T x, bool near, unsigned e) const
+    {
+        const Key k = Sample<T>::key(x);
+        if (k < k0 || k >= kb) return kNone; /* outside, or NaN */
+        if (near && e <= f.bins) return (e < f.bins && t[e] <= k) || e == 0 ? e : e - 1;
+        return search_lifting(t, f.bins, k);
+    }
+    /* The bin of sample x of the current channel, whose mode M is kShift,
+     * kCells or kSearch, or kNone when it is not counted. */
+    template <unsigned M> __device__ __forceinline__ unsigned bin_as(T x) const
+    {
+        if constexpr (M == kShift) {
+            if constexpr (!Sample<T>::kFloat) {
+                if constexpr (sizeof(T) <= 2) {
+                    const unsigned d = (unsigned)x - (unsigned)f.lowi; /* lower >= 0 here */
+                    return d < (unsigned)f.range ? d >> f.shift : kNone;
+                } else {
+                    const unsigned long long d = (unsigned long long)((long long)Sample<T>::key(x) - f.lowi);
+                    return d < f.range ? (unsigned)(d >> f.shift) : kNone;
+                }
+            }
+            return kNone;
+        } else if constexpr (M == kCells) {
+            float y, r;
+            unsigned j;
+            if (!guarded(x, f, f.ncells, &j, &y, &r)) return exact(x, false, 0);
+            const Key k = Sample<T>::key(x);
+            if (k < k0 || k >= kb) return kNone; /* outside, or NaN */
+            const unsigned w = cell[j];
+            unsigned b = w & 0xffffu;
+            const unsigned hi = w >> 16;
+            if (hi != b) {
+                /* The largest i in [b, hi] with t[i] <= k (t[b] <= k: the
+                 * header's item 2), by binary lifting. */
+                for (unsigned step = 1u << (31 - __clz(hi - b)); step; step >>= 1) {
+                    const unsigned i = min(b + step, hi);
+                    b = t[i] <= k ? i : b;
+                }
+            }
+            return b;
+        } else {
+            return exact(x, false, 0);
+        }
+    }
+    __device__ __forceinline__ void add_bin(unsigned b) const
+    {
+        if (b != kNone) add(b);
+    }
+    /* Counts sample x of the current channel, whose mode is M: the two
+     * commonest paths straight to the atomic, the others through bin_as. */
+    template <unsigned M> __device__ __forceinline__ void count_as(T x) const
+    {
+        if constexpr (M == kShiftAll && !Sample<T>::kFloat && sizeof(T) <= 2) {
+            add((unsigned)x >> f.shift);
+        } else if constexpr (M == kEven) {
+            float y, r;
+            unsigned b;
+            if (guarded(x, f, f.bins, &b, &y, &r)) add(b);
+            else add_bin(exact(x, fabsf(y) < 4194304.0f, y > r ? b + 1 : b)); /* e: r + 1 when y > r */
+        } else {
+            add_bin(bin_as<M>(x));
+        }
+    }
+    /* body(mode) with the current channel's mode as a constant, so that
+     * the walk branches on it once per item and channel, not per sample. */
+    template <typename F> __device__ __forceinline__ void each_mode(F body) const
+    {
+        using std::integral_constant;
+        switch (f.mode) {
+        case kEven: body(integral_constant<unsigned, kEven>()); break;
+        case kCells: body(integral_constant<unsigned, kCells>()); break;
+        case kShift:
+            if constexpr (!Sample<T>::kFloat) body(integral_constant<unsigned, kShift>());
+            break;
+        case kShiftAll:
+            if constexpr (!Sample<T>::kFloat && sizeof(T) <= 2) body(integral_constant<unsigned, kShiftAll>());
+            break;
+        default: body(integral_constant<unsigned, kSearch>()); break;
+        }
+    }
+    __device__ __forceinline__ void count(T x, unsigned c)
+    {
+        if (channel(c)) each_mode([&](auto m) { count_as<decltype(m)::value>(x); });
+    }
+};
+
+/* Dynamic shared memory: the counters (SharedH: total_bins << shift words,
+ * rounded to 8 bytes), then (SharedT) the keys and the cells. CC: the
+ * channel count if 1, 2 or 4, else 0 (levels.cuh, walk_rows). */
+template <typename T, bool SharedH, bool SharedT, int CC>
+__global__ void __launch_bounds__(kBlock, 4) hist_cells(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs,
+                                                     size_t w0, unsigned items, size_t segs, unsigned shift)
+{
+    using Key = typename Sample<T>::Key;
+    extern __shared__ unsigned long long smem8[]; /* 8-byte aligned for 64-bit keys */
+    unsigned *hist = reinterpret_cast<unsigned *>(smem8);
+    const unsigned words = p.total_bins << shift;
+    Key *keys = reinterpret_cast<Key *>(smem8 + (SharedH ? (words + 1) / 2 : 0));
+    unsigned *cells = reinterpret_cast<unsigned *>(keys + (SharedT ? fs.keys : 0));
+
+    if (SharedH)
+        for (unsigned b = threadIdx.x; b < words; b += kBlock) hist[b] = 0;
+    if (SharedT)
+        for (unsigned c = 0; c < p.channels; ++c) {
+            const Fast &f = fs.f[c];
+            if (f.mode == kOff) continue;
+            for (unsigned b = threadIdx.x; b <= f.bins; b += kBlock) keys[f.toff + b] = __ldg((const Key *)f.t + b);
+            if (f.mode == kCells)
+                for (unsigned j = threadIdx.x; j < f.ncells; j += kBlock) cells[f.coff + j] = __ldg(f.cells + j);
+        }
+    __syncthreads(); /* counters zero, keys and cells in place before any thread counts */
+
+    Guarded<T, SharedH, SharedT> k;
+    k.fp = &fs, k.hist = hist, k.keys = keys, k.cells = cells, k.shift = shift;
+    k.mine = threadIdx.x & ((1u << shift) - 1);
+    if (CC == 1) k.channel(0); /* counted: a single channel always is */
+    walk_rows<T, CC>(p, k, w0, items, segs);
+    if (SharedH) {
+        __syncthreads(); /* every count of the block is in shared memory before the merge reads it */
+        merge_replicas(p, hist, shift);
+    }
+}
+
+/* The cells of one channel with levels: for j < M, entry j = T[j] | T[j +
+ * 1] << 16, T[i] = min(bins - 1, the number of levels <= lo + i / s, less
+ * one, at least 0). M threads. */
+__global__ void build_cells(unsigned *cells, unsigned m, const double *levels, unsigned bins, double lo, double s)
+{
+    const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= m) return;
+    unsigned ends[2];
+    for (int e = 0; e < 2; ++e) {
+        const double c = lo + (double)(j + e) / s;
+        unsigned a = 0, z = bins + 1; /* the number of levels <= c: the least i with levels[i] > c */
+        while (a < z) {
+            const unsigned mid = a + (z - a) / 2;
+            if (levels[mid] <= c) a = mid + 1;
+            else z = mid;
+        }
+        ends[e] = a == 0 ? 0 : min(a - 1, bins - 1);
+    }
+    cells[j] = ends[0] | ends[1] << 16;
+}
+
+/* M for a channel with levels and `bins` bins: a power of two >= 4 bins,
+ * at most kMaxCells; 0 (no cells) beyond 65536 bins (16-bit ends). */
+inline unsigned cells_for(size_t bins)
+{
+    if (bins > 65536) return 0;
+    unsigned m = 1;
+    while (m < kCellsPerBin * bins && m < kMaxCells) m *= 2;
+    return m;
+}
+
+/* The guard g = 0.5 - eps as a float no larger than the real number (0:
+ * the guard never passes). */
+inline float guard_of(double eps)
+{
+    if (!(eps < 0.125)) return 0.0f;
+    float g = (float)(0.5 - eps);
+    if ((double)g > 0.5 - eps) g = nextafterf(g, 0.0f);
+    return g;
+}
+
+/* Each counted channel's mode and its constants (the header's items 1-3),
+ * from what prepare() put in p and the caller's arguments. */
+template <typename T>
+void plan_fast(const Plan &p, const size_t *bins, const double *lower, const double *upper,
+               const double *const *levels, const char *cells_ws, Fasts *fs)
+{
+    using S = Sample<T>;
+    *fs = Fasts{};
+    unsigned keys = 0, cells = 0;
+    for (unsigned c = 0; c < p.channels; ++c) {
+        const Chan &h = p.ch[c];
+        Fast &f = fs->f[c];
+        if (h.bins == 0) continue;
+        f.mode = kSearch;
+        f.bins = h.bins;
+        f.base = h.off;
+        f.toff = keys;
+        keys += h.bins + 1;
+        f.t = h.t;
+        f.counts = h.counts;
+        const double B = (double)bins[c];
+        /* d = x - lo for u8 and u16 is the float 2^23 + x less 2^23 + lo. */
+        const double bias = (!S::kFloat && sizeof(T) <= 2) ? 8388608.0 : 0.0;
+        if (!levels[c]) {
+            if constexpr (!S::kFloat) {
+                const unsigned long long R = (unsigned long long)((long long)upper[c] - (long long)lower[c]);
+                unsigned q = 0;
+                while (q < 32 && ((unsigned long long)bins[c] << q) < R) ++q;
+                if (((unsigned long long)bins[c] << q) == R) {
+                    f.mode = kShift, f.shift = q, f.range = R, f.lowi = (long long)lower[c];
+                    /* u8 and u16 over their whole type: every sample counted, bin x >> p. */
+                    if (sizeof(T) <= 2 && lower[c] == 0 && R == (1ull << (8 * sizeof(T)))) f.mode = kShiftAll;
+                    continue;
+                }
+                f.lowi = (long long)lower[c];
+            }
+            const double s = B / (upper[c] - lower[c]);
+            const double eps = ((3.0 * (B + 1) + 3.5) * 0x1p-24) * (1 + 0x1p-20) + B * 0x1p-50;
+            if (!(s >= 0x1p-126 && s <= 0x1p127) || B > (double)(1u << 21)) continue;
+            f.g = guard_of(eps);
+            if (f.g == 0.0f) continue;
+            f.mode = kEven;
+            f.lo = (float)(lower[c] + bias); /* exact: a float, or an integer below 2^23 plus 2^23 */
+            f.s = (float)s;
+            continue;
+        }
+        const unsigned m = cells_for(bins[c]);
+        const double l0 = levels[c][0], lb = levels[c][bins[c]];
+        if (m == 0 || !(l0 > -3e38 && lb < 3e38)) continue; /* finite, and x - lo stays finite */
+        double lo;
+        if constexpr (S::kFloat) {
+            float lf = (float)l0;
+            if ((double)lf > l0) lf = nextafterf(lf, -INFINITY);
+            lo = lf;
+        } else {
+            lo = floor(l0) < (double)S::kMin ? (double)S::kMin : floor(l0);
+            if (bias && lo > 4194304.0) continue; /* 2^23 + lo must stay exact */
+            f.lowi = (long long)lo;
+        }
+        double hi = lb;
+        if constexpr (!S::kFloat) hi = lb > (double)S::kEnd ? (double)S::kEnd : lb;
+        if (!(hi > lo)) continue;
+        const float sf = (float)((double)m / (hi - lo));
+        if (!(sf >= 0x1p-126f && sf <= 0x1p126f)) continue;
+        /* eps: the estimate's (two roundings, |Q| <= M + 1), then the cell
+         * ends' in double (lo + j / s: a few 2^-53 of |lo| s + M cells). */
+        const double eps = (2.0 * (m + 1) + 2.5) * 0x1p-24 * (1 + 0x1p-20) + (fabs(lo) * sf + m + 1) * 0x1p-48;
+        f.g = guard_of(eps);
+        if (f.g == 0.0f) continue;
+        f.mode = kCells;
+        f.cell0 = lo;
+        f.lo = (float)(lo + bias); /* floats: lo; u8, u16: exact; i32, u32: unused (lowi) */
+        f.s = sf;
+        f.ncells = m;
+        f.coff = cells;
+        f.cells = (const unsigned *)cells_ws;
+        cells += m;
+        cells_ws += round16((size_t)m * 4);
+    }
+    fs->keys = keys;
+    fs->cells = cells;
+}
+
+template <typename T, bool SharedH, bool SharedT, int CC>
+cudaError_t launch(const Plan &p, const Fasts &fs, size_t smem, size_t resident, unsigned shift,
+                   cudaStream_t stream)
+{
+    return each_rows_launch<T>(p, resident, [&](unsigned grid, size_t w0, unsigned items, size_t segs) {
+        hist_cells<T, SharedH, SharedT, CC><<<grid, kBlock, smem, stream>>>(p, fs, w0, items, segs, shift);
+    });
+}
+
+template <typename T, int CC> cudaError_t run_plan(const Plan &p, const Fasts &fs, cudaStream_t stream)
+{
+    using Key = typename Sample<T>::Key;
+    size_t resident = 0;
+    bool fits = false;
+    const size_t other = (size_t)fs.keys * sizeof(Key) + (size_t)fs.cells * 4;
+    unsigned sh = replica_shift(p.total_bins, other, &fits);
+    if (!fits) sh = 0; /* one copy, if it fits at all */
+    const size_t both = ((((size_t)p.total_bins << sh) + 1) / 2) * 8 + other;
+    cudaError_t e = setup_private(hist_cells<T, true, true, CC>, both, &resident);
+    if (e || resident) return e ? e : launch<T, true, true, CC>(p, fs, both, resident, sh, stream);
+    const size_t hbytes = ((size_t)p.total_bins + 1) / 2 * 8; /* one copy, keys and cells in global memory */
+    e = setup_private(hist_cells<T, true, false, CC>, hbytes, &resident);
+    if (e || resident) return e ? e : launch<T, true, false, CC>(p, fs, hbytes, resident, 0, stream);
+    e = resident_blocks(hist_cells<T, false, false, CC>, kBlock, 0, &resident);
+    return e ? e : launch<T, false, false, CC>(p, fs, 0, resident, 0, stream);
+}
+
+} // namespace
+
+extern "C" size_t gk_histogram_11_guarded_cells_workspace_ex(int dtype, int channels, const size_t *bins,
+                                                             const double *const *levels)
+{
+    size_t w = plan_workspace(dtype, channels, bins, levels);
+    for (int c = 0; c < channels; ++c)
+        if (bins[c] && levels[c]) w += round16((size_t)cells_for(bins[c]) * 4);
+    return w;
+}
+
+extern "C" cudaError_t gk_histogram_11_guarded_cells_run_ex(int dtype, const void *in, int channels, size_t rows,
+                                                            size_t row_pixels, size_t row_stride, const size_t *bins,
+                                                            const double *lower, const double *upper,
+                                                            const double *const *levels,
+                                                            unsigned long long *const *counts, void *workspace,
+                                                            cudaStream_t stream)
+{
+    return by_sample_type(dtype, [&](auto *tag) {
+        using T = typename std::remove_pointer<decltype(tag)>::type;
+        Plan p;
+        cudaError_t e = prepare<T>(in, channels, rows, row_pixels, row_stride, bins, lower, upper, levels, counts,
+                                   workspace, stream, &p);
+        if (e) return e;
+        Fasts fs;
+        plan_fast<T>(p, bins, lower, upper, levels,
+                     (const char *)workspace + plan_workspace(dtype, channels, bins, levels), &fs);
+        for (unsigned c = 0; c < p.channels && !e; ++c) {
+            const Fast &f = fs.f[c];
+            if (f.mode != kCells) continue;
+            build_cells<<<(f.ncells + 255) / 256, 256, 0, stream>>>((unsigned *)f.cells, f.ncells, p.ch[c].levels,
+                                                                    f.bins, f.cell0, (double)f.s);
+            e = cudaGetLastError();
+        }
+        if (e || rows * row_pixels == 0) return e;
+        switch (p.channels) {
+        case 1: return run_plan<T, 1>(p, fs, stream);
+        case 2: return run_plan<T, 2>(p, fs, stream);
+        case 4: return run_plan<T, 4>(p, fs, stream);
+        default: return run_plan<T, 0>(p, fs, stream);
+        }
+    });
+}
