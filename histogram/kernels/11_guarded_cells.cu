@@ -10,11 +10,12 @@
  *   1. Even bins: prove, don't check. The exact bin is floor(Q), Q = (x -
  *      lower) bins / (upper - lower), a real number. The kernel computes
  *      y = fl(fma(d, s, -0.5)), d = fl(x - lower) (integers: exact, then
- *      one rounding to float), s = fl(bins / (upper - lower)): three
- *      roundings of relative size u = 2^-24 at most, so |y - (Q - 0.5)| <=
- *      eps = (3 (bins + 1) + 3.5) u (1 + 2^-20) wherever |Q| <= bins + 1.
- *      Then r = the integer nearest y (y + 1.5 x 2^23 rounds it: the bits
- *      of that sum minus those of 1.5 x 2^23 are r, for |y| < 2^22), and
+ *      one rounding to float), s = fl(bins / (upper - lower)) (the
+ *      quotient taken in double first): three roundings of relative size
+ *      u = 2^-24 at most, so |y - (Q - 0.5)| <= eps = (3 (bins + 1) + 3.5)
+ *      u (1 + 2^-20) + bins 2^-50 wherever |Q| <= bins + 1. Then r = the
+ *      integer nearest y (y + 1.5 x 2^23 rounds it: the bits of that sum
+ *      minus those of 1.5 x 2^23 are r, for |y| < 2^22), and
  *        if 0 <= r < bins and |y - r| < g = 0.5 - eps,
  *        then |(Q - 0.5) - r| < 0.5, so r < Q < r + 1: the bin is r,
  *      and x lies strictly inside [lower, upper), so it is counted. No
@@ -26,27 +27,27 @@
  *      range test; then, when y is finite, Q lies within 1/2 + eps of the
  *      integer e nearest it, so its bin is e or e - 1, and one threshold
  *      key (levels.cuh, item 2) says which; else variant 9's branch-free
- *      search. (The host turns the guard
- *      off, leaving only the exact path, when eps > 1/8 or s is not a
- *      finite normal float. The proof assumes IEEE arithmetic with
- *      denormals kept, the toolkit's default; a subtraction whose result is
- *      a denormal is exact anyway.)
- *   2. Levels: cells. The span of the levels, [lo, lo + M / s) with lo
- *      near levels[0] and s = fl(M / (levels[bins] - lo)), is cut into M
- *      equal cells (M a power of two, at least 8 x bins up to 8192), and a
- *      table, built once per call, holds for cell j the bins at its two
- *      ends: T[j] = the bin of C_j = lo + j / s, T[j + 1] = the bin of
- *      C_{j+1} (computed in double; the guard's margin covers that
- *      rounding; packed as two 16-bit numbers, so bins <= 65536). The same
- *      guarded estimate, now with M cells, proves that
- *      C_j < x < C_{j+1}, so the bin of x lies in [T[j], T[j + 1]]: one
- *      4-byte shared load gives both ends, and when they are equal (a cell
- *      inside one bin) that is the bin. Otherwise a branch-free search over
- *      the T[j + 1] - T[j] + 1 candidates: floor(log2(T[j+1] - T[j])) + 1
- *      steps, one for a cell holding one boundary, instead of floor(log2
- *      bins) + 1. Where the levels crowd (log-spaced levels, say) a cell
- *      holds many boundaries and its search is longer, never longer than
- *      variant 9's.
+ *      search. (The host turns the guard off, leaving only the exact path,
+ *      when eps >= 1/8, bins > 2^21 or s lies outside [2^-126, 2^127]. The
+ *      proof assumes IEEE arithmetic with denormals kept, the toolkit's
+ *      default; a subtraction whose result is a denormal is exact anyway.)
+ *   2. Levels: cells. The span of the levels, [lo, lo + M / s) with lo at
+ *      or below levels[0] (floats: the largest float there; integers: its
+ *      floor, at least the type's minimum) and s = fl(M / (levels[bins] -
+ *      lo)), is cut into M equal cells (M a power of two, at least 8 x
+ *      bins up to 8192), and a table, built once per call, holds for cell
+ *      j the bins at its two ends: T[j] = the bin of C_j = lo + j / s,
+ *      T[j + 1] = the bin of C_{j+1} (computed in double; the guard's
+ *      margin covers that rounding; packed as two 16-bit numbers, so bins
+ *      <= 65536). The same guarded estimate, now with M cells, proves
+ *      that C_j < x < C_{j+1}, so the bin of x lies in [T[j], T[j + 1]]:
+ *      one 4-byte shared load gives both ends, and when they are equal (a
+ *      cell inside one bin) that is the bin. Otherwise a branch-free
+ *      search over the T[j + 1] - T[j] + 1 candidates: floor(log2(T[j+1]
+ *      - T[j])) + 1 steps, one for a cell holding one boundary, instead
+ *      of floor(log2 bins) + 1. Where the levels crowd (log-spaced
+ *      levels, say) a cell holds many boundaries and its search is
+ *      longer, never longer than variant 9's.
  *   3. Integers into power-of-two bins. u8, u16, i32 and u32 samples with
  *      upper - lower = bins x 2^p (u8 over [0, 256) in 256 bins, p = 0; in
  *      64 bins, p = 2) need no estimate: the bin is (x - lower) >> p,
@@ -314,8 +315,9 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
  * rounded to 8 bytes), then (SharedT) the keys and the cells. CC: the
  * channel count if 1, 2 or 4, else 0 (levels.cuh, walk_rows). */
 template <typename T, bool SharedH, bool SharedT, int CC>
-__global__ void __launch_bounds__(kBlock, 4) hist_cells(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs,
-                                                     size_t w0, unsigned items, size_t segs, unsigned shift)
+__global__ void __launch_bounds__(kBlock, 4)
+    hist_cells(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs, size_t w0, unsigned items, size_t segs,
+               unsigned shift)
 {
     using Key = typename Sample<T>::Key;
     extern __shared__ unsigned long long smem8[]; /* 8-byte aligned for 64-bit keys */
