@@ -58,7 +58,10 @@
  *
  * 5. What the kernels share besides: sample_at (a flat index to its sample
  *    and channel: variants 8 and 9), search_lifting (the branch-free search
- *    of variant 9, which variant 10 uses too), by_sample_type.
+ *    of variant 9, which variants 10 and 11 use too), walk_rows,
+ *    merge_replicas, each_rows_launch and replica_shift (variant 10's walk
+ *    over a region's rows in 16-byte vectors, its counters' replicas and
+ *    its launches, which variant 11 shares), by_sample_type.
  */
 #ifndef GK_HISTOGRAM_KERNELS_LEVELS_CUH
 #define GK_HISTOGRAM_KERNELS_LEVELS_CUH
@@ -366,7 +369,7 @@ static_assert(sizeof(Chan) % 8 == 0, "the counters after the channels stay 8-byt
 constexpr size_t kChanBytes = sizeof(Chan) * kMaxChannels;
 
 /* Items [w0, w0 + items) of the region, item w being piece w % segs (of
- * kSegVecs vectors) of row w / segs, each thread of the block taking every
+ * kBlock x U vectors) of row w / segs, each thread of the block taking every
  * kBlock-th vector of the piece (variant 10's header, items 1 and 2, says
  * why and how). CC: the channel count when it is 1, 2 or 4 (it then divides
  * the samples per vector, so every vector of every thread of an item starts
