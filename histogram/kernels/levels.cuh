@@ -371,7 +371,8 @@ constexpr size_t kChanBytes = sizeof(Chan) * kMaxChannels;
 /* Items [w0, w0 + items) of the region, item w being piece w % segs (of
  * kBlock x U vectors) of row w / segs, each thread of the block taking every
  * kBlock-th vector of the piece (variant 10's header, items 1 and 2, says
- * why and how). CC: the channel count when it is 1, 2 or 4 (it then divides
+ * why and how); U, the 16-byte loads each thread has in flight, is kUnroll
+ * unless the caller says otherwise. CC: the channel count when it is 1, 2 or 4 (it then divides
  * the samples per vector, so every vector of every thread of an item starts
  * on the same channel, ph), or 0 for any count. The counter k is called as
  *   k.count(x, c)     for sample x in channel c: every sample when CC = 0,
