@@ -125,6 +125,7 @@
  * levels.cuh, the folder's shared plumbing, next to it)
  */
 #include <math.h>
+#include <string.h>
 
 #include "common.cuh"
 #include "levels.cuh"
@@ -380,13 +381,26 @@ inline unsigned cells_for(size_t bins)
     return m;
 }
 
+/* The largest float below f, for a finite f (nextafterf(f, -INFINITY),
+ * written out so that the library needs no libm). */
+inline float next_down(float f)
+{
+    unsigned b;
+    memcpy(&b, &f, 4);
+    if (f > 0.0f) b -= 1;
+    else if (f == 0.0f) b = 0x80000001u; /* -0 and +0: the negative denormal nearest 0 */
+    else b += 1;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
 /* The guard g = 0.5 - eps as a float no larger than the real number (0:
  * the guard never passes). */
 inline float guard_of(double eps)
 {
     if (!(eps < 0.125)) return 0.0f;
     float g = (float)(0.5 - eps);
-    if ((double)g > 0.5 - eps) g = nextafterf(g, 0.0f);
+    if ((double)g > 0.5 - eps) g = next_down(g);
     return g;
 }
 
@@ -442,10 +456,15 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
         double lo;
         if constexpr (S::kFloat) {
             float lf = (float)l0;
-            if ((double)lf > l0) lf = nextafterf(lf, -INFINITY);
+            if ((double)lf > l0) lf = next_down(lf);
             lo = lf;
         } else {
-            lo = floor(l0) < (double)S::kMin ? (double)S::kMin : floor(l0);
+            if (!(l0 > (double)S::kMin)) lo = (double)S::kMin;
+            else if (l0 >= (double)S::kEnd) continue; /* no sample reaches levels[0] */
+            else { /* floor(l0), |l0| < 2^33 (no libm) */
+                const long long t = (long long)l0;
+                lo = (double)t > l0 ? (double)(t - 1) : (double)t;
+            }
             if (bias && lo > 4194304.0) continue; /* 2^23 + lo must stay exact */
             f.lowi = (long long)lo;
         }
