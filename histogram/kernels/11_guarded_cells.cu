@@ -73,9 +73,11 @@
  * the whole type: the shift alone); levels: the estimate, the key and its
  * range test (f32: 3 and 2 operations), one shared load of the cell, and
  * floor(log2(T[j + 1] - T[j])) + 1 steps of search (a load, a compare, a
- * select) when the cell holds boundaries. Per item (16 KiB) and channel: the plan, about
- * a dozen constant-bank loads. Per block: keys and cells copied from the
- * workspace into shared memory. Per call: variant 8's thresholds, and for
+ * select) when the cell holds boundaries. Per item (16 KiB) and channel
+ * (once per block when there is one channel): the fields of its plan,
+ * loaded from the kernel's parameters (the constant bank), its first and
+ * last key, and one branch on its mode. Per block: keys and cells copied
+ * from the workspace into shared memory. Per call: variant 8's thresholds, and for
  * each channel with levels one launch that builds its cells (M threads,
  * two binary searches over the levels each).
  *
@@ -371,8 +373,9 @@ __global__ void build_cells(unsigned *cells, unsigned m, const double *levels, u
     cells[j] = ends[0] | ends[1] << 16;
 }
 
-/* M for a channel with levels and `bins` bins: a power of two >= 4 bins,
- * at most kMaxCells; 0 (no cells) beyond 65536 bins (16-bit ends). */
+/* M for a channel with levels and `bins` bins: the least power of two >=
+ * kCellsPerBin x bins, at most kMaxCells; 0 (no cells) beyond 65536 bins
+ * (16-bit ends). */
 inline unsigned cells_for(size_t bins)
 {
     if (bins > 65536) return 0;
@@ -412,7 +415,7 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
 {
     using S = Sample<T>;
     *fs = Fasts{};
-    unsigned keys = 0, cells = 0;
+    unsigned cells = 0;
     for (unsigned c = 0; c < p.channels; ++c) {
         const Chan &h = p.ch[c];
         Fast &f = fs->f[c];
@@ -420,8 +423,7 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
         f.mode = kSearch;
         f.bins = h.bins;
         f.base = h.off;
-        f.toff = keys;
-        keys += h.bins + 1;
+        f.toff = h.toff; /* the sum of the bins + 1 of the counted channels before it */
         f.t = h.t;
         f.counts = h.counts;
         const double B = (double)bins[c];
@@ -488,7 +490,7 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
         cells += m;
         cells_ws += round16((size_t)m * 4);
     }
-    fs->keys = keys;
+    fs->keys = p.total_bins + p.counted;
     fs->cells = cells;
 }
 
