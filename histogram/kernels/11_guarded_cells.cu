@@ -137,7 +137,7 @@ namespace {
 /* How a channel finds a bin (the header's items 1-3); every mode ends in
  * the exact path (the key, the range test, the search) where its proof
  * does not hold. */
-enum Mode : unsigned { kOff = 0, kSearch = 1, kEven = 2, kCells = 3, kShift = 4, kShiftAll = 5 };
+enum Mode : unsigned { kOff = 0, kSearch = 1, kEven = 2, kCells = 3, kShift = 4, kShiftAll = 5, kCheck = 6 };
 
 constexpr float kMagic = 12582912.0f;       /* 1.5 x 2^23: y + kMagic rounds y to an integer */
 constexpr unsigned kMagicBits = 0x4b400000u; /* its bits */
@@ -282,6 +282,13 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
     {
         if constexpr (M == kShiftAll && !Sample<T>::kFloat && sizeof(T) <= 2) {
             add((unsigned)x >> f.shift);
+        } else if constexpr (M == kCheck) {
+            /* Variant 10's way: an estimate checked against two keys. */
+            const Key k = Sample<T>::key(x);
+            if (k < k0 || k >= kb) return; /* outside, or NaN */
+            unsigned b = min(__float2uint_rz(diff(x, f) * f.s), f.bins - 1);
+            if (!(t[b] <= k && k < t[b + 1])) b = search_lifting(t, f.bins, k);
+            add(b);
         } else if constexpr (M == kEven) {
             float y, r;
             unsigned b;
@@ -299,6 +306,9 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
         switch (f.mode) {
         case kEven: body(integral_constant<unsigned, kEven>()); break;
         case kCells: body(integral_constant<unsigned, kCells>()); break;
+        case kCheck:
+            if constexpr (std::is_same<T, Half>::value) body(integral_constant<unsigned, kCheck>());
+            break;
         case kShift:
             if constexpr (!Sample<T>::kFloat) body(integral_constant<unsigned, kShift>());
             break;
@@ -445,11 +455,15 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
             const double s = B / (upper[c] - lower[c]);
             const double eps = ((3.0 * (B + 1) + 3.5) * 0x1p-24) * (1 + 0x1p-20) + B * 0x1p-50;
             if (!(s >= 0x1p-126 && s <= 0x1p127) || B > (double)(1u << 21)) continue;
+            f.lo = (float)(lower[c] + bias); /* exact: a float, or an integer below 2^23 plus 2^23 */
+            f.s = (float)s;
+            if (std::is_same<T, Half>::value) { /* f16: the grid holds the boundaries; check, don't guard */
+                f.mode = kCheck;
+                continue;
+            }
             f.g = guard_of(eps);
             if (f.g == 0.0f) continue;
             f.mode = kEven;
-            f.lo = (float)(lower[c] + bias); /* exact: a float, or an integer below 2^23 plus 2^23 */
-            f.s = (float)s;
             continue;
         }
         const unsigned m = cells_for(bins[c]);

@@ -26,7 +26,7 @@
  *    i-th boundary by construction, for every sample value. NaN: its key is
  *    outside [t[0], t[B]) (t[0] >= key(-inf), t[B] <= key(+inf)), so it is
  *    never counted. All exactness lives here, computed once per call on the
- *    GPU by the kernel `thresholds` (B + 1 threads):
+ *    GPU by the kernel `prepare_channels` (B + 1 threads per channel):
  *      Levels (range form), boundary l_i (a double):
  *        integers: ceil(l_i) clamped to [type min, type max + 1];
  *        floats:   key(__double2float_ru(l_i)), the least float >= l_i (the
@@ -42,15 +42,18 @@
  *                  magnitude: a 320-bit two's-complement integer (Big below)
  *                  holds it exactly, and its sign answers x >= boundary i.
  *                  t[i] = the least key in [key(L), key(U)] whose float
- *                  passes, found by binary search over the keys (the test is
- *                  monotone in x): 32 tests at most, never an approximation.
+ *                  passes (the test is monotone in x), searched from the
+ *                  float nearest the boundary computed in double: 2 tests
+ *                  where that estimate is within an ulp, at most 64 where
+ *                  it is not, never an approximation.
  *
  * 3. The plan: a launch's Plan (by value, __grid_constant__) holds the
  *    region (in, channels, rows, row_pixels, stride) and per channel its
  *    bins, form, thresholds, counts, its offset among the block's shared
  *    counters, and for even bins the estimate's lower and scale (variant 8).
- *    prepare() builds it: zero every counted channel's counts, copy levels
- *    into the workspace, launch `thresholds`.
+ *    prepare() builds it: copy levels into the workspace, then one launch
+ *    of `prepare_channels` for all counted channels, which zeroes their
+ *    counts and writes their thresholds.
  *
  * 4. The workspace, for each counted channel in order: the levels (range
  *    form, (B + 1) doubles) then the thresholds ((B + 1) keys of 4 or 8
@@ -193,8 +196,39 @@ template <typename T> struct Edge<T, true> {
     __device__ static Key even(unsigned i, unsigned bins, double lower, double upper)
     {
         const float lo = (float)lower, hi = (float)upper; /* exact: checked to be floats */
-        unsigned a = fkey(lo), z = fkey(hi);              /* the answer is in [a, z]: i = B passes at hi */
-        while (a < z) {                                   /* least key in [a, z] that passes */
+        /* The least key in [a, z] whose float passes (the test is monotone
+         * in the key; z = key(hi) passes, as i <= B). Start at the float
+         * nearest the boundary computed in double, k; gallop from k (down
+         * while keys pass, up while they fail, 1, 2, 4, ... keys a step)
+         * until the answer is bracketed, then bisect the bracket. Where the
+         * double estimate is within a float's ulp of the boundary (all but
+         * boundaries that cancel to near 0 from far larger L and U) that
+         * is 2 tests; never more than 2 x 32. */
+        unsigned a = fkey(lo), z = fkey(hi);
+        unsigned k = fkey((float)(lower + (double)i * ((upper - lower) / (double)bins)));
+        k = k < a ? a : k > z ? z : k;
+        if (even_passes(key_float(k), lo, hi, i, bins)) {
+            z = k; /* keys below a fail; z passes */
+            for (unsigned step = 1; a < z; step = step < 0x80000000u ? 2 * step : step) {
+                const unsigned p = z - a > step ? z - step : a;
+                if (even_passes(key_float(p), lo, hi, i, bins)) z = p;
+                else {
+                    a = p + 1;
+                    break;
+                }
+            }
+        } else {
+            a = k + 1; /* keys up to k fail; z passes */
+            for (unsigned step = 1; a < z; step = step < 0x80000000u ? 2 * step : step) {
+                const unsigned p = z - a > step ? a + step - 1 : z - 1;
+                if (even_passes(key_float(p), lo, hi, i, bins)) {
+                    z = p;
+                    break;
+                }
+                a = p + 1;
+            }
+        }
+        while (a < z) {
             const unsigned mid = a + (z - a) / 2;
             if (even_passes(key_float(mid), lo, hi, i, bins)) z = mid;
             else a = mid + 1;
@@ -219,14 +253,23 @@ template <typename T> struct Edge<T, false> {
     }
 };
 
-/* t[i] for i in [0, bins]; levels (device) is NULL for even bins. */
-template <typename T>
-__global__ void thresholds(typename Sample<T>::Key *t, unsigned bins, const double *levels, double lower,
-                           double upper)
+/* The work before a histogram, for every counted channel in one launch
+ * (blockIdx.y: the channel's place among the counted ones): its counts
+ * zeroed and its thresholds t[i], i in [0, bins], written; levels (device)
+ * NULL for even bins. */
+template <typename T> struct Prep {
+    typename Sample<T>::Key *t[kMaxChannels];
+    const double *levels[kMaxChannels];
+    double lower[kMaxChannels], upper[kMaxChannels];
+    unsigned long long *counts[kMaxChannels];
+    unsigned bins[kMaxChannels];
+};
+template <typename T> __global__ void prepare_channels(const Prep<T> q)
 {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i > bins) return;
-    t[i] = levels ? Edge<T>::level(levels[i]) : Edge<T>::even(i, bins, lower, upper);
+    const unsigned c = blockIdx.y, i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < q.bins[c]) q.counts[c][i] = 0;
+    if (i <= q.bins[c])
+        q.t[c][i] = q.levels[c] ? Edge<T>::level(q.levels[c][i]) : Edge<T>::even(i, q.bins[c], q.lower[c], q.upper[c]);
 }
 
 /* ---- 3. The plan. ------------------------------------------------------- */
@@ -290,9 +333,12 @@ cudaError_t prepare(const void *in, int channels, size_t rows, size_t row_pixels
     p->stride = rows > 1 ? stride : p->row_samples * sizeof(T);
     char *ws = (char *)workspace;
     cudaError_t e = cudaSuccess;
+    Prep<T> q = {};
+    unsigned most = 0; /* the most bins of a counted channel */
     for (int c = 0; c < channels && !e; ++c) {
         if (bins[c] == 0) continue;
         Chan &ch = p->ch[c];
+        const unsigned j = p->counted;
         ch.bins = (unsigned)bins[c];
         ch.even = levels[c] == NULL;
         ch.off = p->total_bins;
@@ -300,25 +346,28 @@ cudaError_t prepare(const void *in, int channels, size_t rows, size_t row_pixels
         p->total_bins += ch.bins;
         p->counted += 1;
         ch.counts = counts[c];
-        const double *dlev = NULL;
         if (levels[c]) {
-            dlev = (const double *)ws;
-            ch.levels = dlev;
+            ch.levels = (const double *)ws;
             e = cudaMemcpyAsync(ws, levels[c], (bins[c] + 1) * 8, cudaMemcpyHostToDevice, stream);
             ws += round16((bins[c] + 1) * 8);
         } else {
             ch.lowf = (float)lower[c];
             ch.lowi = (long long)lower[c];
             ch.scalef = (float)((double)bins[c] / (upper[c] - lower[c]));
+            q.lower[j] = lower[c];
+            q.upper[j] = upper[c];
         }
         ch.t = ws;
         ws += round16((bins[c] + 1) * sizeof(Key));
-        if (!e) e = cudaMemsetAsync(counts[c], 0, bins[c] * sizeof(unsigned long long), stream);
-        if (!e) {
-            thresholds<T><<<(unsigned)((bins[c] + 1 + 255) / 256), 256, 0, stream>>>(
-                (Key *)ch.t, ch.bins, dlev, levels[c] ? 0.0 : lower[c], levels[c] ? 0.0 : upper[c]);
-            e = cudaGetLastError();
-        }
+        q.t[j] = (Key *)ch.t;
+        q.levels[j] = ch.levels;
+        q.counts[j] = ch.counts;
+        q.bins[j] = ch.bins;
+        most = ch.bins > most ? ch.bins : most;
+    }
+    if (!e && p->counted) {
+        prepare_channels<T><<<dim3((most + 1 + 255) / 256, p->counted), 256, 0, stream>>>(q);
+        e = cudaGetLastError();
     }
     return e;
 }
