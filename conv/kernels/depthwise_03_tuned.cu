@@ -1,6 +1,7 @@
 /* Depthwise variant 3 (id 16): tuned. A warp per 512 outputs of a row, all
  * of their loads in flight at once, 16-byte loads and stores, several rows
- * per block, the mask in registers, the epilogue fused.
+ * per block, one kernel per width with the mask in registers, the epilogue
+ * fused.
  *
  * The idea. A depthwise convolution with a short mask (width 4 in the
  * sequence-mixing layers of state-space and convolutional language models,
@@ -22,13 +23,17 @@
  *      memory, shifted so that word 0 is the span's first input (4-byte
  *      stores, lanes 4 words apart: 4 lanes to a bank); the words past the
  *      span are zeroed, so that every word read was written for this item.
- *   3. The mask in registers: the warp loads its channel's w taps once per
- *      item into K registers (K = 4, 8, 16 or 32, the smallest that holds w;
- *      the kernel is compiled for each), every lane the same values, and the
- *      taps beyond w are never multiplied (each FMA is under a test j < w,
- *      the same in every lane). No shared or constant load per FMA.
+ *   3. One kernel per width, the mask in registers: the kernel is compiled
+ *      for each width w from 1 to 32 (a table of 32 launchers), and the
+ *      warp loads its channel's w taps once per item into w registers,
+ *      every lane the same values. The tap loop is unrolled w times with
+ *      no test in it: no shared or constant load and no compare or branch
+ *      per FMA. (Compiled instead for 4, 8, 16 or 32 taps with each FMA
+ *      under a test j < w, the form before this one had 30 compares and
+ *      31 branches in the SASS of a segment beside its FMAs, and ran width
+ *      31 in 0.5188 ms, below.)
  *   4. Four segments of 128 outputs: lane l reads its window of 3 + w
- *      inputs from word 128 sg + 4l as ceil((K + 3) / 4) aligned 16-byte
+ *      inputs from word 128 sg + 4l as ceil((w + 3) / 4) aligned 16-byte
  *      shared loads (LDS.128: each quarter of the warp reads 128
  *      consecutive bytes, so no two lanes meet in a bank), computes its 4
  *      outputs with 4w FMAs from registers, adds the bias and applies the
@@ -40,16 +45,19 @@
  * Counted, per output (width w): (511 + w) / 512 inputs loaded from global
  * memory, 16-byte wide (the w - 1 inputs an item shares with the next are
  * loaded by both, the second time from L1 or L2); one 4-byte shared store
- * per input; ceil((K + 3) / 4) / 4 shared loads of 16 bytes (K = 4: 0.5,
- * K = 32: 2.25); w FMAs from registers; the epilogue. Resources (ptxas -v,
- * CUDA 13.0, sm_90, no spills): 48, 48, 57 and 64 registers for K = 4, 8,
- * 16, 32, so 5, 5, 4 and 4 blocks of 256 threads per SM (40, 40, 32, 32
- * warps); 17408 bytes of static shared memory per block.
+ * per input; ceil((w + 3) / 4) / 4 shared loads of 16 bytes (w = 4: 0.5,
+ * w = 31: 2.25; the SASS at w = 31: 8 LDS.128 and one LDS.64 per segment);
+ * w FMAs from registers; the epilogue. Resources (ptxas -v, CUDA 13.0,
+ * sm_90, no spills): 40 to 48 registers at widths up to 11 and 17 to 22
+ * (6 or 5 blocks of 256 threads per SM), 50 to 52 at 12 to 16 and 58 to
+ * 64 from 23 on (4 blocks, 32 warps; 64 at 24 and 30-32); 17408 bytes of
+ * static shared memory per block.
  *
  * Measured on an H100 (8 x 2048 x 8192, conv/README.md): width 4, causal,
- * bias + SiLU, 0.3592 ms, 100.6% of the device copy's speed (0.3613 ms);
- * width 31, same, no epilogue, 0.5188 ms, 69.6% of the copy and 24.0% of
- * the fp32 peak. The form before this one staged and computed each segment
+ * bias + SiLU, 0.3596 ms, 100.5% of the device copy's speed (0.3616 ms);
+ * width 31, same, no epilogue, 0.4236 ms, 85.2% of the copy and 29.4% of
+ * the fp32 peak. The form with a test per FMA (item 3) took 0.5188 ms at
+ * width 31 (69.6%). The form before that staged and computed each segment
  * of 128 outputs in turn (at most 2 vectors per lane in flight, 64 to 127
  * registers): 0.552x the copy at width 4, width 31 not measured. With all
  * loads first but the window still read with 4-byte shared loads from a
@@ -57,14 +65,17 @@
  * it took 0.3861 ms at width 4 (93.5% of the copy) and 1.0351 ms at width
  * 31 (34.9%).
  *
- * Bound by: DRAM at width 4. At width 31, neither DRAM nor the FMA rate:
- * within a warp an item's loads and its compute take turns (31 taps are
- * 124 FMAs per lane and segment, against 16 at width 4), and the other
- * warps of the SM cover only part of it. A reading of the counts, not a
- * profile. Tried and not kept: loading the next item into registers while
- * the current one is computed (a warp taking 8 consecutive items): 108
- * registers at K = 32 and 64 at K = 4 left 2 and 4 blocks per SM, and both
- * widths got slower, 0.3973 ms at width 4 and 0.6454 ms at width 31.
+ * Bound by: DRAM at width 4. At width 31, instruction issue: Nsight
+ * Compute (clocks locked at 1.58 GHz) counts 0.69 instructions issued per
+ * cycle per scheduler and DRAM at 66.6% of its peak; in the form with a
+ * test per FMA, 0.78 issued per cycle in a kernel a third longer. Tried
+ * and not kept, on that form: loading the next item into registers while
+ * the current one is computed (108 registers at 32 taps: 0.6454 ms at
+ * width 31, 0.3973 ms at width 4); each warp running through consecutive
+ * items with the next item's 4-byte cp.async copies in flight behind the
+ * compute: 0.4960 to 0.4991 ms at width 31 with 4 outputs per lane and
+ * 0.5007 ms with 8, and 0.4313 to 0.4328 ms at width 4 (83.5% to 83.8%
+ * of the copy).
  *
  * Limits: width <= 32 (the table's max_width: the mask in registers). Any
  * number of rows, any length, any strides (each row's alignment is found
@@ -83,6 +94,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <utility> /* std::index_sequence */
+
 #include "common.cuh" /* ceil_div, launch_blocks, epilogue */
 
 namespace {
@@ -99,10 +112,10 @@ constexpr unsigned kBuf = kItem - 4 + 4 * kWinMax;       /* words per warp buffe
 static_assert(kBuf >= kSpanMax && kBuf % 4 == 0, "the buffer holds the largest span, in 16-byte words");
 static_assert(32 * kVecsPerLane * 4 >= kSpanMax + 3, "the lanes' vectors cover the largest span");
 
-template <unsigned K>
+template <unsigned W>
 __global__ void __launch_bounds__(kThreads)
     dw_tuned(const float *__restrict__ in, size_t rows, size_t channels, size_t length, size_t in_stride,
-             const float *__restrict__ mask, unsigned width, const float *__restrict__ bias, int causal, int act,
+             const float *__restrict__ mask, const float *__restrict__ bias, int causal, int act,
              float *__restrict__ out, size_t out_stride, size_t items_per_row, size_t first)
 {
     __shared__ __align__(16) float bufs[kWarps][kBuf];
@@ -114,7 +127,7 @@ __global__ void __launch_bounds__(kThreads)
     const size_t c = row % channels;
     const float *x = in + row * in_stride;
     float *y = out + row * out_stride;
-    const long long off = causal ? (long long)width - 1 : (long long)(width / 2);
+    const long long off = causal ? (long long)W - 1 : (long long)(W / 2);
     const long long len = (long long)length;
 
     /* Items are laid on out's 16-byte grid: the first starts at -d, d = the
@@ -124,7 +137,7 @@ __global__ void __launch_bounds__(kThreads)
     const long long t0 = (long long)(g * kItem) - (long long)d; /* the item's first output, maybe < 0 */
     if (t0 >= len) return;                                        /* the same for the whole warp */
     const unsigned nout = len - t0 < (long long)kItem ? (unsigned)(len - t0) : kItem;
-    const unsigned span = nout + width - 1;   /* the inputs the item's outputs read */
+    const unsigned span = nout + W - 1;       /* the inputs the item's outputs read */
     const long long p0 = t0 - off;            /* the span's first input */
     const unsigned s = (unsigned)(((uintptr_t)x / sizeof(float) + (uintptr_t)p0) & 3);
     const long long base = p0 - (long long)s; /* on in's 16-byte grid */
@@ -152,9 +165,9 @@ __global__ void __launch_bounds__(kThreads)
         }
     }
     /* The mask and bias while the loads are in flight. */
-    float m[K]; /* the channel's taps, in registers; 0 past width (never multiplied) */
+    float m[W]; /* the channel's taps, in registers */
 #pragma unroll
-    for (unsigned j = 0; j < K; ++j) m[j] = j < width ? __ldg(mask + c * width + j) : 0.0f;
+    for (unsigned j = 0; j < W; ++j) m[j] = __ldg(mask + c * W + j);
     const float b = bias ? __ldg(bias + c) : 0.0f;
 
     /* 2. Into the warp's buffer, shifted so that word 0 is the span's first
@@ -182,7 +195,7 @@ __global__ void __launch_bounds__(kThreads)
     for (unsigned sg = 0; sg < kSegs; ++sg) {
         const long long ts = t0 + (long long)(sg * kSegOut); /* the segment's first output */
         if (ts >= len) break; /* the same for the whole warp */
-        constexpr unsigned kWin = (K + 3 + 3) / 4;
+        constexpr unsigned kWin = (W + 3 + 3) / 4;
         const float4 *win = reinterpret_cast<const float4 *>(buf + sg * kSegOut + 4 * lane);
         float w[4 * kWin];
 #pragma unroll
@@ -192,11 +205,9 @@ __global__ void __launch_bounds__(kThreads)
         }
         float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-        for (unsigned j = 0; j < K; ++j) {
-            if (j >= width) break; /* the same in every lane */
+        for (unsigned j = 0; j < W; ++j)
 #pragma unroll
             for (unsigned e = 0; e < 4; ++e) acc[e] += w[e + j] * m[j];
-        }
         float r[4];
 #pragma unroll
         for (unsigned e = 0; e < 4; ++e) r[e] = epilogue(acc[e], b, act);
@@ -211,18 +222,27 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-template <unsigned K>
+typedef cudaError_t launch_fn(const float *, size_t, size_t, size_t, size_t, const float *, const float *, int, int,
+                              float *, size_t, cudaStream_t);
+
+template <unsigned W>
 cudaError_t launch(const float *in, size_t rows, size_t channels, size_t length, size_t in_stride, const float *mask,
-                   size_t width, const float *bias, int causal, int act, float *out, size_t out_stride,
-                   cudaStream_t stream)
+                   const float *bias, int causal, int act, float *out, size_t out_stride, cudaStream_t stream)
 {
     /* Items of 512 outputs laid from -3 (the largest d), so that they cover
      * [-d, length) for every row: ceil((length + 3) / 512) per row. */
     const size_t per_row = ceil_div(length + 3, kItem);
-    return launch_blocks(dw_tuned<K>, ceil_div(rows * per_row, kWarps), /* 8 items per block */
-                         dim3(kThreads), 0, stream, in, rows, channels, length, in_stride, mask, (unsigned)width, bias,
-                         causal, act, out, out_stride, per_row);
+    return launch_blocks(dw_tuned<W>, ceil_div(rows * per_row, kWarps), /* 8 items per block */
+                         dim3(kThreads), 0, stream, in, rows, channels, length, in_stride, mask, bias, causal, act, out,
+                         out_stride, per_row);
 }
+
+/* One kernel per width, 1 to kMaxWidth: kLaunch::fn[width - 1]. */
+template <size_t... I> struct Launches {
+    static constexpr launch_fn *fn[sizeof...(I)] = {&launch<(unsigned)I + 1>...};
+};
+template <size_t... I> Launches<I...> launches_of(std::index_sequence<I...>);
+using kLaunch = decltype(launches_of(std::make_index_sequence<kMaxWidth>()));
 
 } // namespace
 
@@ -235,8 +255,5 @@ extern "C" cudaError_t gk_conv_depthwise_03_tuned_run(const float *in, size_t ro
                                                       cudaStream_t stream)
 {
     if (width == 0 || width > kMaxWidth) return cudaErrorInvalidValue; /* after gk_conv1d_depthwise's check */
-    if (width <= 4) return launch<4>(in, rows, channels, length, in_stride, mask, width, bias, causal, act, out, out_stride, stream);
-    if (width <= 8) return launch<8>(in, rows, channels, length, in_stride, mask, width, bias, causal, act, out, out_stride, stream);
-    if (width <= 16) return launch<16>(in, rows, channels, length, in_stride, mask, width, bias, causal, act, out, out_stride, stream);
-    return launch<32>(in, rows, channels, length, in_stride, mask, width, bias, causal, act, out, out_stride, stream);
+    return kLaunch::fn[width - 1](in, rows, channels, length, in_stride, mask, bias, causal, act, out, out_stride, stream);
 }
