@@ -65,16 +65,16 @@
  * channel's counts and writes its thresholds.
  *
  * Bound by: not the reads. Measured on an H100 (histogram/README.md, "How
- * the forms compare"; n = 2^28 uniform f32): even bins take 0.9043 ms at
- * 256 bins and 0.9721 ms at 4096, 39.5% and 36.7% of the read-only stream
- * of the same bytes; levels 1.9017 and 4.9481 ms, 18.8% and 7.2%. What
+ * the forms compare"; n = 2^28 uniform f32): even bins take 0.8862 ms at
+ * 256 bins and 0.9536 ms at 4096, 40.3% and 37.5% of the read-only stream
+ * of the same bytes; levels 1.8954 and 4.9312 ms, 18.8% and 7.2%. What
  * sets the pace is the per-sample work counted above, issued for one
  * 4-byte sample per load (a reading of the counts, not a profile): for
  * even bins the key, the estimate and the two checks, for levels the
  * divergent search, log2(bins) dependent loads per sample. With several
  * channels each sample also pays the 64-bit modulo of its channel
  * (levels.cuh, sample_at): RGBA u8 with 3 channels counted, 2^26 pixels,
- * takes 1.8313 ms, 5.4% of the stream.
+ * takes 1.8226 ms, 5.4% of the stream.
  *
  * Limits: 256 threads per block; every dtype of gk_histogram_ex (f32, f16,
  * u8, u16, i32, u32), every form, 1-4 channels, any rows; the private

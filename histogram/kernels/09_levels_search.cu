@@ -39,8 +39,8 @@
  * Bound by: for levels, the search: floor(log2 bins) + 1 shared loads per
  * sample, issued by every lane; for even bins, as variant 8. Measured on an
  * H100 (histogram/README.md, "How the forms compare"; n = 2^28 uniform
- * f32): levels take 1.5273 ms at 256 bins and 4.8569 ms at 4096, 23.4% and
- * 7.4% of the read-only stream; even bins 0.7605 and 0.9460 ms. From 256 to
+ * f32): levels take 1.5250 ms at 256 bins and 4.8441 ms at 4096, 23.4% and
+ * 7.4% of the read-only stream; even bins 0.7430 and 0.9274 ms. From 256 to
  * 4096 bins the steps go from 9 to 13 and the time 3.2 times: each step
  * costs more with more keys. A reading of the search, not a profile: key j
  * (4 bytes) lies in bank j % 32, and at the step of size s b is a multiple

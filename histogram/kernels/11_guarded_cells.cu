@@ -1,7 +1,8 @@
 /* Variant 11: guarded cells. Even bins by an estimate proven right, with no
- * load, for all but the samples next to an edge; levels by a table of equal
- * cells that leaves at most a short search; 8- and 16-bit integers into
- * power-of-two bins by a shift; each channel's plan read once per item.
+ * load, for all but the samples next to an edge (f16: variant 10's check);
+ * levels by a table of equal cells that leaves at most a short search; 8-
+ * and 16-bit integers into power-of-two bins by a shift; each channel's
+ * plan read once per item.
  *
  * The idea. Variants 8-10 make every sample's bin exact by checking it: an
  * estimate, then two threshold loads from shared memory (even bins), or a
@@ -31,6 +32,14 @@
  *      when eps >= 1/8, bins > 2^21 or s lies outside [2^-126, 2^127]. The
  *      proof assumes IEEE arithmetic with denormals kept, the toolkit's
  *      default; a subtraction whose result is a denormal is exact anyway.)
+ *      f16 samples take variant 10's way instead: the key and the range
+ *      test, the estimate b checked against the two threshold keys t[b]
+ *      and t[b + 1], a search when the check fails. f16 values lie on a
+ *      coarse grid that holds the boundaries themselves (every k / 256 in
+ *      [1/256, 1) is an f16 value), a sample on a boundary always fails
+ *      the guard, and where many do (in the bench's data 1 sample in 8 or
+ *      more) nearly every warp would run both the guarded path and the
+ *      exact one.
  *   2. Levels: cells. The span of the levels, [lo, lo + M / s) with lo at
  *      or below levels[0] (floats: the largest float there; integers: its
  *      floor, at least the type's minimum) and s = fl(M / (levels[bins] -
@@ -89,29 +98,27 @@
  *
  * Bound by: measured on an H100 (histogram/README.md, "How the forms
  * compare"; uniform data, n = 2^28 f32, the read-only stream 0.357 ms):
- *   - f32 even bins: 0.3841 ms at 256 bins and 0.4029 ms at 4096, 92.9%
- *     and 88.7% of the stream (variant 10: 0.4975 and 0.5111 ms), 0.96x
- *     and 7.91x CUB's HistogramEven. What is left above the stream is per
+ *   - f32 even bins: 0.3662 ms at 256 bins and 0.3821 ms at 4096, 97.6%
+ *     and 93.6% of the stream (variant 10: 0.4818 and 0.4919 ms), 1.01x
+ *     and 8.32x CUB's HistogramEven. What is left above the stream is per
  *     sample work (the 8 operations, the address and the atomic) issued
  *     for one 4-byte sample per load, and more of it at 4096 bins, where
  *     the guard fails 16 times as often (a reading, not a profile);
- *   - f32 levels: 0.7887 ms at 256 bins (45.2% of the stream, 4.62x CUB's
- *     HistogramRange; variant 10: 1.3758 ms) and 1.1949 ms at 4096 (29.9%,
- *     3.68x; variant 10: 4.8242 ms). The cell's load, the key and the
+ *   - f32 levels: 0.7877 ms at 256 bins (45.3% of the stream, 4.66x CUB's
+ *     HistogramRange; variant 10: 1.3744 ms) and 1.1879 ms at 4096 (30.1%,
+ *     3.70x; variant 10: 4.8146 ms). The cell's load, the key and the
  *     search steps stand between the load of a sample and its atomic; with
  *     quadratic levels the cells near 0 hold many boundaries, and at 4096
  *     bins the keys, the cells and one copy of the counters take 64 KiB of
  *     shared memory per block, 3 blocks per SM instead of 4;
- *   - RGBA u8, 3 channels counted, 2^26 pixels: 0.1233 ms, 80.3% of the
- *     stream, 1.02x CUB's MultiHistogramEven<4, 3> (variant 10: 0.2055
+ *   - RGBA u8, 3 channels counted, 2^26 pixels: 0.1164 ms, 85.2% of the
+ *     stream, 1.09x CUB's MultiHistogramEven<4, 3> (variant 10: 0.1978
  *     ms), every sample a shift and an atomic;
- *   - even bins at n = 2^26: u8 1.02x CUB (81.9% of the stream), u16
- *     2.70x (89.3%), i32 3.32x and u32 3.27x (92.9%, 92.6%); f16 0.1642
- *     ms, 0.47x CUB and slower than variant 10 (0.1387 ms): f16 values lie
- *     on a coarse grid that holds the boundaries themselves (every k / 256
- *     in [1/256, 1) is an f16 value), and a sample on a boundary always
- *     fails the guard, so in these data about 1 sample in 8 or more takes
- *     the exact path, and nearly every warp runs both paths.
+ *   - even bins at n = 2^26: u8 1.05x CUB (83.8% of the stream), u16
+ *     2.74x (89.8%), i32 3.34x and u32 3.29x (93.5%, 93.3%); f16, by
+ *     variant 10's estimate and check (item 1: on the f16 grid samples on
+ *     a boundary fail the guard), 0.1139 ms, 49.3% of the stream, 0.68x
+ *     CUB's 0.0773 ms and 1.06x faster than variant 10 (0.1208 ms).
  *
  * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
  * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4
