@@ -258,6 +258,15 @@ static void testdw(dev *d, const gk_conv_variant *v, int small, uint64_t seed)
                     rundw(d, v, b, c, len, sin, sout, wd, !causal, !with_bias, act, (off + 1) % 4,
                           GK_CONV_DATA_INTEGER, seed_of(seed, k, 4));
             }
+    /* Every width from 1 to 40 the variant takes (variant 16 compiles one
+     * kernel per width), on rows of two items of 512 outputs and a part,
+     * both paddings, with and without a bias, each activation. */
+    for (size_t wd = 1; wd <= 40; ++wd, ++k) {
+        if (v->max_width && wd > v->max_width) break;
+        size_t len = 1100, sin = len + pads[wd % 4], sout = len + pads[(wd / 2) % 4];
+        rundw(d, v, 2, 3, len, sin, sout, wd, (int)(wd % 2), (int)((wd / 2) % 2), (gk_conv_activation)(wd % 3),
+              wd % 4, GK_CONV_DATA_REAL, seed_of(seed, k, 5));
+    }
 }
 
 /* ---- cuFFT 2D ------------------------------------------------------------- */
