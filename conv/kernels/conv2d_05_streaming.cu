@@ -77,13 +77,25 @@
  * the store. Registers: 40, 72, 84 and 108 at 1, 3, 5 and 7 per side, no
  * spills; shared memory 8 x kDepth x 544 bytes of ring (26.1 KB at 3 x 3,
  * 43.5 KB at 5 x 5, 30.5 KB at 7 x 7) and the taps. So 3 blocks (24 warps)
- * per SM at 3 x 3 and 5 x 5, 2 at 7 x 7 (registers).
+ * per SM at 3 x 3, 2 (16 warps) at 5 x 5 and 7 x 7: registers are given
+ * to a warp in units of 256, so 84 per thread take 2816 per warp and
+ * 22528 per block, and a third block does not fit in 65536 (Nsight
+ * Compute's occupancy section: a block limit of 2 by registers at 5 x 5).
  *
  * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
- * edge and row, m_r - 1 rows per share); at 7 x 7 issue, 254 instructions
- * a row with 16 warps per SM to cover the latencies. Measured on an H100
- * at 8192 x 8192 (conv/README.md, the 2D table): 87.3% of the device
- * copy's speed at 3 x 3, 81.7% at 5 x 5, 78.7% at 7 x 7 and 50.2% at 9 x 9.
+ * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue, 254
+ * instructions a row: Nsight Compute counts an instruction issued in
+ * 75.6% of the active cycles of each scheduler, and "not selected" (a
+ * warp ready while another issues) as the first stall reason. At 5 x 5
+ * neither: issue in 50.7% of the cycles, DRAM at 74.2% of its peak, the
+ * stalls spread over the shared-memory queue (mio throttle), shared loads
+ * (short scoreboard) and selection; 3 blocks per SM there (at most 80
+ * registers) took the same time, 0.2234 ms. The L2 serves 18.0 million
+ * sectors of reads at 5 x 5 and 7 x 7 against 9.5 million at 3 x 3 for
+ * the same 276 to 279 MB read from DRAM; why is not found yet. Measured on
+ * an H100 at 8192 x 8192 (conv/README.md, the 2D table): 87.3% of the
+ * device copy's speed at 3 x 3, 81.7% at 5 x 5, 78.7% at 7 x 7 and 50.2%
+ * at 9 x 9.
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
  * positions and strides, shares of at most 2^30 rows; in and out need only
