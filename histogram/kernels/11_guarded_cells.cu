@@ -86,9 +86,10 @@
  * (once per block when there is one channel): the fields of its plan,
  * loaded from the kernel's parameters (the constant bank), its first and
  * last key, and one branch on its mode. Per block: keys and cells copied
- * from the workspace into shared memory. Per call: variant 8's thresholds, and for
- * each channel with levels one launch that builds its cells (M threads,
- * two binary searches over the levels each).
+ * from the workspace into shared memory. Per call: the one launch of
+ * levels.cuh's prepare_channels (counts zeroed, thresholds written), and
+ * for each channel with levels one launch that builds its cells (M
+ * threads, two binary searches over the levels each).
  *
  * Shared memory per block: the private counters (replicas as variant 10),
  * the keys (sum of (bins + 1) x 4 bytes, 8 for i32 and u32), the cells (M
@@ -100,20 +101,33 @@
  * compare"; uniform data, n = 2^28 f32, the read-only stream 0.357 ms):
  *   - f32 even bins: 0.3662 ms at 256 bins and 0.3821 ms at 4096, 97.6%
  *     and 93.6% of the stream (variant 10: 0.4818 and 0.4919 ms), 1.01x
- *     and 8.32x CUB's HistogramEven. What is left above the stream is per
- *     sample work (the 8 operations, the address and the atomic) issued
- *     for one 4-byte sample per load, and more of it at 4096 bins, where
- *     the guard fails 16 times as often (a reading, not a profile);
+ *     and 8.32x CUB's HistogramEven. Nsight Compute at 256 bins: 189
+ *     million warp instructions (22.5 per 32 samples), one issued in 65%
+ *     of each scheduler's active cycles, and waiting for the loads (long
+ *     scoreboard) the first stall reason: close to the stream, with the
+ *     per sample work (the 8 operations, the address and the atomic)
+ *     still in the way; at 4096 bins the guard fails 16 times as often;
  *   - f32 levels: 0.7877 ms at 256 bins (45.3% of the stream, 4.66x CUB's
  *     HistogramRange; variant 10: 1.3744 ms) and 1.1879 ms at 4096 (30.1%,
- *     3.70x; variant 10: 4.8146 ms). The cell's load, the key and the
- *     search steps stand between the load of a sample and its atomic; with
- *     quadratic levels the cells near 0 hold many boundaries, and at 4096
- *     bins the keys, the cells and one copy of the counters take 64 KiB of
- *     shared memory per block, 3 blocks per SM instead of 4;
+ *     3.70x; variant 10: 4.8146 ms). Instruction issue bounds it: Nsight
+ *     Compute at 256 bins counts 579 million warp instructions (69 per 32
+ *     samples), one issued in 74% of the active cycles. With quadratic
+ *     levels and 8 cells per bin a cell holds a boundary for about 12% of
+ *     uniform samples (1 / (16 sqrt(x)) at x), so nearly every warp has a
+ *     lane in the search and runs it; at 4096 bins the keys, the cells and
+ *     one copy of the counters take 64 KiB of shared memory per block, 3
+ *     blocks per SM instead of 4. Tried and not kept: deciding a cell with
+ *     one boundary by one key and a select in every lane, the search only
+ *     for cells with two or more: 0.8092 and 1.2642 ms, slower;
  *   - RGBA u8, 3 channels counted, 2^26 pixels: 0.1164 ms, 85.2% of the
  *     stream, 1.09x CUB's MultiHistogramEven<4, 3> (variant 10: 0.1978
- *     ms), every sample a shift and an atomic;
+ *     ms). Nsight Compute: 64.9 million warp instructions (10.3 per 32
+ *     counted samples), one issued in 68% of the active cycles, where
+ *     variant 7's u8 kernel issues 29.0 million for 2^28 bytes (3.5 per
+ *     32): here per sample the byte's extraction, the shift by the plan's
+ *     p, the address and the atomic (SASS: LOP3, SHF, IMAD, ATOMS), per
+ *     vector the test of the item's end, and per item and channel the
+ *     plan's fields and a branch on its mode;
  *   - even bins at n = 2^26: u8 1.05x CUB (83.8% of the stream), u16
  *     2.74x (89.8%), i32 3.34x and u32 3.29x (93.5%, 93.3%); f16, by
  *     variant 10's estimate and check (item 1: on the f16 grid samples on
