@@ -29,9 +29,9 @@
  *      every lane the same values. The tap loop is unrolled w times with
  *      no test in it: no shared or constant load and no compare or branch
  *      per FMA. (Compiled instead for 4, 8, 16 or 32 taps with each FMA
- *      under a test j < w, the form before this one had 30 compares and
- *      31 branches in the SASS of a segment beside its FMAs, and ran width
- *      31 in 0.5188 ms, below.)
+ *      under a test j < w, the form before this one had a compare and a
+ *      branch per tap in its SASS, 31 branches out of the tap loop of a
+ *      segment at 32 taps, and ran width 31 in 0.5188 ms, below.)
  *   4. Four segments of 128 outputs: lane l reads its window of 3 + w
  *      inputs from word 128 sg + 4l as ceil((w + 3) / 4) aligned 16-byte
  *      shared loads (LDS.128: each quarter of the warp reads 128
