@@ -42,7 +42,9 @@
  * (1.014x CUB instead of 1.020x, both as fast as the read-only stream).
  * With a full fence before a relaxed atomicAdd and the whole last block in
  * the tail, 2^20 took 9.06 us; the README's table under step 12 compares
- * the ends one could build (reduce/tuning/det_tails.cu).
+ * the ends one could build (reduce/tuning/det_tails.cu): a cooperative
+ * launch's grid.sync() (no memset) is faster at 2^20 only, and a second
+ * kernel started early by programmatic dependent launch, no faster.
  * Bound by: DRAM bandwidth at large n, launch and DRAM latency at small n.
  *
  * Limits: f32 and i32, sum, max, min; 512 threads per block; grid min(resident

@@ -17,6 +17,15 @@
  *   cluster16       one cluster of 16 blocks of 1024 threads (all the
  *                   data), the blocks' results added through distributed
  *                   shared memory; no memset, no atomic
+ *   pdl-tail        the blocks store their results and end; a one-warp
+ *                   kernel, launched as a programmatic dependent launch,
+ *                   waits for them (griddepcontrol.wait) and adds them in
+ *                   order; no memset, no atomic ("-early": each block lets
+ *                   the dependent launch start as soon as it begins)
+ *   pdl-zero-ticket a one-thread kernel zeroes the counter instead of the
+ *                   memset; the ticket kernel, a dependent launch, waits
+ *                   for it just before taking its ticket
+ *   slots + tail, no pdl   the two kernels of pdl-tail, launched plainly
  * and, for scale: CUB's DeviceReduce::Sum, a kernel that only reads (the
  * stream), an empty kernel, and a 4-byte memset before an empty kernel.
  * Timing as gk_bench's: the L2 flushed (a 2 x L2 memset) before each call,
@@ -173,6 +182,82 @@ __global__ void __launch_bounds__(1024, 1) k_cluster(const float4 *in, size_t nv
     }
     cl.sync(); /* no block leaves while block 0 may still read its shared memory */
 }
+/* Programmatic dependent launch (PTX griddepcontrol, sm_90): a kernel
+ * launched with cudaLaunchAttributeProgrammaticStreamSerialization may start
+ * before the kernel ahead of it in the stream ends (once every block of that
+ * one has run launch_dependents, or ended); its griddepcontrol.wait returns
+ * when that kernel has completed and its writes are visible. */
+__device__ __forceinline__ void pdl_trigger() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+__device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+
+/* pdl-tail: the blocks store their results and end; a second kernel of one
+ * warp, launched early, waits for them and adds the slots in order. */
+template <bool EarlyTrigger>
+__global__ void __launch_bounds__(B) k_slots(const float4 *in, size_t nvec, float *slots)
+{
+    if (EarlyTrigger) pdl_trigger();
+    float r = block_sum<B>(thread_part<B, U>(in, nvec));
+    if (threadIdx.x == 0) slots[blockIdx.x] = r;
+}
+__global__ void __launch_bounds__(32) k_tail(const float *slots, unsigned nslots, float *out)
+{
+    pdl_wait();
+    float p = 0.f;
+    for (unsigned b = threadIdx.x; b < nslots; b += 8 * 32) {
+        float x[8];
+#pragma unroll
+        for (unsigned j = 0; j < 8; ++j) x[j] = b + 32 * j < nslots ? __ldcg(slots + b + 32 * j) : 0.f;
+#pragma unroll
+        for (unsigned j = 0; j < 8; ++j) p += x[j];
+    }
+    p = warp_sum(p);
+    if (threadIdx.x == 0) *out = p;
+}
+/* pdl-zero: a one-thread kernel zeroes the ticket counter and lets the sum
+ * start at once; the sum waits for it only before taking its ticket. */
+__global__ void k_zero(unsigned *cnt)
+{
+    pdl_trigger();
+    *cnt = 0;
+}
+__global__ void __launch_bounds__(B) k_ticket_pdl(const float4 *in, size_t nvec, float *out, float *slots,
+                                                  unsigned *cnt)
+{
+    float r = block_sum<B>(thread_part<B, U>(in, nvec));
+    if (threadIdx.x >= 32) return;
+    unsigned t = 0;
+    if (threadIdx.x == 0) {
+        slots[blockIdx.x] = r;
+        pdl_wait();
+        asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;" : "=r"(t) : "l"(cnt), "r"(1u) : "memory");
+    }
+    t = __shfl_sync(0xffffffffu, t, 0);
+    if (t != gridDim.x - 1) return;
+    __syncwarp();
+    float p = 0.f;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += 8 * 32) {
+        float x[8];
+#pragma unroll
+        for (unsigned j = 0; j < 8; ++j) x[j] = b + 32 * j < gridDim.x ? __ldcg(slots + b + 32 * j) : 0.f;
+#pragma unroll
+        for (unsigned j = 0; j < 8; ++j) p += x[j];
+    }
+    p = warp_sum(p);
+    if (threadIdx.x == 0) *out = p;
+}
+template <typename... P, typename... A> static void launch_pdl(void (*k)(P...), dim3 g, dim3 b, cudaStream_t st, A... a)
+{
+    cudaLaunchConfig_t c = {};
+    c.gridDim = g;
+    c.blockDim = b;
+    c.stream = st;
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    c.attrs = at;
+    c.numAttrs = 1;
+    CK(cudaLaunchKernelEx(&c, k, a...));
+}
 __global__ void k_empty(float *out)
 {
     if (threadIdx.x == 1000) *out = 0.f;
@@ -264,6 +349,22 @@ int main()
                  c.attrs = a;
                  c.numAttrs = 1;
                  CK(cudaLaunchKernelEx(&c, k_cluster, in4, nvec, d_out));
+             }},
+            {"pdl-tail", [&] {
+                 k_slots<false><<<G, B, 0, st>>>(in4, nvec, slots);
+                 launch_pdl(k_tail, dim3(1), dim3(32), st, (const float *)slots, G, d_out);
+             }},
+            {"pdl-tail-early", [&] {
+                 k_slots<true><<<G, B, 0, st>>>(in4, nvec, slots);
+                 launch_pdl(k_tail, dim3(1), dim3(32), st, (const float *)slots, G, d_out);
+             }},
+            {"pdl-zero-ticket", [&] {
+                 k_zero<<<1, 1, 0, st>>>(cnt);
+                 launch_pdl(k_ticket_pdl, dim3(G), dim3(B), st, in4, nvec, d_out, slots, cnt);
+             }},
+            {"slots + tail, no pdl", [&] {
+                 k_slots<false><<<G, B, 0, st>>>(in4, nvec, slots);
+                 k_tail<<<1, 32, 0, st>>>(slots, G, d_out);
              }},
             {"empty kernel", [&] { k_empty<<<1, 32, 0, st>>>(d_out); }},
             {"memset + empty kernel", [&] {
