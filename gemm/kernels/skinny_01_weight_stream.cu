@@ -78,7 +78,16 @@
  * several times slower than the stream (1 x 4167 x 2682 with the weight
  * stored k x n: 82 us, against 25 us for 1 x 4168 x 2688 on rows of
  * 16-byte units; gemm/tuning/tiles-h100/skinny_rows.txt), so GK_GEMM_AUTO
- * gives this variant a weight only on such rows. A larger m runs several
+ * gives this variant a weight only on such rows. Tried and not kept
+ * (H100, 2026-11-28 07:10 UTC, medians): reading such rows 16 bytes at a
+ * time, from the two aligned blocks around them, cut out in registers
+ * (selects and funnel shifts) inside load_w. 1 x 4167 x 2682 took 0.0783
+ * ms stored k x n and 0.0357 stored n x k, 1 x 8191 x 8191 0.5972 and
+ * 0.2284, against 0.0306 and 0.0193 for 1 x 4168 x 2688 and 0.0615 and
+ * 0.0608 for 1 x 8192 x 8192 on rows of 16-byte units. By a reading of
+ * the code, not a profile: the cut needs the loaded data inside load_w,
+ * which runs steps ahead of the multiplies, so the warp waits there for
+ * its loads instead of multiplying. A larger m runs several
  * token tiles, adjacent in the grid so that they read the same weight rows
  * at about the same time (from L2 after the first), and is correct for any m,
  * but each tile multiplies the instructions per weight byte.
