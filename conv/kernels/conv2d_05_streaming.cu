@@ -84,29 +84,28 @@
  *
  * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
  * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue, 254
- * instructions a row: Nsight Compute counts an instruction issued in
- * 75.6% of the active cycles of each scheduler, and "not selected" (a
- * warp ready while another issues) as the first stall reason. At 5 x 5
- * neither: issue in 50.7% of the cycles, DRAM at 74.2% of its peak, the
- * stalls spread over the shared-memory queue (mio throttle), shared loads
- * (short scoreboard) and selection; 3 blocks per SM there (at most 80
- * registers) took the same time, 0.2234 ms. The L2 serves 18.0 million
- * sectors of reads at 5 x 5 and 7 x 7 against 9.5 million at 3 x 3 for
- * the same 276 to 279 MB read from DRAM; why is not found yet. Two
- * changes were timed against this file in one run on an H100 (2026-11-28
- * 06:43 UTC, 8192 x 8192, medians) and not kept: the taps held in
- * registers instead of broadcast from shared memory (14 fewer LDS.128 a
- * row at 7 x 7; 128 registers) took 0.2266 against 0.2292 and 0.2294 ms
- * at 7 x 7, 0.2206 against 0.2205 and 0.2208 at 5 x 5, too little to move
- * either goal; and 8
- * columns per lane at 5 x 5 and 7 x 7 (two groups of 4, 128 columns
- * apart, so the window loads stay conflict-free; 4 warps a block, 127 and
- * 153 registers, 16 and 12 warps per SM), which issues about 13% fewer
- * instructions per output at 7 x 7, was slower: 0.2234 and 0.2232 ms at
- * 5 x 5, 0.2486 and 0.2499 at 7 x 7. Measured on
- * an H100 at 8192 x 8192 (conv/README.md, the 2D table): 87.3% of the
- * device copy's speed at 3 x 3, 81.7% at 5 x 5, 78.7% at 7 x 7 and 50.2%
- * at 9 x 9.
+ * instructions a row: Nsight Compute counts an instruction issued in 75.6%
+ * of the active cycles of each scheduler, and "not selected" (a warp ready
+ * while another issues) as the first stall reason. At 5 x 5 neither: issue
+ * in 50.7% of the cycles, DRAM at 74.2% of its peak, the stalls spread over
+ * the shared-memory queue (mio throttle), shared loads (short scoreboard)
+ * and selection; 3 blocks per SM there (at most 80 registers) took the same
+ * time, 0.2234 ms. The L2 serves 18.0 million sectors of reads at 5 x 5 and
+ * 7 x 7 against 9.5 million at 3 x 3 for the same 276 to 279 MB read from
+ * DRAM; why is not found yet. Two changes were timed against this file in
+ * one run on an H100 (2026-11-28 06:43 UTC, 8192 x 8192, medians) and not
+ * kept: the taps held in registers instead of broadcast from shared memory
+ * (14 fewer LDS.128 a row at 7 x 7; 128 registers) took 0.2266 against
+ * 0.2292 and 0.2294 ms at 7 x 7, 0.2206 against 0.2205 and 0.2208 at 5 x 5,
+ * too little to move either goal; and 8 columns per lane at 5 x 5 and 7 x 7
+ * (two groups of 4, 128 columns apart, so the window loads stay
+ * conflict-free; 4 warps a block, 127 and 153 registers, 16 and 12 warps
+ * per SM), whose SASS at 7 x 7 has 16% fewer instructions per multiply-add
+ * (4024 for 2744 FFMA and FMUL, against 2392 for 1372; cuobjdump, CUDA
+ * 13.0), was slower: 0.2234 and 0.2232 ms at 5 x 5, 0.2486 and 0.2499
+ * at 7 x 7. Measured on an H100 at 8192 x 8192 (conv/README.md, the 2D table):
+ * 87.3% of the device copy's speed at 3 x 3, 81.7% at 5 x 5, 78.7% at 7 x 7
+ * and 50.2% at 9 x 9.
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
  * positions and strides, shares of at most 2^30 rows; in and out need only

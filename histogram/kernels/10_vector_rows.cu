@@ -69,22 +69,22 @@
  *
  * Bound by: not DRAM, though the loads are as wide as variant 7's. Measured
  * on an H100 (histogram/README.md, "How the forms compare"; uniform data):
- * f32 even bins at n = 2^28 take 0.4818 ms at 256 bins and 0.4919 ms at
- * 4096, 74.2% and 72.7% of the read-only stream (CUB's HistogramEven: 0.3702
+ * f32 even bins at n = 2^28 take 0.4846 ms at 256 bins and 0.4951 ms at
+ * 4096, 73.7% and 72.1% of the read-only stream (CUB's HistogramEven: 0.3705
  * ms at 256 bins), while u32 samples of the integer form, the same bytes
- * through variant 7's kernels, take 0.3559 ms, the stream's time. The time
+ * through variant 7's kernels, take 0.3581 ms, the stream's time. The time
  * hardly moves from 256 to 4096 bins (the estimate is rarely wrong: variant
  * 8's header bounds how rarely), so it is the per-sample work above, the
  * key, the range test, the estimate and its check, that sets the pace, not
  * the search or the counters (a reading of the measurements, not a profile);
  * 2-byte samples, twice as many per load, reach less of the stream (f16
- * 46.4%, u16 50.8% at 2^26). u8 by table: RGBA with 3 channels counted, 2^26
- * pixels, 0.1978 ms, 50.1% of the stream (CUB's MultiHistogramEven: 0.1264
- * ms), one channel at 2^26 55.8%, where variant 7's kernels reach 97.4% on
+ * 46.2%, u16 50.0% at 2^26). u8 by table: RGBA with 3 channels counted, 2^26
+ * pixels, 0.2002 ms, 49.4% of the stream (CUB's MultiHistogramEven: 0.1263
+ * ms), one channel at 2^26 55.2%, where variant 7's kernels reach 96.7% on
  * u8 samples of the integer form (2^28): here a table load comes before
  * every atomic. Levels: the search, floor(log2 bins) + 1 shared loads per
- * sample, issued by every lane, 1.3744 ms at 256 bins and 4.8146 ms at 4096
- * (26.0% and 7.4% of the stream), each step slower with more keys (variant
+ * sample, issued by every lane, 1.3832 ms at 256 bins and 4.8172 ms at 4096
+ * (25.8% and 7.4% of the stream), each step slower with more keys (variant
  * 9's header reads it as bank conflicts). Variant 11 proves the even bin
  * without a load (f16 aside), looks levels up in a table of cells and
  * reads each channel's plan once per piece.

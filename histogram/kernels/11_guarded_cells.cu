@@ -62,8 +62,9 @@
  *      64 bins, p = 2) need no estimate: the bin is (x - lower) >> p,
  *      counted when x - lower < upper - lower as an unsigned number; over
  *      the whole type (u8 over [0, 256), u16 over [0, 65536)) every sample
- *      is counted and the bin is x >> p. Variant 10 read a 256-entry table
- *      per u8 sample instead.
+ *      is counted and the bin is x >> p, or x itself when p = 0 (a mode
+ *      of its own, kWhole, so that no shift by zero is issued). Variant 10
+ *      read a 256-entry table per u8 sample instead.
  *   4. Channels per item. With 1, 2 or 4 channels the samples of a 16-byte
  *      vector (4, 8 or 16 of them) hold every channel in the same places in
  *      every vector of an item, so the walk (levels.cuh, walk_rows) takes
@@ -99,17 +100,17 @@
  *
  * Bound by: measured on an H100 (histogram/README.md, "How the forms
  * compare"; uniform data, n = 2^28 f32, the read-only stream 0.357 ms):
- *   - f32 even bins: 0.3662 ms at 256 bins and 0.3821 ms at 4096, 97.6%
- *     and 93.6% of the stream (variant 10: 0.4818 and 0.4919 ms), 1.01x
+ *   - f32 even bins: 0.3662 ms at 256 bins and 0.3829 ms at 4096, 97.5%
+ *     and 93.3% of the stream (variant 10: 0.4846 and 0.4951 ms), 1.01x
  *     and 8.32x CUB's HistogramEven. Nsight Compute at 256 bins: 189
  *     million warp instructions (22.5 per 32 samples), one issued in 65%
  *     of each scheduler's active cycles, and waiting for the loads (long
  *     scoreboard) the first stall reason: close to the stream, with the
  *     per sample work (the 8 operations, the address and the atomic)
  *     still in the way; at 4096 bins the guard fails 16 times as often;
- *   - f32 levels: 0.7877 ms at 256 bins (45.3% of the stream, 4.66x CUB's
- *     HistogramRange; variant 10: 1.3744 ms) and 1.1879 ms at 4096 (30.1%,
- *     3.70x; variant 10: 4.8146 ms). Instruction issue bounds it: Nsight
+ *   - f32 levels: 0.7957 ms at 256 bins (44.9% of the stream, 4.98x CUB's
+ *     HistogramRange; variant 10: 1.3832 ms) and 1.1903 ms at 4096 (30.0%,
+ *     3.70x; variant 10: 4.8172 ms). Instruction issue bounds it: Nsight
  *     Compute at 256 bins counts 579 million warp instructions (69 per 32
  *     samples), one issued in 74% of the active cycles. With quadratic
  *     levels and 8 cells per bin a cell holds a boundary for about 12% of
@@ -119,20 +120,22 @@
  *     blocks per SM instead of 4. Tried and not kept: deciding a cell with
  *     one boundary by one key and a select in every lane, the search only
  *     for cells with two or more: 0.8092 and 1.2642 ms, slower;
- *   - RGBA u8, 3 channels counted, 2^26 pixels: 0.1164 ms, 85.2% of the
- *     stream, 1.09x CUB's MultiHistogramEven<4, 3> (variant 10: 0.1978
- *     ms). Nsight Compute: 64.9 million warp instructions (10.3 per 32
- *     counted samples), one issued in 68% of the active cycles, where
+ *   - RGBA u8, 3 channels counted, 2^26 pixels: 0.1138 ms, 87.0% of the
+ *     stream, 1.11x CUB's MultiHistogramEven<4, 3> (variant 10: 0.2002
+ *     ms). Nsight Compute: 58.1 million warp instructions (9.2 per 32
+ *     counted samples), one issued in 63% of the active cycles, where
  *     variant 7's u8 kernel issues 29.0 million for 2^28 bytes (3.5 per
- *     32): here per sample the byte's extraction, the shift by the plan's
- *     p, the address and the atomic (SASS: LOP3, SHF, IMAD, ATOMS), per
- *     vector the test of the item's end, and per item and channel the
- *     plan's fields and a branch on its mode;
- *   - even bins at n = 2^26: u8 1.05x CUB (83.8% of the stream), u16
- *     2.74x (89.8%), i32 3.34x and u32 3.29x (93.5%, 93.3%); f16, by
+ *     32): here each sample needs at least the byte's extraction, the
+ *     counter's address and the atomic, and each item and channel the
+ *     plan's fields and a branch on its mode. Before items wholly inside
+ *     their row skipped the test of the row's end per vector and p = 0
+ *     its shift (kWhole): 64.9 million (10.3 per 32), 68% issue, 0.1164
+ *     ms (the run of 2026-11-28 03:40 UTC);
+ *   - even bins at n = 2^26: u8 1.05x CUB (83.6% of the stream), u16
+ *     2.73x (89.0%), i32 3.36x and u32 3.31x (93.7%, 93.6%); f16, by
  *     variant 10's estimate and check (item 1: on the f16 grid samples on
- *     a boundary fail the guard), 0.1139 ms, 49.3% of the stream, 0.68x
- *     CUB's 0.0773 ms and 1.06x faster than variant 10 (0.1208 ms).
+ *     a boundary fail the guard), 0.1154 ms, 48.6% of the stream, 0.67x
+ *     CUB's 0.0772 ms and 1.05x faster than variant 10 (0.1213 ms).
  *
  * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
  * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4
@@ -159,6 +162,7 @@ namespace {
  * the exact path (the key, the range test, the search) where its proof
  * does not hold. */
 enum Mode : unsigned { kOff = 0, kSearch = 1, kEven = 2, kCells = 3, kShift = 4, kShiftAll = 5, kCheck = 6 };
+constexpr unsigned kWhole = 7; /* kShiftAll with p = 0: each_mode's, never a plan's */
 
 constexpr float kMagic = 12582912.0f;       /* 1.5 x 2^23: y + kMagic rounds y to an integer */
 constexpr unsigned kMagicBits = 0x4b400000u; /* its bits */
@@ -301,7 +305,9 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
      * commonest paths straight to the atomic, the others through bin_as. */
     template <unsigned M> __device__ __forceinline__ void count_as(T x) const
     {
-        if constexpr (M == kShiftAll && !Sample<T>::kFloat && sizeof(T) <= 2) {
+        if constexpr (M == kWhole && !Sample<T>::kFloat && sizeof(T) <= 2) {
+            add((unsigned)x);
+        } else if constexpr (M == kShiftAll && !Sample<T>::kFloat && sizeof(T) <= 2) {
             add((unsigned)x >> f.shift);
         } else if constexpr (M == kCheck) {
             /* Variant 10's way: an estimate checked against two keys. */
@@ -334,7 +340,10 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
             if constexpr (!Sample<T>::kFloat) body(integral_constant<unsigned, kShift>());
             break;
         case kShiftAll:
-            if constexpr (!Sample<T>::kFloat && sizeof(T) <= 2) body(integral_constant<unsigned, kShiftAll>());
+            if constexpr (!Sample<T>::kFloat && sizeof(T) <= 2) {
+                if (f.shift == 0) body(integral_constant<unsigned, kWhole>());
+                else body(integral_constant<unsigned, kShiftAll>());
+            }
             break;
         default: body(integral_constant<unsigned, kSearch>()); break;
         }

@@ -436,7 +436,9 @@ constexpr size_t kChanBytes = sizeof(Chan) * kMaxChannels;
  * so that a channel's plan is read once per item, not once per sample, and
  * an uncounted channel's samples cost nothing.
  * Every load lies inside [0, row_samples) of its row: the padding after a
- * row is never read. */
+ * row is never read. An item wholly inside its row (every item of a row
+ * but the last, when CC > 0) loads and counts its vectors with no test of
+ * the row's end; the last one tests each vector. */
 template <typename T, int CC, unsigned U = kUnroll, typename K>
 __device__ __forceinline__ void walk_rows(const Plan &p, K &k, size_t w0, unsigned items, size_t segs)
 {
@@ -476,21 +478,30 @@ __device__ __forceinline__ void walk_rows(const Plan &p, K &k, size_t w0, unsign
             if (C == 3)
                 ph = (head + (unsigned)(seg % 3u) * (kSegVecs % 3u) * (V % 3u) + threadIdx.x * (V % 3u)) % 3u;
             Vector<T> x[U];
+            const bool whole = left >= (size_t)kSegVecs; /* every thread's U vectors inside the row */
 #pragma unroll
             for (unsigned u = 0; u < U; ++u)
-                if (u * kBlock + threadIdx.x < left) x[u].v = __ldg(vp + v0 + u * kBlock + threadIdx.x);
+                if (whole || u * kBlock + threadIdx.x < left) x[u].v = __ldg(vp + v0 + u * kBlock + threadIdx.x);
             if constexpr (CC > 0) {
                 /* Sample e of every vector is in channel (ph + e) mod CC. */
 #pragma unroll
                 for (unsigned j = 0; j < (unsigned)CC; ++j) {
                     if (CC > 1 && !k.channel((ph + j) & (CC - 1))) continue;
                     k.each_mode([&](auto m) {
+                        if (whole) {
 #pragma unroll
-                        for (unsigned u = 0; u < U; ++u)
-                            if (u * kBlock + threadIdx.x < left)
+                            for (unsigned u = 0; u < U; ++u)
 #pragma unroll
                                 for (unsigned i = 0; i < V / CC; ++i)
                                     k.template count_as<decltype(m)::value>(x[u].e[j + i * CC]);
+                        } else {
+#pragma unroll
+                            for (unsigned u = 0; u < U; ++u)
+                                if (u * kBlock + threadIdx.x < left)
+#pragma unroll
+                                    for (unsigned i = 0; i < V / CC; ++i)
+                                        k.template count_as<decltype(m)::value>(x[u].e[j + i * CC]);
+                        }
                     });
                 }
             } else {
