@@ -75,6 +75,21 @@ template <int NT> __device__ __forceinline__ float block_sum(float v)
     if (w == 0) v = warp_sum(l < NT / 32 ? s[l] : 0.f);
     return v;
 }
+/* Variant 12's tail: one warp adds the block results in a fixed order,
+ * lane l taking slots l, l + 32, ... with eight loads in flight, then the
+ * shuffle tree. Valid in every lane. */
+__device__ __forceinline__ float slots_sum(const float *slots, unsigned nslots)
+{
+    float p = 0.f;
+    for (unsigned b = threadIdx.x % 32; b < nslots; b += 8 * 32) {
+        float x[8];
+#pragma unroll
+        for (unsigned j = 0; j < 8; ++j) x[j] = b + 32 * j < nslots ? __ldcg(slots + b + 32 * j) : 0.f;
+#pragma unroll
+        for (unsigned j = 0; j < 8; ++j) p += x[j];
+    }
+    return warp_sum(p);
+}
 /* Variant 11's loop: this thread's part of the grid-stride sum. */
 template <int NT, int U> __device__ __forceinline__ float thread_part(const float4 *in, size_t nvec)
 {
@@ -98,6 +113,14 @@ template <int NT, int U> __device__ __forceinline__ float thread_part(const floa
 }
 
 constexpr int B = 512, U = 4;
+
+/* Programmatic dependent launch (PTX griddepcontrol, sm_90): a kernel
+ * launched with cudaLaunchAttributeProgrammaticStreamSerialization may start
+ * before the kernel ahead of it in the stream ends (once every block of that
+ * one has run launch_dependents, or ended); its griddepcontrol.wait returns
+ * when that kernel has completed and its writes are visible. */
+__device__ __forceinline__ void pdl_trigger() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+__device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 
 __global__ void __launch_bounds__(B) k_stream(const float4 *in, size_t nvec, float *out)
 {
@@ -130,6 +153,10 @@ __global__ void __launch_bounds__(B) k_ticket_fence(const float4 *in, size_t nve
         *cnt = 0;
     }
 }
+/* Pdl (pdl-zero-ticket): launched as a programmatic dependent launch
+ * behind k_zero, whose write of the counter it waits for before its
+ * ticket (pdl_wait, below). */
+template <bool Pdl>
 __global__ void __launch_bounds__(B) k_ticket_acq_rel(const float4 *in, size_t nvec, float *out, float *slots,
                                                       unsigned *cnt)
 {
@@ -138,20 +165,13 @@ __global__ void __launch_bounds__(B) k_ticket_acq_rel(const float4 *in, size_t n
     unsigned t = 0;
     if (threadIdx.x == 0) {
         slots[blockIdx.x] = r;
+        if (Pdl) pdl_wait();
         asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;" : "=r"(t) : "l"(cnt), "r"(1u) : "memory");
     }
     t = __shfl_sync(0xffffffffu, t, 0);
     if (t != gridDim.x - 1) return;
     __syncwarp();
-    float p = 0.f;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += 8 * 32) { /* eight loads in flight per lane */
-        float x[8];
-#pragma unroll
-        for (unsigned j = 0; j < 8; ++j) x[j] = b + 32 * j < gridDim.x ? __ldcg(slots + b + 32 * j) : 0.f;
-#pragma unroll
-        for (unsigned j = 0; j < 8; ++j) p += x[j];
-    }
-    p = warp_sum(p);
+    float p = slots_sum(slots, gridDim.x);
     if (threadIdx.x == 0) {
         *out = p;
         *cnt = 0;
@@ -182,13 +202,6 @@ __global__ void __launch_bounds__(1024, 1) k_cluster(const float4 *in, size_t nv
     }
     cl.sync(); /* no block leaves while block 0 may still read its shared memory */
 }
-/* Programmatic dependent launch (PTX griddepcontrol, sm_90): a kernel
- * launched with cudaLaunchAttributeProgrammaticStreamSerialization may start
- * before the kernel ahead of it in the stream ends (once every block of that
- * one has run launch_dependents, or ended); its griddepcontrol.wait returns
- * when that kernel has completed and its writes are visible. */
-__device__ __forceinline__ void pdl_trigger() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
-__device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 
 /* pdl-tail: the blocks store their results and end; a second kernel of one
  * warp, launched early, waits for them and adds the slots in order. */
@@ -202,15 +215,7 @@ __global__ void __launch_bounds__(B) k_slots(const float4 *in, size_t nvec, floa
 __global__ void __launch_bounds__(32) k_tail(const float *slots, unsigned nslots, float *out)
 {
     pdl_wait();
-    float p = 0.f;
-    for (unsigned b = threadIdx.x; b < nslots; b += 8 * 32) {
-        float x[8];
-#pragma unroll
-        for (unsigned j = 0; j < 8; ++j) x[j] = b + 32 * j < nslots ? __ldcg(slots + b + 32 * j) : 0.f;
-#pragma unroll
-        for (unsigned j = 0; j < 8; ++j) p += x[j];
-    }
-    p = warp_sum(p);
+    float p = slots_sum(slots, nslots);
     if (threadIdx.x == 0) *out = p;
 }
 /* pdl-zero: a one-thread kernel zeroes the ticket counter and lets the sum
@@ -219,31 +224,6 @@ __global__ void k_zero(unsigned *cnt)
 {
     pdl_trigger();
     *cnt = 0;
-}
-__global__ void __launch_bounds__(B) k_ticket_pdl(const float4 *in, size_t nvec, float *out, float *slots,
-                                                  unsigned *cnt)
-{
-    float r = block_sum<B>(thread_part<B, U>(in, nvec));
-    if (threadIdx.x >= 32) return;
-    unsigned t = 0;
-    if (threadIdx.x == 0) {
-        slots[blockIdx.x] = r;
-        pdl_wait();
-        asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;" : "=r"(t) : "l"(cnt), "r"(1u) : "memory");
-    }
-    t = __shfl_sync(0xffffffffu, t, 0);
-    if (t != gridDim.x - 1) return;
-    __syncwarp();
-    float p = 0.f;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += 8 * 32) {
-        float x[8];
-#pragma unroll
-        for (unsigned j = 0; j < 8; ++j) x[j] = b + 32 * j < gridDim.x ? __ldcg(slots + b + 32 * j) : 0.f;
-#pragma unroll
-        for (unsigned j = 0; j < 8; ++j) p += x[j];
-    }
-    p = warp_sum(p);
-    if (threadIdx.x == 0) *out = p;
 }
 template <typename... P, typename... A> static void launch_pdl(void (*k)(P...), dim3 g, dim3 b, cudaStream_t st, A... a)
 {
@@ -299,7 +279,7 @@ int main()
     cudaStream_t st;
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     int per_sm = 0, per_sm_coop = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_ticket_acq_rel, B, 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_ticket_acq_rel<false>, B, 0));
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_coop, k_coop, B, 0));
     CK(cudaFuncSetAttribute(k_cluster, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaEvent_t e0, e1;
@@ -330,7 +310,7 @@ int main()
              }},
             {"ticket-acq-rel", [&] {
                  CK(cudaMemsetAsync(cnt, 0, 4, st));
-                 k_ticket_acq_rel<<<G, B, 0, st>>>(in4, nvec, d_out, slots, cnt);
+                 k_ticket_acq_rel<false><<<G, B, 0, st>>>(in4, nvec, d_out, slots, cnt);
              }},
             {"coop-grid-sync", [&] {
                  void *args[] = {(void *)&in4, (void *)&nvec, (void *)&d_out, (void *)&slots};
@@ -360,7 +340,7 @@ int main()
              }},
             {"pdl-zero-ticket", [&] {
                  k_zero<<<1, 1, 0, st>>>(cnt);
-                 launch_pdl(k_ticket_pdl, dim3(G), dim3(B), st, in4, nvec, d_out, slots, cnt);
+                 launch_pdl(k_ticket_acq_rel<true>, dim3(G), dim3(B), st, in4, nvec, d_out, slots, cnt);
              }},
             {"slots + tail, no pdl", [&] {
                  k_slots<false><<<G, B, 0, st>>>(in4, nvec, slots);
