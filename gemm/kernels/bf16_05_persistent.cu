@@ -282,11 +282,25 @@
  *   per CTA and k-tile 24 KB): four CTAs coupled, 4-tile units of work, and
  *   an A box split across 2 CTAs; not built (see "clusters of 2 x 2"
  *   below).
- * - A "ping-pong" schedule (each consumer warpgroup on a tile of its own,
- *   one storing while the other multiplies) would hide the epilogue's
- *   issue time too, but each 64 x 256 warpgroup tile then needs B k-tiles
- *   of its own: twice the B bytes per FLOP of the shared 128 x 256 tile,
- *   or a deeper ring than 192 KB holds; not done.
+ * - A "ping-pong" schedule (tried on an H200, 2026-11-28, not kept): each
+ *   consumer warpgroup on a 64 x 256 tile of its own (the two take the
+ *   CTA's units in turn; a stage holds A's 64 rows and B's 256 columns, 40
+ *   KB; two named barriers let a warpgroup start a unit's k-tiles only after
+ *   the other has waited on every k-tile of the unit before, so that one
+ *   stores while the other multiplies and no full barrier is waited on two
+ *   phases ahead). Its results passed the bench's check, but it ran slower
+ *   in every case timed (gk_bench, cold L2, medians; cooperative as above /
+ *   ping-pong, each in its own process beside cuBLAS): 4096^3 0.1772 /
+ *   0.2242 ms (cuBLAS BF16 0.1751 / 0.1752), with bias + GELU 0.1897 /
+ *   0.2334 (cuBLASLt 0.1819 / 0.1802), 64 x 512^3 0.0394 / 0.0454
+ *   (cuBLAS 0.0359 / 0.0360), y = x W^T at 8192^3 1.5737 / 1.8661 (cuBLAS
+ *   1.5533 / 1.5795). Counted: a 64 x 256 x 64 k-tile brings 40 KB into
+ *   the SM for 2.1 MFLOP, 1.67x the bytes per FLOP of the shared 128 x 256
+ *   tile (48 KB for 4.2 MFLOP; the multicast halves what a CTA asks of L2,
+ *   not what lands in its shared memory), and its 4 stages hold half the
+ *   tensor-core work (4 k-tiles of one warpgroup instead of both). Which of
+ *   the two bounds it was not profiled. (At 1000^3 the twice as many units filled more SMs: 0.0140
+ *   against 0.0173 ms; GK_GEMM_AUTO runs other kernels there.)
  * - Each half's epilogue under the other half's wgmma (tried on an H100,
  *   2026-11-27, not kept): the accumulators as two arrays of 64 (columns
  *   0-127 and 128-255), a tile's first and last 2 k-tiles issued as
