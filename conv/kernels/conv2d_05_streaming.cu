@@ -68,6 +68,29 @@
  *      the other form of the kernel copies and stores 4 bytes per element
  *      (the same ring and arithmetic). Nothing outside [0, cols) of a row is
  *      read or written, nor the padding between rows.
+ *   7. Alignment in shared memory. A warp's copy of a row is 512 bytes that
+ *      start on a 32-byte boundary in global memory (a row of an image from
+ *      cudaMalloc with a stride of whole 32-byte sectors) and land 16 bytes
+ *      into a ring row. Where that ring row itself starts 16 bytes past a
+ *      32-byte boundary, the copy crosses the sectors of shared memory 16
+ *      bytes out of step with those of its source, and the L2 serves every
+ *      sector twice. An earlier build let the compiler place the rings: in
+ *      its SASS (cuobjdump, CUDA 13.0) they began right after the taps, 48
+ *      bytes into the block's shared memory at 3 x 3 (strips on 32-byte
+ *      boundaries), 160 at 5 x 5 and 224 at 7 x 7 (16 bytes off). Nsight
+ *      Compute counted 9.5 million L2 sectors read at 3 x 3 and 18.0 and
+ *      18.2 million at 5 x 5 and 7 x 7, for the same 275-279 MB from DRAM.
+ *      So the rings now start 16 bytes past a 128-byte boundary (ring_raw):
+ *      every ring row is 544 bytes, a multiple of 32, and every strip starts
+ *      on a 32-byte boundary. Measured on an H200 (2026-11-28, gk_bench,
+ *      8192 x 8192, cold L2, medians, the two builds twice in alternation):
+ *      5 x 5 0.1664 and 0.1658 ms before, 0.1547 and 0.1552 after (77.7% ->
+ *      83.5% of the device copy's 0.1293 ms), the L2 sectors 18.0 -> 9.55
+ *      million; 7 x 7 0.1860 and 0.1856 -> 0.1843 and 0.1839 ms (9.64
+ *      million sectors; instruction issue bounds it, below); 3 x 3 the same
+ *      (0.1552, 0.1549 -> 0.1553, 0.1557). Rows whose source starts 16 bytes
+ *      off a 32-byte boundary (a stride of an odd number of 16-byte units)
+ *      still cross out of step.
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form; ptxas -v):
  * one row of the unrolled loop is 30 instructions at 1 x 1, 79 at 3 x 3 (36
@@ -90,9 +113,9 @@
  * in 50.7% of the cycles, DRAM at 74.2% of its peak, the stalls spread over
  * the shared-memory queue (mio throttle), shared loads (short scoreboard)
  * and selection; 3 blocks per SM there (at most 80 registers) took the same
- * time, 0.2234 ms. The L2 serves 18.0 million sectors of reads at 5 x 5 and
- * 7 x 7 against 9.5 million at 3 x 3 for the same 276 to 279 MB read from
- * DRAM; why is not found yet. Two changes were timed against this file in
+ * time, 0.2234 ms. (These H100 counts, and the timings that follow, come
+ * from the build before step 7, whose L2 served each sector twice at 5 x 5
+ * and 7 x 7.) Two changes were timed against this file in
  * one run on an H100 (2026-11-28 06:43 UTC, 8192 x 8192, medians) and not
  * kept: the taps held in registers instead of broadcast from shared memory
  * (14 fewer LDS.128 a row at 7 x 7; 128 registers) took 0.2266 against
@@ -103,9 +126,10 @@
  * per SM), whose SASS at 7 x 7 has 16% fewer instructions per multiply-add
  * (4024 for 2744 FFMA and FMUL, against 2392 for 1372; cuobjdump, CUDA
  * 13.0), was slower: 0.2234 and 0.2232 ms at 5 x 5, 0.2486 and 0.2499
- * at 7 x 7. Measured on an H100 at 8192 x 8192 (conv/README.md, the 2D table):
- * 87.3% of the device copy's speed at 3 x 3, 81.7% at 5 x 5, 78.7% at 7 x 7
- * and 50.2% at 9 x 9.
+ * at 7 x 7. Measured on an H100 at 8192 x 8192 before step 7 (conv/README.md,
+ * the 2D table): 87.3% of the device copy's speed at 3 x 3, 81.7% at 5 x 5,
+ * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with step 7 (above), whose
+ * copy is 1.4 times as fast, 83.3%, 83.5% and 70.3% at 3 x 3 to 7 x 7.
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
  * positions and strides, shares of at most 2^30 rows; in and out need only
@@ -177,7 +201,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     constexpr int MCP = (MC + 3) / 4 * 4;      /* a mask row in shared memory, padded to 16 bytes */
     __shared__ __align__(16) float taps[MR * MCP];
     constexpr int kDepth = MR * ((kDepthMin + MR - 1) / MR); /* rows in a warp's ring: a multiple of MR */
-    __shared__ __align__(16) float ring_all[kWarps][kDepth][kPitch];
+    /* The rings start 16 bytes past a 128-byte boundary, so that each row's
+     * strip (16 bytes into the row; rows 544 bytes apart) starts on a 32-byte
+     * boundary, as its source does: see "Alignment in shared memory" above. */
+    __shared__ __align__(128) float ring_raw[4 + kWarps * kDepth * kPitch];
     for (unsigned k = threadIdx.x; k < MR * MCP; k += kThreads) {
         const unsigned a = k / MCP, b = k % MCP;
         taps[k] = b < MC ? __ldg(mask + a * MC + b) : 0.0f;
@@ -185,7 +212,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncthreads(); /* the one barrier: the taps are in before any warp reads them */
 
     const int lane = (int)(threadIdx.x % 32), warp = (int)(threadIdx.x / 32);
-    float(*ring)[kPitch] = ring_all[warp];
+    float(*ring)[kPitch] = reinterpret_cast<float(*)[kPitch]>(ring_raw + 4 + warp * kDepth * kPitch);
     /* This block's share of the groups x rows (group of 8 strips, row) pairs, in
      * order; warp w takes strip 8 group + w of each. */
     const size_t groups = (strips + kWarps - 1) / kWarps, total = groups * rows, blocks = gridDim.x, b = blockIdx.x;
