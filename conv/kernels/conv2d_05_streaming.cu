@@ -90,7 +90,11 @@
  *      million sectors; instruction issue bounds it, below); 3 x 3 the same
  *      (0.1552, 0.1549 -> 0.1553, 0.1557). Rows whose source starts 16 bytes
  *      off a 32-byte boundary (a stride of an odd number of 16-byte units)
- *      still cross out of step.
+ *      still cross out of step. With the rings aligned, 3 x 3 and 5 x 5
+ *      both stay at 83-84% of the copy on the H200; more rows in flight at
+ *      3 x 3 (rings of 9 rows, 7-8 in flight) and 4 blocks per SM there (64
+ *      registers, no spills) took 0.1540 and 0.1544-0.1545 ms against
+ *      0.1550-0.1552 (the same run, twice each), too little to keep.
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form; ptxas -v):
  * one row of the unrolled loop is 30 instructions at 1 x 1, 79 at 3 x 3 (36
