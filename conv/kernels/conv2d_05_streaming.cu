@@ -95,25 +95,45 @@
  *      3 x 3 (rings of 9 rows, 7-8 in flight) and 4 blocks per SM there (64
  *      registers, no spills) took 0.1540 and 0.1544-0.1545 ms against
  *      0.1550-0.1552 (the same run, twice each), too little to keep.
+ *   8. Full groups. The loop runs kDepth rows at a time (one ring's worth,
+ *      so that every slot and accumulator index is a constant). A group
+ *      whose rows all finish an output row (none of the first m_r - 1),
+ *      all exist (none past the share's end) and all queue a row inside
+ *      the image takes a second copy of the unrolled rows with none of
+ *      those tests: the row's address is used as it is, with no select
+ *      against rows outside the image, and every row stores. Only the
+ *      first and last groups of a share take the general copy. The cost is
+ *      code (two unrolled copies) and registers (below); 3 x 3 is held at
+ *      80 registers (__launch_bounds__ with 3 blocks) so that it keeps 3
+ *      blocks per SM. Measured on the H200 (2026-11-28, the same method as
+ *      step 7, the builds before and after twice each): 7 x 7 0.1832 and
+ *      0.1835 -> 0.1810 and 0.1812 ms, 9 x 9 0.3515 and 0.3528 -> 0.3224
+ *      and 0.3223, 1 x 1 0.1469 and 0.1467 -> 0.1433 and 0.1433, 5 x 5
+ *      0.1549 and 0.1548 -> 0.1546 and 0.1546, 3 x 3 0.1552 and 0.1552 ->
+ *      0.1557 and 0.1560 (conv/tuning/align-h200/).
  *
- * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form; ptxas -v):
- * one row of the unrolled loop is 30 instructions at 1 x 1, 79 at 3 x 3 (36
- * FFMA/FMUL: 46%), 156 at 5 x 5 (100: 64%) and 254 at 7 x 7 (196: 77%); the
- * rest are the wait and __syncwarp, the LDGSTS of the next row with its
- * address and tests, the 3 window loads, the m_r ceil(m_c / 4) tap loads and
- * the store. Registers: 40, 72, 84 and 108 at 1, 3, 5 and 7 per side, no
+ * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form, from one
+ * wait for a row to the next): a row of a full group (step 8) is 62 to 67
+ * instructions at 3 x 3 (36 FFMA/FMUL), 137 to 147 at 5 x 5 (100) and 235
+ * to 243 at 7 x 7 (196, 81-83%), against 74 to 88, 148 to 156 and 248 to 256
+ * in the general copy; the rest are the wait and __syncwarp, the LDGSTS of
+ * the next row with its address (and, in the general copy, its tests),
+ * the 3 window loads, the m_r ceil(m_c / 4) tap loads and the store.
+ * Registers (ptxas): 48, 80, 92 and 112 at 1, 3, 5 and 7 per side, no
  * spills; shared memory 8 x kDepth x 544 bytes of ring (26.1 KB at 3 x 3,
  * 43.5 KB at 5 x 5, 30.5 KB at 7 x 7) and the taps. So 3 blocks (24 warps)
  * per SM at 3 x 3, 2 (16 warps) at 5 x 5 and 7 x 7: registers are given
- * to a warp in units of 256, so 84 per thread take 2816 per warp and
- * 22528 per block, and a third block does not fit in 65536 (Nsight
- * Compute's occupancy section: a block limit of 2 by registers at 5 x 5).
+ * to a warp in units of 256, so 92 per thread take 3072 per warp and
+ * 24576 per block, and a third block does not fit in 65536 (Nsight
+ * Compute's occupancy section, on the build before step 8 with 84
+ * registers: a block limit of 2 by registers at 5 x 5).
  *
  * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
- * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue, 254
- * instructions a row: Nsight Compute counts an instruction issued in 75.6%
- * of the active cycles of each scheduler, and "not selected" (a warp ready
- * while another issues) as the first stall reason. At 5 x 5 neither: issue
+ * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue: on
+ * the H100, before steps 7 and 8 (254 instructions a row), Nsight Compute
+ * counted an instruction issued in 75.6% of the active cycles of each
+ * scheduler, and "not selected" (a warp ready while another issues) as the
+ * first stall reason; on the H200 with both, 75.5%. At 5 x 5 neither: issue
  * in 50.7% of the cycles, DRAM at 74.2% of its peak, the stalls spread over
  * the shared-memory queue (mio throttle), shared loads (short scoreboard)
  * and selection; 3 blocks per SM there (at most 80 registers) took the same
@@ -132,8 +152,9 @@
  * 13.0), was slower: 0.2234 and 0.2232 ms at 5 x 5, 0.2486 and 0.2499
  * at 7 x 7. Measured on an H100 at 8192 x 8192 before step 7 (conv/README.md,
  * the 2D table): 87.3% of the device copy's speed at 3 x 3, 81.7% at 5 x 5,
- * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with step 7 (above), whose
- * copy is 1.4 times as fast, 83.3%, 83.5% and 70.3% at 3 x 3 to 7 x 7.
+ * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with steps 7 and 8 (above),
+ * whose copy is 1.4 times as fast, 82.8-83.0% at 3 x 3, 83.6-83.7% at 5 x
+ * 5, 71.3-71.5% at 7 x 7, 40.1% at 9 x 9 and 90.2% at 1 x 1.
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
  * positions and strides, shares of at most 2^30 rows; in and out need only
@@ -151,7 +172,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <utility> /* std::index_sequence */
+#include <type_traits> /* std::true_type */
+#include <utility>     /* std::index_sequence */
 
 #include "common.cuh" /* ceil_div, resident_grid */
 
@@ -197,7 +219,7 @@ __device__ __forceinline__ float4 lds128(const float *p)
 __device__ __forceinline__ float comp(const float4 &v, int e) { return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w; }
 
 template <int MR, int MC, bool Vec>
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : 1)
     conv2d_streaming(const float *__restrict__ in, size_t rows, size_t cols, size_t in_stride,
                      const float *__restrict__ mask, float *__restrict__ out, size_t out_stride, size_t strips)
 {
@@ -250,8 +272,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         uintptr_t next = (uintptr_t)in + (uintptr_t)((ylo * is + x) * (long long)sizeof(float));
         const uintptr_t row_bytes = (uintptr_t)(is * (long long)sizeof(float));
         const long long edelta = ex - x;
-        auto issue = [&](const int r, const int s) {
-            const bool valid = (unsigned)(r - rlo) < (unsigned)(rhi - rlo);
+        auto issue = [&](const int r, const int s, auto inside) {
+            /* inside: a compile-time true when row r is known to lie in the image */
+            const bool valid = decltype(inside)::value || (unsigned)(r - rlo) < (unsigned)(rhi - rlo);
             const float *sr = valid ? reinterpret_cast<const float *>(next) : in;
             next += row_bytes;
             float *dst = ring[s];
@@ -272,7 +295,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             asm volatile("cp.async.commit_group;" ::: "memory");
         };
 #pragma unroll
-        for (int r = 0; r < kDepth - 1; ++r) issue(r, r);
+        for (int r = 0; r < kDepth - 1; ++r) issue(r, r, std::false_type());
         if (lane == 0 && !(xs > 0 && L > 0)) /* no left edge: zeros (ghost columns, or unread) */
             for (int s = 0; s < kDepth; ++s) *reinterpret_cast<float4 *>(&ring[s][0]) = make_float4(0.f, 0.f, 0.f, 0.f);
         if (lane == 31 && !(xs + kStrip < c && RH > 0))
@@ -281,55 +304,73 @@ __global__ void __launch_bounds__(kThreads, 1)
         float acc[MR][4]; /* output row j in acc[j % MR] */
         float *po = out + (long long)ys * os + x; /* the next output row to store, at column x */
 
-        for (int r0 = 0; r0 < nin; r0 += kDepth) {
+        /* Input row r (ring slot u = r % kDepth, a compile-time index) with
+         * every test the general case needs; kFull: a row known to be past
+         * the first MR - 1 (its output row is done), before the last (no
+         * end test), and whose queued row r + kDepth - 1 lies in the image
+         * (no validity test): the rows of every group of kDepth that the
+         * loop below finds wholly inside, which is nearly all of them. */
+        auto row = [&](const int r, const int u, auto full) {
+            constexpr bool kFull = decltype(full)::value;
+            asm volatile("cp.async.wait_group %0;" ::"n"(kDepth - 2) : "memory"); /* row r has landed */
+            __syncwarp(); /* ... for every lane, and every lane is done with row r - 1's slot */
+            issue(r + kDepth - 1, (u + kDepth - 1) % kDepth, full);
+            const float *sl = ring[u] + 4 + 4 * lane;
+            float w[L + 4 + RH]; /* this row at columns x - L .. x + 3 + RH */
+            const float4 ctr = lds128(sl);
+            w[L] = ctr.x, w[L + 1] = ctr.y, w[L + 2] = ctr.z, w[L + 3] = ctr.w;
+            if constexpr (L > 0) {
+                const float4 lf = lds128(sl - 4);
 #pragma unroll
-            for (int u = 0; u < kDepth; ++u) {
-                const int r = r0 + u;
-                if (r >= nin) break; /* the same in every lane */
-                asm volatile("cp.async.wait_group %0;" ::"n"(kDepth - 2) : "memory"); /* row r has landed */
-                __syncwarp(); /* ... for every lane, and every lane is done with row r - 1's slot */
-                issue(r + kDepth - 1, (u + kDepth - 1) % kDepth);
-                const float *sl = ring[u] + 4 + 4 * lane;
-                float w[L + 4 + RH]; /* this row at columns x - L .. x + 3 + RH */
-                const float4 ctr = lds128(sl);
-                w[L] = ctr.x, w[L + 1] = ctr.y, w[L + 2] = ctr.z, w[L + 3] = ctr.w;
-                if constexpr (L > 0) {
-                    const float4 lf = lds128(sl - 4);
+                for (int k = 1; k <= L; ++k) w[L - k] = comp(lf, 4 - k);
+            }
+            if constexpr (RH > 0) {
+                const float4 rt = lds128(sl + 4);
 #pragma unroll
-                    for (int k = 1; k <= L; ++k) w[L - k] = comp(lf, 4 - k);
-                }
-                if constexpr (RH > 0) {
-                    const float4 rt = lds128(sl + 4);
+                for (int k = 0; k < RH; ++k) w[L + 4 + k] = comp(rt, k);
+            }
 #pragma unroll
-                    for (int k = 0; k < RH; ++k) w[L + 4 + k] = comp(rt, k);
-                }
+            for (int a = 0; a < MR; ++a) {
+                float *o = acc[((u - a) % MR + MR) % MR];
 #pragma unroll
-                for (int a = 0; a < MR; ++a) {
-                    float *o = acc[((u - a) % MR + MR) % MR];
+                for (int gq = 0; gq < MCP / 4; ++gq) {
+                    const float4 m = lds128(taps + a * MCP + 4 * gq); /* a broadcast */
 #pragma unroll
-                    for (int gq = 0; gq < MCP / 4; ++gq) {
-                        const float4 m = lds128(taps + a * MCP + 4 * gq); /* a broadcast */
+                    for (int e = 0; e < 4; ++e) {
+                        const int bb = 4 * gq + e;
+                        if (bb < MC) {
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) {
-                            const int bb = 4 * gq + e;
-                            if (bb < MC) {
-#pragma unroll
-                                for (int cc = 0; cc < 4; ++cc)
-                                    o[cc] = (a == 0 && bb == 0) ? w[cc] * comp(m, e) : fmaf(w[cc + bb], comp(m, e), o[cc]);
-                            }
+                            for (int cc = 0; cc < 4; ++cc)
+                                o[cc] = (a == 0 && bb == 0) ? w[cc] * comp(m, e) : fmaf(w[cc + bb], comp(m, e), o[cc]);
                         }
                     }
                 }
-                const float *d = acc[(u + 1) % MR];
-                const bool done = r >= MR - 1;
-                float *const pr = po;
-                if (done) po += os;
-                if constexpr (Vec) {
-                    if (done && in4[0]) __stcs(reinterpret_cast<float4 *>(pr), make_float4(d[0], d[1], d[2], d[3]));
-                } else {
+            }
+            const float *d = acc[(u + 1) % MR];
+            const bool done = kFull || r >= MR - 1;
+            float *const pr = po;
+            if (done) po += os;
+            if constexpr (Vec) {
+                if (done && in4[0]) __stcs(reinterpret_cast<float4 *>(pr), make_float4(d[0], d[1], d[2], d[3]));
+            } else {
 #pragma unroll
-                    for (int cc = 0; cc < 4; ++cc)
-                        if (done && in4[cc]) pr[cc] = d[cc];
+                for (int cc = 0; cc < 4; ++cc)
+                    if (done && in4[cc]) pr[cc] = d[cc];
+            }
+        };
+        for (int r0 = 0; r0 < nin; r0 += kDepth) {
+            /* The group's rows r0 .. r0 + kDepth - 1 all exist, all finish an
+             * output row, and queue rows r0 + kDepth - 1 .. r0 + 2 kDepth - 2,
+             * all inside the image: the same for every lane. */
+            const bool full = r0 >= MR - 1 && r0 + kDepth <= nin && r0 + kDepth - 1 >= rlo && r0 + 2 * kDepth - 2 < rhi;
+            if (full) {
+#pragma unroll
+                for (int u = 0; u < kDepth; ++u) row(r0 + u, u, std::true_type());
+            } else {
+#pragma unroll
+                for (int u = 0; u < kDepth; ++u) {
+                    if (r0 + u >= nin) break; /* the same in every lane */
+                    row(r0 + u, u, std::false_type());
                 }
             }
         }
