@@ -20,9 +20,10 @@
  *      columns 4 l .. 4 l + 3 of the strip). The 8 warps of a block take 8
  *      neighbouring strips over the same rows, so that a block reads and
  *      writes 4 KB of each image row together; the grid is one resident
- *      wave (resident_grid), and each block takes an equal share of the
- *      (group of 8 strips, row) pairs in order: rows of one group, then the
- *      next, so no block waits on a last, partly empty round of tiles.
+ *      wave (resident_grid) and every block takes one share of rows of one
+ *      group of 8 strips, the shares as equal as the rows allow, so no
+ *      block waits on a last, partly empty round of tiles. Which block
+ *      takes which share is step 9.
  *   2. The ring. Each warp owns kDepth rows of 136 floats in shared memory
  *      (4 ghost-or-halo columns left of the strip, its 128, 4 right of it);
  *      kDepth is the smallest multiple of m_r that is at least 6 (6 at 3 x 3,
@@ -111,6 +112,24 @@
  *      and 0.3223, 1 x 1 0.1469 and 0.1467 -> 0.1433 and 0.1433, 5 x 5
  *      0.1549 and 0.1548 -> 0.1546 and 0.1546, 3 x 3 0.1552 and 0.1552 ->
  *      0.1557 and 0.1560 (conv/tuning/align-h200/).
+ *   9. Row bands. The launcher trims the grid to a multiple of the number
+ *      of groups G (at most G - 1 blocks fewer: 392 of 396 at 3 x 3 on 8192
+ *      columns, G = 8), and block b takes group b % G and share b / G of
+ *      its rows: the G blocks b - b % G .. b - b % G + G - 1 start on the
+ *      same row of every group and walk down together, reading and writing
+ *      whole image rows (32 KB at 8192 columns) where each block alone
+ *      reads 4 KB. (With fewer blocks than groups, on images wider than 8
+ *      x 128 columns per block, a block takes an equal share of the
+ *      (group, row) pairs in order instead.) The earlier order gave block
+ *      b the b-th share of the pairs taken group by group, so that the
+ *      blocks at work at one time read 4 KB pieces of 33 to 50 rows of
+ *      each group, far apart. Measured on the H200 (2026-11-28, 8192 x
+ *      8192, the two orders alternated, twice each; cold L2, medians):
+ *      3 x 3 0.1558 and 0.1556 -> 0.1521 and 0.1520 ms (85.0% of the
+ *      copy), 5 x 5 0.1547 and 0.1547 -> 0.1534 and 0.1530 (84.3-84.5%),
+ *      7 x 7 0.1810 and 0.1807 -> 0.1759 and 0.1756 (73.6%), 9 x 9 0.3236
+ *      and 0.3226 -> 0.3186 and 0.3184, 1 x 1 0.1432 and 0.1433 -> 0.1438
+ *      and 0.1436 (conv/tuning/align-h200/, with 4096 x 16384 too).
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form, from one
  * wait for a row to the next): a row of a full group (step 8) is 62 to 67
@@ -152,9 +171,9 @@
  * 13.0), was slower: 0.2234 and 0.2232 ms at 5 x 5, 0.2486 and 0.2499
  * at 7 x 7. Measured on an H100 at 8192 x 8192 before step 7 (conv/README.md,
  * the 2D table): 87.3% of the device copy's speed at 3 x 3, 81.7% at 5 x 5,
- * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with steps 7 and 8 (above),
- * whose copy is 1.4 times as fast, 82.8-83.0% at 3 x 3, 83.6-83.7% at 5 x
- * 5, 71.3-71.5% at 7 x 7, 40.1% at 9 x 9 and 90.2% at 1 x 1.
+ * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with steps 7 to 9 (above),
+ * whose copy is 1.4 times as fast, 85.0% at 3 x 3, 84.3-84.5% at 5 x 5,
+ * 73.6% at 7 x 7, 40.6% at 9 x 9 and 89.9-90.0% at 1 x 1.
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
  * positions and strides, shares of at most 2^30 rows; in and out need only
@@ -239,11 +258,22 @@ __global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : 1)
 
     const int lane = (int)(threadIdx.x % 32), warp = (int)(threadIdx.x / 32);
     float(*ring)[kPitch] = reinterpret_cast<float(*)[kPitch]>(ring_raw + 4 + warp * kDepth * kPitch);
-    /* This block's share of the groups x rows (group of 8 strips, row) pairs, in
-     * order; warp w takes strip 8 group + w of each. */
+    /* This block's share of the (group of 8 strips, row) pairs (step 9); warp
+     * w takes strip 8 group + w of each. */
     const size_t groups = (strips + kWarps - 1) / kWarps, total = groups * rows, blocks = gridDim.x, b = blockIdx.x;
-    size_t start = b * (total / blocks) + (b < total % blocks ? b : total % blocks);
-    size_t left = total / blocks + (b < total % blocks ? 1 : 0);
+    size_t start, left;
+    if (blocks % groups == 0) {
+        /* Row bands (step 9): group b % groups, share b / groups of its rows
+         * (per shares a group; any rows % per extra rows go one each to the
+         * first shares, so a share may be empty when rows < per). */
+        const size_t per = blocks / groups, g = b % groups, si = b / groups;
+        start = g * rows + si * (rows / per) + (si < rows % per ? si : rows % per);
+        left = rows / per + (si < rows % per ? 1 : 0);
+    } else {
+        /* Fewer blocks than groups: an equal share of the pairs, in order. */
+        start = b * (total / blocks) + (b < total % blocks ? b : total % blocks);
+        left = total / blocks + (b < total % blocks ? 1 : 0);
+    }
     while (left > 0) {
         const size_t group = start / rows, ys = start % rows;
         size_t n = rows - ys < left ? rows - ys : left;
@@ -389,6 +419,9 @@ cudaError_t launch_as(const float *in, size_t rows, size_t cols, size_t in_strid
     unsigned blocks = 0;
     const cudaError_t e = resident_grid(conv2d_streaming<MR, MC, Vec>, kThreads, 0, ceil_div(work, kMinRows), &blocks);
     if (e) return e;
+    /* A multiple of the groups where there are at least as many blocks (step 9). */
+    const size_t groups = ceil_div(strips, kWarps);
+    if (blocks >= groups) blocks -= (unsigned)(blocks % groups);
     conv2d_streaming<MR, MC, Vec><<<blocks, kThreads, 0, stream>>>(in, rows, cols, in_stride, mask, out, out_stride,
                                                                    strips);
     return cudaGetLastError();
