@@ -129,7 +129,10 @@
  *      copy), 5 x 5 0.1547 and 0.1547 -> 0.1534 and 0.1530 (84.3-84.5%),
  *      7 x 7 0.1810 and 0.1807 -> 0.1759 and 0.1756 (73.6%), 9 x 9 0.3236
  *      and 0.3226 -> 0.3186 and 0.3184, 1 x 1 0.1432 and 0.1433 -> 0.1438
- *      and 0.1436 (conv/tuning/align-h200/, with 4096 x 16384 too).
+ *      and 0.1436 (conv/tuning/align-h200/, with 4096 x 16384 too). With
+ *      the bands, 3 blocks per SM at 5 x 5 too (80 registers, 8 bytes of
+ *      stack) took 0.1559 and 0.1560 ms against 0.1534 and 0.1534 in one
+ *      more run, and was not kept.
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form, from one
  * wait for a row to the next): a row of a full group (step 8) is 62 to 67
