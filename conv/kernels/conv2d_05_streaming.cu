@@ -151,14 +151,18 @@
  * registers: a block limit of 2 by registers at 5 x 5).
  *
  * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
- * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue: on
- * the H100, before steps 7 and 8 (254 instructions a row), Nsight Compute
- * counted an instruction issued in 75.6% of the active cycles of each
- * scheduler, and "not selected" (a warp ready while another issues) as the
- * first stall reason; on the H200 with both, 75.5%. At 5 x 5 neither: issue
- * in 50.7% of the cycles, DRAM at 74.2% of its peak, the stalls spread over
- * the shared-memory queue (mio throttle), shared loads (short scoreboard)
- * and selection; 3 blocks per SM there (at most 80 registers) took the same
+ * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue. On
+ * the H200 with steps 7 to 9 (Nsight Compute, which locks the clocks at
+ * base; conv/tuning/align-h200/ncu_bands_*): 3 x 3 has DRAM at 72.3% of
+ * its peak, an instruction issued in 38.4% of each scheduler's active
+ * cycles and the shared-memory queue (mio throttle) as the first stall
+ * reason; 5 x 5 issues in 72.1% of the cycles with DRAM at 71.0%, and 7 x
+ * 7 in 76.0% with DRAM at 46.6%, both with "not selected" (a warp ready
+ * while another issues) first. On the H100, before steps 7 and 8 (254
+ * instructions a row at 7 x 7), it counted 75.6% at 7 x 7 and, at 5 x 5,
+ * issue in 50.7% of the cycles, DRAM at 74.2% of its peak and the stalls
+ * spread over the shared-memory queue, shared loads (short scoreboard) and
+ * selection; 3 blocks per SM there (at most 80 registers) took the same
  * time, 0.2234 ms. (These H100 counts, and the timings that follow, come
  * from the build before step 7, whose L2 served each sector twice at 5 x 5
  * and 7 x 7.) Two changes were timed against this file in
