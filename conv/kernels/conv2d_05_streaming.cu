@@ -132,7 +132,9 @@
  *      and 0.1436 (conv/tuning/align-h200/, with 4096 x 16384 too). With
  *      the bands, 3 blocks per SM at 5 x 5 too (80 registers, 8 bytes of
  *      stack) took 0.1559 and 0.1560 ms against 0.1534 and 0.1534 in one
- *      more run, and was not kept.
+ *      more run, and the taps in registers at 5 x 5 (107 registers, 10
+ *      fewer LDS.128 a row) 0.1530 and 0.1531 against 0.1531 and 0.1531 in
+ *      another; neither was kept.
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form, from one
  * wait for a row to the next): a row of a full group (step 8) is 62 to 67
