@@ -57,7 +57,7 @@
  *      are never multiplied (a zero tap times an Inf input would be NaN).
  *      At the two ends of a share the sums for the m_r - 1 output rows
  *      beyond it are computed and dropped, and m_r - 1 input rows are read
- *      again by the neighbouring share: a share is 165 to 248 rows at 8192
+ *      again by the neighbouring share: a share is 167 to 249 rows at 8192
  *      x 8192.
  *   5. One kernel per shape: the tap loops and the ring are unrolled for
  *      m_r and m_c (1 .. 9 each: 81 shapes, and each in two forms below).
@@ -103,7 +103,8 @@
  *      the image takes a second copy of the unrolled rows with none of
  *      those tests: the row's address is used as it is, with no select
  *      against rows outside the image, and every row stores. Only the
- *      first and last groups of a share take the general copy. The cost is
+ *      first group of a share and its last one or two (whose rows queue
+ *      rows past the share) take the general copy. The cost is
  *      code (two unrolled copies) and registers (below); 3 x 3 is held at
  *      80 registers (__launch_bounds__ with 3 blocks) so that it keeps 3
  *      blocks per SM. Measured on the H200 (2026-11-28, the same method as
