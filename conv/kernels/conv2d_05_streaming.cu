@@ -48,8 +48,8 @@
  *   4. Rolling accumulators. Input row r feeds output row j = r - a through
  *      mask row a, a = 0 .. m_r - 1. Output row j lives in acc[j % m_r][0..3]
  *      until its last input row r = j + m_r - 1 has been added; then it is
- *      stored (one 16-byte store, evict-first: the output is not read
- *      again) and the slot is reused by the output row m_r below it, whose
+ *      stored (one 16-byte store, a plain write-back one: see step 9) and
+ *      the slot is reused by the output row m_r below it, whose
  *      first product overwrites it (an FMUL, no zeroing). Each input row is
  *      thus read from shared memory once and used for all m_r output rows
  *      it touches; the taps come as 16-byte broadcasts (every lane reads
@@ -135,7 +135,13 @@
  *      stack) took 0.1559 and 0.1560 ms against 0.1534 and 0.1534 in one
  *      more run, and the taps in registers at 5 x 5 (107 registers, 10
  *      fewer LDS.128 a row) 0.1530 and 0.1531 against 0.1531 and 0.1531 in
- *      another; neither was kept.
+ *      another; neither was kept. With the bands, evict-first stores of
+ *      the output (st.global.cs, which this kernel used until then: the
+ *      output is not read again) cost time against plain write-back ones
+ *      (st.global.wb) or ones cached in L2 only (st.global.cg): 0.1524 and
+ *      0.1526 ms at 3 x 3 against 0.1511-0.1513, 0.1535 and 0.1536 at 5 x
+ *      5 against 0.1517-0.1520, 7 x 7 the same (0.1762-0.1777); the three
+ *      builds alternated, twice each. So the stores are write-back now.
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form, from one
  * wait for a row to the next): a row of a full group (step 8) is 62 to 67
@@ -155,8 +161,9 @@
  *
  * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
  * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue. On
- * the H200 with steps 7 to 9 (Nsight Compute, which locks the clocks at
- * base; conv/tuning/align-h200/ncu_bands_*): 3 x 3 has DRAM at 72.3% of
+ * the H200 with steps 7 to 9, before the write-back stores (Nsight
+ * Compute, which locks the clocks at base; conv/tuning/align-h200/
+ * ncu_bands_*): 3 x 3 has DRAM at 72.3% of
  * its peak, an instruction issued in 38.4% of each scheduler's active
  * cycles and the shared-memory queue (mio throttle) as the first stall
  * reason; 5 x 5 issues in 72.1% of the cycles with DRAM at 71.0%, and 7 x
@@ -181,9 +188,9 @@
  * 13.0), was slower: 0.2234 and 0.2232 ms at 5 x 5, 0.2486 and 0.2499
  * at 7 x 7. Measured on an H100 at 8192 x 8192 before step 7 (conv/README.md,
  * the 2D table): 87.3% of the device copy's speed at 3 x 3, 81.7% at 5 x 5,
- * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with steps 7 to 9 (above),
- * whose copy is 1.4 times as fast, 85.0% at 3 x 3, 84.3-84.5% at 5 x 5,
- * 73.6% at 7 x 7, 40.6% at 9 x 9 and 89.9-90.0% at 1 x 1.
+ * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with steps 7 to 9 and the
+ * write-back stores (above), whose copy is 1.4 times as fast, 85.6% at 3 x
+ * 3, 85.2% at 5 x 5, 73.2% at 7 x 7, 40.4% at 9 x 9 and 90.5% at 1 x 1.
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
  * positions and strides, shares of at most 2^30 rows; in and out need only
@@ -391,7 +398,7 @@ __global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : 1)
             float *const pr = po;
             if (done) po += os;
             if constexpr (Vec) {
-                if (done && in4[0]) __stcs(reinterpret_cast<float4 *>(pr), make_float4(d[0], d[1], d[2], d[3]));
+                if (done && in4[0]) __stwb(reinterpret_cast<float4 *>(pr), make_float4(d[0], d[1], d[2], d[3]));
             } else {
 #pragma unroll
                 for (int cc = 0; cc < 4; ++cc)
