@@ -54,7 +54,8 @@
  *      thus read from shared memory once and used for all m_r output rows
  *      it touches; the taps come as 16-byte broadcasts (every lane reads
  *      the same address), m_r ceil(m_c / 4) per row, padded with zeros that
- *      are never multiplied (a zero tap times an Inf input would be NaN).
+ *      are never multiplied (a zero tap times an Inf input would be NaN),
+ *      or, for masks of 36 taps or more, from registers (step 10).
  *      At the two ends of a share the sums for the m_r - 1 output rows
  *      beyond it are computed and dropped, and m_r - 1 input rows are read
  *      again by the neighbouring share: a share is 167 to 249 rows at 8192
@@ -142,6 +143,24 @@
  *      0.1526 ms at 3 x 3 against 0.1511-0.1513, 0.1535 and 0.1536 at 5 x
  *      5 against 0.1517-0.1520, 7 x 7 the same (0.1762-0.1777); the three
  *      builds alternated, twice each. So the stores are write-back now.
+ *  10. Taps in registers. For a mask of 36 taps or more (6 x 6 up, and 4 x
+ *      9) each lane copies the taps from shared memory into m_r m_c
+ *      registers once, after the barrier, and the rows take them from
+ *      there: the m_r ceil(m_c / 4) broadcast LDS.128 of each row (14 at 7 x
+ *      7) are gone. __launch_bounds__ asks for 2 blocks, so up to 128
+ *      registers (7 x 7: 128, no spills), where 112 gave 2 blocks too. A
+ *      full row at 7 x 7 is then 221 to 233 instructions, against 235 to
+ *      243. Measured on the H200 (2026-11-28, the same method as step 7,
+ *      the builds before and after twice each): 7 x 7 0.1764 and 0.1768 ->
+ *      0.1584 and 0.1582 ms (73.2-73.3% -> 81.7-81.8% of the copy), 8 x 8
+ *      0.2252 and 0.2251 -> 0.1952 and 0.1953, 9 x 9 0.3199 and 0.3207 ->
+ *      0.2770 and 0.2755, 6 x 6 0.1534 and 0.1534 -> 0.1520 and 0.1520;
+ *      5 x 5 keeps its broadcasts (0.1508-0.1509 ms in both builds).
+ *      Nsight Compute counts at 7 x 7 an instruction issued in 86.8% of
+ *      each scheduler's active cycles, the FMA pipe busy in 75.3% and
+ *      122.8 million warp instructions, against 76.1%, 61.1% and 131.9
+ *      million before. The same change timed on an H100 before step 7 had
+ *      gained 1% (below).
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form, from one
  * wait for a row to the next): a row of a full group (step 8) is 62 to 67
@@ -149,8 +168,10 @@
  * to 243 at 7 x 7 (196, 81-83%), against 74 to 88, 148 to 156 and 248 to 256
  * in the general copy; the rest are the wait and __syncwarp, the LDGSTS of
  * the next row with its address (and, in the general copy, its tests),
- * the 3 window loads, the m_r ceil(m_c / 4) tap loads and the store.
- * Registers (ptxas): 48, 80, 92 and 112 at 1, 3, 5 and 7 per side, no
+ * the 3 window loads, the m_r ceil(m_c / 4) tap loads and the store. With
+ * the taps in registers (step 10) a full row at 7 x 7 is 221 to 233 (196,
+ * 84-89%). Registers (ptxas): 48, 80 and 92 at 1, 3 and 5 per side, 128
+ * at 7 x 7 (112 with the taps in shared memory), no
  * spills; shared memory 8 x kDepth x 544 bytes of ring (26.1 KB at 3 x 3,
  * 43.5 KB at 5 x 5, 30.5 KB at 7 x 7) and the taps. So 3 blocks (24 warps)
  * per SM at 3 x 3, 2 (16 warps) at 5 x 5 and 7 x 7: registers are given
@@ -160,7 +181,11 @@
  * registers: a block limit of 2 by registers at 5 x 5).
  *
  * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
- * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue. On
+ * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue, with
+ * step 10 an instruction issued in 86.8% of the cycles, 86% of them FFMA
+ * (about 106 of the 122.8 million, counting the m_r - 1 rows of sums each
+ * share computes and drops), DRAM at 56.4%; 5 x 5 (unchanged by step 10)
+ * issues in 73.3% with DRAM at 71.1%. On
  * the H200 with steps 7 to 9, before the write-back stores (Nsight
  * Compute, which locks the clocks at base; conv/tuning/align-h200/
  * ncu_bands_*): 3 x 3 has DRAM at 72.3% of
@@ -190,7 +215,16 @@
  * the 2D table): 87.3% of the device copy's speed at 3 x 3, 81.7% at 5 x 5,
  * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with steps 7 to 9 and the
  * write-back stores (above), whose copy is 1.4 times as fast, 85.6% at 3 x
- * 3, 85.2% at 5 x 5, 73.2% at 7 x 7, 40.4% at 9 x 9 and 90.5% at 1 x 1.
+ * 3, 85.2% at 5 x 5, 73.2% at 7 x 7, 40.4% at 9 x 9 and 90.5% at 1 x 1,
+ * and with step 10 81.7-81.8% at 7 x 7 and 46.7-46.9% at 9 x 9. Also timed on the
+ * H200 with steps 7 to 9 and not kept: two groups of 4 columns per lane,
+ * 128 apart, 4 warps a block (to stay within 48 KB of static shared
+ * memory) and 128 registers (up to 120 bytes of spill stores): 0.2467 and 0.2463
+ * ms against 0.1761 and 0.1764 at 7 x 7, 0.1971 and 0.1991 against 0.1548
+ * and 0.1552 at 6 x 6; its two unrolled copies of 7 rows of 392 FMAs no
+ * longer fit the instruction cache (Nsight Compute: 2.96 warps per issue
+ * waiting for an instruction, against 0.17), and it issued in 57.9% of the
+ * cycles.
  *
  * Limits: mask sides <= 9 (the table's max_width). Any image: 64-bit
  * positions and strides, shares of at most 2^30 rows; in and out need only
@@ -255,7 +289,7 @@ __device__ __forceinline__ float4 lds128(const float *p)
 __device__ __forceinline__ float comp(const float4 &v, int e) { return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w; }
 
 template <int MR, int MC, bool Vec>
-__global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : 1)
+__global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : MR * MC >= 36 ? 2 : 1)
     conv2d_streaming(const float *__restrict__ in, size_t rows, size_t cols, size_t in_stride,
                      const float *__restrict__ mask, float *__restrict__ out, size_t out_stride, size_t strips)
 {
@@ -272,6 +306,14 @@ __global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : 1)
         taps[k] = b < MC ? __ldg(mask + a * MC + b) : 0.0f;
     }
     __syncthreads(); /* the one barrier: the taps are in before any warp reads them */
+    constexpr bool kRegTaps = MR * MC >= 36; /* step 10: the taps in registers */
+    float tr[MR][MCP];                       /* each lane's copy of the taps (step 10) */
+    if constexpr (kRegTaps) {
+#pragma unroll
+        for (int a = 0; a < MR; ++a)
+#pragma unroll
+            for (int bb = 0; bb < MCP; ++bb) tr[a][bb] = taps[a * MCP + bb];
+    }
 
     const int lane = (int)(threadIdx.x % 32), warp = (int)(threadIdx.x / 32);
     float(*ring)[kPitch] = reinterpret_cast<float(*)[kPitch]>(ring_raw + 4 + warp * kDepth * kPitch);
@@ -381,7 +423,8 @@ __global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : 1)
                 float *o = acc[((u - a) % MR + MR) % MR];
 #pragma unroll
                 for (int gq = 0; gq < MCP / 4; ++gq) {
-                    const float4 m = lds128(taps + a * MCP + 4 * gq); /* a broadcast */
+                    const float4 m = kRegTaps ? make_float4(tr[a][4 * gq], tr[a][4 * gq + 1], tr[a][4 * gq + 2], tr[a][4 * gq + 3])
+                                              : lds128(taps + a * MCP + 4 * gq); /* a broadcast */
 #pragma unroll
                     for (int e = 0; e < 4; ++e) {
                         const int bb = 4 * gq + e;
