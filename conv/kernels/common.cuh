@@ -24,10 +24,14 @@
  *   - launch_blocks: the launches of the 2D and depthwise kernels, `count`
  *     blocks of work (tiles, rows) cut into launches of at most 2^30
  *     blocks, each told the index of its first block;
- *   - epilogue: the bias and activation of the depthwise kernels, the one
- *     piece of device code here, because the three depthwise variants
- *     must apply exactly the same fp32 operations (conv/conv_ref.h derives
- *     the bound of this code, not of a rewrite of it per file).
+ *   - epilogue: the bias and activation of the depthwise kernels, device
+ *     code, because the three depthwise variants must apply exactly the
+ *     same fp32 operations (conv/conv_ref.h derives the bound of this code,
+ *     not of a rewrite of it per file);
+ *   - copy_async: one cp.async of 4 or 16 bytes from global to shared
+ *     memory, with the zero fill of a copy that reads nothing, the device
+ *     code that the streaming kernels (2D variant 12, depthwise variant 16)
+ *     both use; their headers teach what they do with it.
  * Every other device helper a step teaches with stays in its own file.
  *
  * Everything is in an anonymous namespace, so that all the kernel files of
@@ -187,6 +191,29 @@ __device__ __forceinline__ float epilogue(float acc, float bias, int act)
     if (act == kActRelu) return z < 0.0f ? 0.0f : z;
     if (act == kActSilu) return z / (1.0f + expf(-z));
     return z;
+}
+
+/* ---- cp.async (2D variant 12, depthwise variant 16; sm_80 and newer). --- */
+
+__device__ __forceinline__ unsigned smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+/* cp.async of Bytes (4 or 16) from src to dst, of which all or none are
+ * read: valid = false fills dst with zeros and reads nothing (source size
+ * 0; PTX ISA, "cp.async": src-size), so src then need not point at
+ * readable memory. The 16-byte form bypasses L1 (.cg), the 4-byte form
+ * may keep the line there (.ca, the only level the PTX allows for 4
+ * bytes). */
+template <int Bytes> __device__ __forceinline__ void copy_async(float *dst, const float *src, bool valid)
+{
+    static_assert(Bytes == 4 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes; these kernels use 4 and 16");
+    if constexpr (Bytes == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src),
+                     "r"(valid ? 16 : 0)
+                     : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem_addr(dst)), "l"(src),
+                     "r"(valid ? 4 : 0)
+                     : "memory");
 }
 
 } // namespace

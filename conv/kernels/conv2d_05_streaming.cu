@@ -245,7 +245,7 @@
 #include <type_traits> /* std::true_type */
 #include <utility>     /* std::index_sequence */
 
-#include "common.cuh" /* ceil_div, resident_grid */
+#include "common.cuh" /* ceil_div, resident_grid, copy_async */
 
 namespace {
 
@@ -256,21 +256,6 @@ constexpr int kDepthMin = 6;                           /* rows in a ring: at lea
 constexpr unsigned kMinRows = 32;                      /* the shortest share of rows worth a block */
 constexpr unsigned kMaxSegment = 1u << 30;             /* rows per segment: int counters */
 constexpr unsigned kMaxSide = 9;                       /* the table's max_width: halos of <= 4 columns */
-
-__device__ __forceinline__ unsigned smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-/* cp.async of `bytes` (4 or 16) from src to dst; src_bytes 0 fills zeros and reads nothing. */
-template <int Bytes> __device__ __forceinline__ void copy_async(float *dst, const float *src, bool valid)
-{
-    if constexpr (Bytes == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src),
-                     "r"(valid ? 16 : 0)
-                     : "memory");
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem_addr(dst)), "l"(src),
-                     "r"(valid ? 4 : 0)
-                     : "memory");
-}
 
 /* One 16-byte shared load (LDS.128), in PTX. Its "memory" clobber keeps it
  * after the cp.async wait and the __syncwarp that make its data ready, as

@@ -126,7 +126,7 @@
 
 #include <utility> /* std::index_sequence */
 
-#include "common.cuh" /* ceil_div, launch_blocks, epilogue */
+#include "common.cuh" /* ceil_div, launch_blocks, epilogue, copy_async */
 
 namespace {
 
@@ -142,22 +142,6 @@ constexpr unsigned kBuf = 4 * 32 * kVecsPerLane; /* words per item buffer: 640 *
  * lane 31's last window of a segment ends at word 384 + 124 + 4 ceil(38 / 4). */
 static_assert(3 + kItem + kMaxWidth - 1 <= kBuf && 3 * kSegOut + 124 + 4 * ((kMaxWidth + 6 + 3) / 4) <= kBuf,
               "an item's vectors and windows fit its buffer");
-
-__device__ __forceinline__ unsigned smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-/* cp.async of `bytes` (4 or 16) from src to dst, of which src_bytes (0 or
- * all) are read: 0 fills zeros and reads nothing. */
-template <int Bytes> __device__ __forceinline__ void copy_async(float *dst, const float *src, bool valid)
-{
-    if constexpr (Bytes == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src),
-                     "r"(valid ? 16 : 0)
-                     : "memory");
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem_addr(dst)), "l"(src),
-                     "r"(valid ? 4 : 0)
-                     : "memory");
-}
 
 /* One item's outputs from its inputs in buf (word k = input base + k, base
  * on in's 16-byte grid, the span's first input at word S): 4 segments of
