@@ -160,7 +160,17 @@
  *      each scheduler's active cycles, the FMA pipe busy in 75.3% and
  *      122.8 million warp instructions, against 76.1%, 61.1% and 131.9
  *      million before. The same change timed on an H100 before step 7 had
- *      gained 1% (below).
+ *      gained 1% (below). Two more cuts of the 7 x 7 row were timed after
+ *      step 10 and not kept (the same method, conv/tuning/forms-h200/
+ *      steps_2d_skip_pairs.txt): skipping, in the general copy, the sums
+ *      of output rows outside the share (a uniform branch per mask row;
+ *      about 2% of a share's FMAs), 0.1584 and 0.1585 ms against 0.1582
+ *      and 0.1577, and 5 x 5 slower (0.1538-0.1539 against 0.1519-0.1521);
+ *      and, on top of it, a wait and __syncwarp before every second row of
+ *      a full group only (4 of 7 at 7 x 7), queueing two rows at a time,
+ *      0.1592 and 0.1596 ms at 7 x 7, 0.2027-0.2031 against 0.1947-0.1949
+ *      at 8 x 8 (each such wait leaves one or two rows fewer in flight;
+ *      whether that is what costs was not profiled).
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form, from one
  * wait for a row to the next): a row of a full group (step 8) is 62 to 67
