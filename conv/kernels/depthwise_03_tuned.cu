@@ -84,11 +84,15 @@
  * issued in 69.5% of each scheduler's cycles. Taken one step at a time
  * (same method, the new build and the old alternated, twice each):
  * steps 1 to 3 with the segments in a loop, 0.3183 and 0.3186 ms at width
- * 31 and 0.2846 at width 4; the segments unrolled (step 5), 0.3175 and
+ * 31 and 0.2846 at width 4; the segments unrolled (step 5), with each
+ * lane's copy addresses taken from one pointer (src + 128 u), 0.3175 and
  * 0.3169; the grid of step 6, which leaves no warp without an item at
  * 8192 outputs a row (before it, 17 items a row in runs of 8 gave every
  * third warp nothing to do: Nsight Compute counted 21.1% of the warp slots
  * active, 35.5% after), 0.2823 and 0.2824 at width 31, 0.2845 at width 4.
+ * The addressing alone, with the segments in a loop, took 0.3280 ms; the
+ * final code with the first build's addressing (x + base + 4 v per
+ * vector), 0.2932 and 0.2943 against 0.2831 and 0.2842 in one run.
  *
  * Bound by: DRAM at width 4; at width 31 instruction issue, an instruction
  * issued in 78.8% of each scheduler's active cycles, with the FMA pipe
