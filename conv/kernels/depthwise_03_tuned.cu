@@ -176,6 +176,9 @@ __device__ __forceinline__ void item_outputs(const float *buf, const float (&m)[
 #pragma unroll
         for (unsigned e = 0; e < 4; ++e) r[e] = epilogue(acc[e], b, act);
         const long long t = ts + 4 * lane;
+        /* The same store in the first two branches: written as one test
+         * (inside || ...), the compiler evaluated the 64-bit bounds of the
+         * second for every segment; this way an inside item tests nothing. */
         if (inside) {
             __stwb(reinterpret_cast<float4 *>(y + t), make_float4(r[0], r[1], r[2], r[3])); /* t + d = 0 mod 4 */
         } else if (t >= 0 && t + 3 < len) {
