@@ -1,5 +1,7 @@
-/* Variant 14: arg-max and arg-min. Each thread carries a (value, index)
- * pair instead of a value, and the pairs are reduced like values.
+/* Variant 14: arg-max and arg-min. Each thread ends with a (value, index)
+ * pair instead of a value, and the pairs are reduced like values; inside
+ * its loop a thread keeps only a value and the number of the vector that
+ * held it first (step 2).
  *
  * The idea. The index of the largest element is not a function of the
  * largest value alone, so a reduction that must report it carries both: a
@@ -13,24 +15,43 @@
  * occurrence of the extremum whatever order the pairs meet in, and the
  * answer does not depend on the grid, the GPU or the run.
  *
- * What the index costs. The index of an element is computed, not loaded:
- * vector v holds elements head + v*kPerVec + k, so a thread derives each
- * element's index from its loop counter. Per element, a compare and two
- * selects instead of one add; the state is 16 bytes (value padded, index
- * 8 bytes), so the shuffle tree moves twice as many registers. Neither
- * reads memory, yet they are not free: a round of four 16-byte vectors of
- * f32 arg-max is 315 instructions in the SASS (cuobjdump, CUDA 13.0, loop
- * included), about 79 per vector. Two things keep them off the loads'
- * path: the loop is software-pipelined (the next round's four loads are
- * issued inside the current round, not after it: ptxas places them after
- * 235 of its 315 instructions, once three of the four vectors are
- * folded), and inside a vector, whose elements are in index order, a tie
- * goes to the lower index without comparing the indices (apply_in_order).
- * Measured on an H100 (the README's table under step 14): arg-max of 2^28
- * floats at 97.7% of the read-only stream, 1.006x CUB's ArgMax (97.1%);
- * before the two changes 96.5% (0.994x), with the pipelining alone 97.1%. This kernel's f32 sum runs at 100.0%, so the
- * index still costs about 2%; the pipelining costs the sums up to 0.6%
- * against variant 13 (0.3577 against 0.3557 ms at 2^28).
+ * What the index costs, step 1: pairs all the way. The index of an
+ * element is computed, not loaded: vector v holds elements head +
+ * v*kPerVec + k, so a thread can derive each element's index from its loop
+ * counter and fold (value, index) pairs in its loop. Per element that is a
+ * compare and two selects (the index is 64-bit: two registers) instead of
+ * one add. Neither reads memory, yet they are not free: a round of four
+ * 16-byte vectors of f32 arg-max was 315 instructions in the SASS
+ * (cuobjdump, CUDA 13.0, loop included), about 79 per vector. On an H100
+ * that still kept pace with DRAM: 2^28 floats at 97.7% of the read-only
+ * stream, 1.006x CUB's ArgMax (2026-11-27). An H200 reads 1.4 times as
+ * fast with the same SMs and clock, and there it did not: 0.3077 ms, 80.7%
+ * of the stream, 0.83x CUB (0.2558 ms); 79 instructions per 16 bytes at
+ * that speed would need an instruction issued in about two thirds of all
+ * scheduler cycles of the GPU, as well as the loads.
+ *
+ * Step 2: values in the loop, the index once. The loop only has to know
+ * which vector first held the thread's best value; the position inside it
+ * can be found once, at the end. So per vector the loop takes the best of
+ * its kPerVec values (3 max.NaN for f32: one instruction each, see
+ * typed.cuh's best_max), compares that with the thread's best (beats: two
+ * compares for f32) and, when strictly better, keeps the value and the
+ * vector's number: 12 instructions per vector in the SASS of the f32 loop
+ * (96 for a trip of two rounds of four vectors), against 79. Strictly
+ * better means that of equal values the earlier vector is kept, so the
+ * vector kept holds the thread's first best element. After the loop the
+ * thread loads that vector again (one 16-byte load, once) and takes its
+ * first element that ties with the best value. The thread starts from the
+ * identity with its first vector as the one kept: if nothing beats the
+ * identity, every element of the thread equals it and the first one is
+ * the answer. The pairs, and the index compare on a tie, are still what
+ * the threads, warps and blocks combine afterwards. The loop's four loads
+ * of the next round still go out before the current round is used (two
+ * rounds per trip, the two register sets swapping roles, so no register is
+ * copied). Measured on the H200 (2026-11-28, gk_bench, 2^28 floats, cold
+ * L2, medians, the two builds alternated twice): arg-max 0.3077 and 0.3076
+ * ms before, 0.2549 and 0.2550 after (97.4% of the stream; CUB 0.2557 to
+ * 0.2559 in the same runs: 1.00x), arg-min the same (0.3077 -> 0.2551).
  *
  * NaN and infinities, the rule stated in typed.cuh: a NaN beats every
  * number, for arg-max and arg-min alike, and NaNs tie with each other, so
@@ -43,9 +64,9 @@
  * for arg-max.
  *
  * Indices are 64-bit: any n the API takes (up to 2^38) is exact.
- * This variant also does sum, max and min for every type (variant 13's
- * kernel, instantiated with the plain operations: the index is then dead
- * code the compiler drops), so it takes every type and operation.
+ * This variant also does sum, max and min for every type (the same loop,
+ * each vector folded into the thread's value: no index at all), so it
+ * takes every type and operation.
  *
  * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
  * needs); any n; `in` aligned to its element size. Workspace: 256 bytes of
@@ -63,35 +84,77 @@ constexpr unsigned kUnroll = 4;       /* 16-byte vectors in flight per thread */
 constexpr size_t kMaxBlocks = 4096;   /* bounds the workspace, whatever the GPU */
 constexpr size_t kCounterBytes = 256; /* the arrival counter's slot; keeps the block results aligned */
 constexpr size_t kSlotBytes = 16;     /* one block result: the largest state, a (double, index) pair */
+constexpr size_t kNone = ~(size_t)0;  /* no vector */
 
-/* Op::apply(a, b) where a's index is known to be below b's: an arg
- * operation settles a tie without comparing the indices (typed.cuh's
- * apply_in_order); the other operations have no index. */
-template <typename Op>
-__device__ __forceinline__ typename Op::State apply_in_order(typename Op::State a, typename Op::State b)
-{
-    if constexpr (Op::kArg)
-        return Op::apply_in_order(a, b);
-    else
-        return Op::apply(a, b);
-}
-
-/* The kPerVec elements of one 16-byte vector, whose first element has index
- * `first`, combined as a tree of pairs. In each pair the left state holds
- * the lower indices (apply_in_order: kPerVec - 1 combines per vector
- * without the 64-bit index compare). */
-template <typename In, typename Op>
-__device__ __forceinline__ typename Op::State fold(const uint4 &u, size_t first)
+/* The kPerVec elements of one 16-byte vector combined as a tree (the plain
+ * operations: sum, max, min). */
+template <typename In, typename Op> __device__ __forceinline__ typename Op::State fold(const uint4 &u)
 {
     constexpr int kV = Elem<In>::kPerVec;
     typename Op::State s[kV];
 #pragma unroll
-    for (int k = 0; k < kV; ++k) s[k] = Op::make(Elem<In>::get(u, k), first + k);
+    for (int k = 0; k < kV; ++k) s[k] = Op::make(Elem<In>::get(u, k), 0);
 #pragma unroll
     for (int w = 1; w < kV; w *= 2)
 #pragma unroll
-        for (int k = 0; k + w < kV; k += 2 * w) s[k] = apply_in_order<Op>(s[k], s[k + w]);
+        for (int k = 0; k + w < kV; k += 2 * w) s[k] = Op::apply(s[k], s[k + w]);
     return s[0];
+}
+
+/* The winning value of one 16-byte vector (step 2): kPerVec - 1 best()s,
+ * one instruction each for f32, f16 and bf16 (max.NaN / min.NaN). */
+template <typename In, typename Op> __device__ __forceinline__ typename Elem<In>::Acc vector_best(const uint4 &u)
+{
+    constexpr int kV = Elem<In>::kPerVec;
+    typename Elem<In>::Acc s[kV];
+#pragma unroll
+    for (int k = 0; k < kV; ++k) s[k] = Elem<In>::get(u, k);
+#pragma unroll
+    for (int w = 1; w < kV; w *= 2)
+#pragma unroll
+        for (int k = 0; k + w < kV; k += 2 * w) s[k] = Op::best(s[k], s[k + w]);
+    return s[0];
+}
+
+/* Variant 13's loop, shared by both forms: each round, thread t of block b
+ * loads vectors b*kBlock*kUnroll + u*kBlock + t, all four before the first
+ * is used, and hands each to visit(vector, its number) in increasing order.
+ * Software-pipelined: the next round's four loads are written before this
+ * round's vectors are visited, so that they cross from DRAM while the
+ * thread computes (see the header). */
+template <typename Visit>
+__device__ __forceinline__ void each_vector(const uint4 *__restrict__ vin, size_t nvec, size_t v, size_t stride,
+                                            Visit visit)
+{
+    uint4 x[kUnroll], y[kUnroll];
+    bool full = v + (kUnroll - 1) * kBlock < nvec;
+    if (full) {
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; ++u) x[u] = __ldg(vin + v + u * kBlock);
+    }
+    /* One round: the next round's loads into b (when it is full), then a's
+     * vectors. Two rounds per trip, x and y swapping roles, so that no
+     * register is copied. */
+    auto round = [&](const uint4(&a)[kUnroll], uint4(&b)[kUnroll]) {
+        const size_t vn = v + stride;
+        const bool next = vn + (kUnroll - 1) * kBlock < nvec;
+        if (next) {
+#pragma unroll
+            for (unsigned u = 0; u < kUnroll; ++u) b[u] = __ldg(vin + vn + u * kBlock);
+        }
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; ++u) visit(a[u], v + u * kBlock);
+        v = vn, full = next;
+    };
+    while (full) {
+        round(x, y);
+        if (!full) break;
+        round(y, x);
+    }
+    /* The last, partial round: whichever of this thread's vectors exist. */
+#pragma unroll
+    for (unsigned u = 0; u < kUnroll; ++u)
+        if (v + u * kBlock < nvec) visit(__ldg(vin + v + u * kBlock), v + u * kBlock);
 }
 
 template <typename In, typename Op>
@@ -120,37 +183,33 @@ __global__ void __launch_bounds__(kBlock)
     const size_t per_round = (size_t)kBlock * kUnroll;
     const size_t stride = (size_t)gridDim.x * per_round;
     size_t v = (size_t)blockIdx.x * per_round + threadIdx.x;
-    /* Software-pipelined: the next round's four loads are written before
-     * this round's vectors are folded, so that they cross from DRAM while
-     * the thread computes (ptxas moves them after three of the four folds;
-     * see the header). The order of the folds is unchanged. */
-    uint4 x[kUnroll];
-    bool full = v + (kUnroll - 1) * kBlock < nvec;
-    if (full) {
+    if constexpr (Op::kArg) {
+        /* Step 2: values only in the loop; the vector that first holds this
+         * thread's winner is remembered and searched once at the end. It
+         * starts as the thread's first vector, for when nothing beats the
+         * identity (every element equal to it: the first one is the answer). */
+        typedef typename Elem<In>::Acc A;
+        A best = Op::value(Op::identity());
+        size_t where = v < nvec ? v : kNone;
+        each_vector(vin, nvec, v, stride, [&](const uint4 &x, size_t w) {
+            const A m = vector_best<In, Op>(x);
+            if (Op::beats(m, best)) best = m, where = w; /* strictly better: an earlier vector keeps a tie */
+        });
+        if (where != kNone) {
+            /* The first element of that vector that ties with best: one is
+             * there, as best is one of its values (or the identity, which all
+             * of the thread's first vector then equals). */
+            const uint4 x = __ldg(vin + where);
+            int k0 = kV - 1;
 #pragma unroll
-        for (unsigned u = 0; u < kUnroll; ++u) x[u] = __ldg(vin + v + u * kBlock);
-    }
-    while (full) {
-        const size_t vn = v + stride;
-        const bool next = vn + (kUnroll - 1) * kBlock < nvec;
-        uint4 y[kUnroll];
-        if (next) {
-#pragma unroll
-            for (unsigned u = 0; u < kUnroll; ++u) y[u] = __ldg(vin + vn + u * kBlock);
+            for (int k = kV - 2; k >= 0; --k)
+                if (Op::rank(Elem<In>::get(x, k), best) == 0) k0 = k;
+            acc = Op::apply(acc, Op::make(Elem<In>::get(x, k0), head + where * kV + k0));
         }
-#pragma unroll
-        for (unsigned u = 0; u < kUnroll; ++u) acc = Op::apply(acc, fold<In, Op>(x[u], head + (v + u * kBlock) * kV));
-        if (next) {
-#pragma unroll
-            for (unsigned u = 0; u < kUnroll; ++u) x[u] = y[u];
-        }
-        v = vn, full = next;
+    } else {
+        each_vector(vin, nvec, v, stride,
+                    [&](const uint4 &x, size_t) { acc = Op::apply(acc, fold<In, Op>(x)); });
     }
-    /* The last, partial round: whichever of this thread's vectors exist. */
-#pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u)
-        if (v + u * kBlock < nvec)
-            acc = Op::apply(acc, fold<In, Op>(__ldg(vin + v + u * kBlock), head + (v + u * kBlock) * kV));
 
     S r = block_reduce<Op, kBlock>(acc);
     if (gridDim.x == 1) { /* one block: nothing to combine */

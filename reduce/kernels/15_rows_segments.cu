@@ -21,7 +21,8 @@
  * and both kernels are correct for any length: the choice is speed only.
  *
  * One pass, vector loads. Each warp or block reads its row once, with
- * variant 13's 16-byte loads (4 in flight per thread). A row may start at
+ * variant 13's 16-byte loads (4 in flight per thread; 2 in rows_warp, see
+ * "Short rows, more warps" below). A row may start at
  * any element boundary (row r starts at r * ld, the stride need not be a
  * multiple of 4): the 0 to kPerVec - 1 elements before its first 16-byte
  * boundary and after its last whole vector are read one by one by the
@@ -56,6 +57,26 @@
  * and 256 of 2^20, one per block as before, 0.4992 against 0.3899 (why
  * that case slowed was not profiled).
  *
+ * Short rows, more warps. A warp that reduces a row of 256 floats loads 2
+ * vectors per lane, adds, shuffles and stores, and only then loads the next
+ * row: the bytes in flight on an SM are about one row per resident warp.
+ * At 63 registers (the 4-vector loop, 64-bit row arithmetic) an SM held 32
+ * warps, and 2^20 rows of 256 ran at 78.7% of the read-only stream on an
+ * H200, whose DRAM is 1.4 times as fast as an H100's. rows_warp now asks
+ * ptxas for 6 blocks per SM (48 warps) and loops 2 vectors at a time,
+ * which fits 40 registers without spilling for every 4-byte state (f64,
+ * i64 and the pairs, 8 bytes and more, keep up to 64 registers: at 40 the
+ * f64 and pair forms spilled). Measured on the H200 (2026-11-28, gk_bench, 2^28 floats, cold
+ * L2, medians, the builds alternated twice): 2^20 rows of 256 0.3154 ->
+ * 0.2665 ms (78.7% -> 93.2% of the stream; 4.03x -> 4.77x CUB). Not kept,
+ * in the same runs: 8 blocks per SM (32 registers: 152 bytes of stack at 4
+ * vectors, 72 at 2) took 1.2359 and 0.5154 ms; the same limits on
+ * segments_warp, which has the offsets to carry as well, spilled and took
+ * 0.4951 ms against 0.2896 for 2^20 segments of 256; and 8 vectors in
+ * flight in rows_block moved neither 65536 rows of 4096 (0.2460 against
+ * 0.2469 ms) nor 256 rows of 2^20 (0.2986 against 0.2985) by more than
+ * 0.4%.
+ *
  * Bound by: DRAM bandwidth for long rows; for short rows (a warp reads 1 KiB
  * of a 256-float row) also the latency of each warp's few loads, covered by
  * the many warps resident per SM. Measured on an H100 (the README's table
@@ -81,6 +102,8 @@ namespace {
 
 constexpr unsigned kBlock = 256;                   /* threads per block, both kernels */
 constexpr unsigned kUnroll = 4;                    /* 16-byte vectors in flight per thread */
+constexpr unsigned kUnrollRowsWarp = 2;            /* ... in rows_warp, which keeps 48 warps per SM */
+constexpr unsigned kRowsWarpBlocks = 6;            /* rows_warp with a 4-byte state: blocks per SM */
 constexpr unsigned kRowsPerBlock = kBlock / 32;    /* the warp kernel: one row per warp */
 constexpr size_t kWarpMaxBytes = 4096;             /* rows up to this long get a warp */
 constexpr size_t kMaxGrid = (size_t)1 << 20;       /* blocks; more rows are looped over */
@@ -109,7 +132,7 @@ struct Rows {
  * (a warp or a block) that reduce it together; index = position in the row.
  * p is aligned to its element; the group reads it in 16-byte vectors, the
  * head (before the first 16-byte boundary) and the tail one by one. */
-template <typename In, typename Op, unsigned G>
+template <typename In, typename Op, unsigned G, unsigned kUnroll>
 __device__ typename Op::State reduce_range(const In *p, size_t len, unsigned lane)
 {
     typedef typename Op::State S;
@@ -162,7 +185,7 @@ __device__ __forceinline__ void write(typename Op::State s, size_t r, void *out_
 /* A warp per row. The row loop depends on the warp only, so all 32 lanes of
  * a warp go through it together: the full-mask shuffles are safe. */
 template <typename In, typename Op>
-__global__ void __launch_bounds__(kBlock) rows_warp(const In *__restrict__ in, Rows rows, size_t count, void *out,
+__global__ void __launch_bounds__(kBlock, sizeof(typename Op::State) <= 4 ? kRowsWarpBlocks : 1) rows_warp(const In *__restrict__ in, Rows rows, size_t count, void *out,
                                                     unsigned long long *out_index, int *invalid)
 {
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -170,7 +193,7 @@ __global__ void __launch_bounds__(kBlock) rows_warp(const In *__restrict__ in, R
         size_t first, len;
         bool ok = rows.get(r, &first, &len);
         typename Op::State s = Op::identity();
-        if (len > 0) s = reduce_range<In, Op, 32>(in + first, len, lane);
+        if (len > 0) s = reduce_range<In, Op, 32, kUnrollRowsWarp>(in + first, len, lane);
         s = warp_reduce<Op>(s);
         if (lane == 0) {
             write<Op>(s, r, out, out_index);
@@ -202,7 +225,7 @@ __global__ void __launch_bounds__(kBlock) segments_warp(const In *__restrict__ i
             const size_t bi = __shfl_sync(0xffffffffu, b, i), ei = __shfl_sync(0xffffffffu, e, i);
             const bool ok = bi <= ei && ei <= rows.n;
             typename Op::State s = Op::identity();
-            if (ok && ei > bi) s = reduce_range<In, Op, 32>(in + bi, ei - bi, lane);
+            if (ok && ei > bi) s = reduce_range<In, Op, 32, kUnroll>(in + bi, ei - bi, lane);
             s = warp_reduce<Op>(s);
             if (lane == 0) {
                 write<Op>(s, base + i, out, out_index);
@@ -221,7 +244,7 @@ __global__ void __launch_bounds__(kBlock) rows_block(const In *__restrict__ in, 
         size_t first, len;
         bool ok = rows.get(r, &first, &len);
         typename Op::State s = Op::identity();
-        if (len > 0) s = reduce_range<In, Op, kBlock>(in + first, len, threadIdx.x);
+        if (len > 0) s = reduce_range<In, Op, kBlock, kUnroll>(in + first, len, threadIdx.x);
         s = block_reduce<Op, kBlock>(s);
         if (threadIdx.x == 0) {
             write<Op>(s, r, out, out_index);

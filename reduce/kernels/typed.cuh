@@ -210,6 +210,30 @@ template <typename A> __device__ __forceinline__ int rank_min(A a, A b)
     if (an || bn) return (int)an - (int)bn;
     return (int)(a < b) - (int)(a > b);
 }
+/* The winner of two values under the same rule, either one on a tie. For
+ * f32 one instruction: max.NaN / min.NaN (PTX ISA, sm_80 and newer) return
+ * a NaN when either input is one, so a NaN still beats every number. */
+template <typename A> __device__ __forceinline__ A best_max(A a, A b) { return rank_max(b, a) > 0 ? b : a; }
+template <typename A> __device__ __forceinline__ A best_min(A a, A b) { return rank_min(b, a) > 0 ? b : a; }
+template <> __device__ __forceinline__ float best_max(float a, float b)
+{
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+}
+template <> __device__ __forceinline__ float best_min(float a, float b)
+{
+    float r;
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+}
+/* a strictly beats b: rank > 0, in two compares for f32 (b is not a NaN,
+ * and a is a NaN or beyond b: an unordered compare, true when either is a
+ * NaN). */
+template <typename A> __device__ __forceinline__ bool beats_max(A a, A b) { return rank_max(a, b) > 0; }
+template <typename A> __device__ __forceinline__ bool beats_min(A a, A b) { return rank_min(a, b) > 0; }
+template <> __device__ __forceinline__ bool beats_max(float a, float b) { return b == b && !(a <= b); }
+template <> __device__ __forceinline__ bool beats_min(float a, float b) { return b == b && !(a >= b); }
 /* On a tie the smaller index wins, so the result is the first occurrence
  * whatever order the pairs are combined in (the operation is associative
  * and commutative). The identity has index 2^64 - 1, which every element's
@@ -224,9 +248,11 @@ template <typename A> struct ArgMax {
         int r = rank_max(a.v, b.v);
         return r > 0 || (r == 0 && a.i < b.i) ? a : b;
     }
-    /* apply when the caller knows a.i < b.i: a tie goes to a without
-     * comparing the indices. */
-    __device__ static State apply_in_order(State a, State b) { return rank_max(a.v, b.v) >= 0 ? a : b; }
+    /* On values alone: rank, strictly beats, and a value that wins (either
+     * one on a tie). */
+    __device__ static int rank(A a, A b) { return rank_max(a, b); }
+    __device__ static bool beats(A a, A b) { return beats_max(a, b); }
+    __device__ static A best(A a, A b) { return best_max(a, b); }
     __device__ static State identity() { return State{Limits<A>::lowest(), ~0ULL}; }
     __device__ static A value(State s) { return s.v; }
     __device__ static unsigned long long index(State s) { return s.i; }
@@ -240,9 +266,9 @@ template <typename A> struct ArgMin {
         int r = rank_min(a.v, b.v);
         return r > 0 || (r == 0 && a.i < b.i) ? a : b;
     }
-    /* apply when the caller knows a.i < b.i: a tie goes to a without
-     * comparing the indices. */
-    __device__ static State apply_in_order(State a, State b) { return rank_min(a.v, b.v) >= 0 ? a : b; }
+    __device__ static int rank(A a, A b) { return rank_min(a, b); }
+    __device__ static bool beats(A a, A b) { return beats_min(a, b); }
+    __device__ static A best(A a, A b) { return best_min(a, b); }
     __device__ static State identity() { return State{Limits<A>::highest(), ~0ULL}; }
     __device__ static A value(State s) { return s.v; }
     __device__ static unsigned long long index(State s) { return s.i; }
