@@ -36,8 +36,8 @@
  * reduces them, after every other block has finished. Both launchers queue
  * one 4-byte cudaMemsetAsync before the kernel (variant 11 zeroes *out, this
  * one the ticket counter: the workspace comes uninitialised), so that is not
- * the difference. Measured on an H100 (the README's table under step 12,
- * f32 sums): 8.30 against 7.23 us at n = 2^20 (1.146x CUB instead of
+ * the difference. Measured on an H100 (reduce/tuning/forms-h100/
+ * determinism.json, f32 sums): 8.30 against 7.23 us at n = 2^20 (1.146x CUB instead of
  * 1.316x), 35.47 against 33.79 us at 2^24, 355.7 against 353.6 us at 2^28
  * (1.014x CUB instead of 1.020x, both as fast as the read-only stream).
  * With a full fence before a relaxed atomicAdd and the whole last block in

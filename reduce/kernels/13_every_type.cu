@@ -32,8 +32,8 @@
  *
  * Bound by: DRAM bandwidth at large n (2 bytes an element for halves: twice
  * the elements per second of f32 at the same bandwidth). At small n, launch
- * and latency. Measured on an H100 (the README's tables under step 13 and
- * under "More than one f32 array"), sums of 2^27 elements: f64 and i64
+ * and latency. Measured on an H100 (reduce/tuning/forms-h100/; the README's
+ * tables are the H200's, reduce/tuning/forms-h200/), sums of 2^27 elements: f64 and i64
  * (1 GiB) at 100.5% and 100.3% of the read-only stream of the same bytes,
  * 1.013x and 1.011x CUB; bf16 and f16 (256 MiB) at 98.2% and 98.1% of it,
  * 1.068x and 1.069x CUB's TransformReduce.

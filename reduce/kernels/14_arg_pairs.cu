@@ -50,7 +50,7 @@
  * rounds per trip, the two register sets swapping roles, so no register is
  * copied). Measured on the H200 (2026-11-28, gk_bench, 2^28 floats, cold
  * L2, medians, the two builds alternated twice): arg-max 0.3077 and 0.3076
- * ms before, 0.2549 and 0.2550 after (97.4% of the stream; CUB 0.2557 to
+ * ms before, 0.2549 and 0.2550 after (97.4% of the stream; CUB 0.2555 to
  * 0.2559 in the same runs: 1.00x), arg-min the same (0.3077 -> 0.2551).
  *
  * NaN and infinities, the rule stated in typed.cuh: a NaN beats every

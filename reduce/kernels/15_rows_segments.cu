@@ -79,16 +79,22 @@
  *
  * Bound by: DRAM bandwidth for long rows; for short rows (a warp reads 1 KiB
  * of a 256-float row) also the latency of each warp's few loads, covered by
- * the many warps resident per SM. Measured on an H100 (the README's table
- * under step 15, f32 sums of 2^28 elements against CUB's
- * DeviceSegmentedReduce): 2^20 rows of 256 at 96.0% of the read-only stream
+ * the many warps resident per SM. Measured on an H100 before the change
+ * above (reduce/tuning/forms-h100/rows.json and segments.json, f32 sums
+ * of 2^28 elements against CUB's DeviceSegmentedReduce): 2^20 rows of
+ * 256 at 96.0% of the read-only stream
  * (3.474x CUB); 65536 rows of 4096 at 102.5% (1.002x); 256 rows of 2^20 at
  * 91.7% (1.020x), where 256 blocks, 1.9 per SM on average, give a quarter
  * of the threads per SM of variant 11's grid (what holds it there was not
  * profiled). 2^20 segments of 256 at 94.0% (3.400x CUB), where a warp per
  * segment that loaded its own offsets first ran at 72.6% (2.626x); 65536
  * segments of 4096 at 101.0% (0.986x: CUB reads them at 102.4%), 256 of
- * 2^20 at 91.6% (1.019x).
+ * 2^20 at 91.6% (1.019x). On an H200 with the change
+ * (reduce/tuning/forms-h200/, the README's table under step 15): rows at
+ * 91.7% (4.88x CUB), 100.1% (0.995x) and 82.2% (1.05x); segments at 84.8%
+ * (4.51x), 90.0% (0.894x) and 82.1% (1.05x). What holds 256 rows of 2^20
+ * at 82% there was not profiled: 8 vectors in flight per thread instead
+ * of 4 did not move it (above).
  *
  * Limits: 256 threads per block; grids of at most 2^20 blocks, looping over
  * further rows; any rows, cols, segments; `in` aligned to its element size.
