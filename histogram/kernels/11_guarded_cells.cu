@@ -72,6 +72,30 @@
  *      read once per item into registers, then its samples from every
  *      vector; a channel not counted (RGBA's alpha) costs nothing. Variant
  *      10 read the plan from shared memory for every sample.
+ *   5. Whole channels once per block. Reading a channel's plan once per item
+ *      is still about 40 instructions (its fields from the constant bank,
+ *      its first and last keys from shared memory, a jump on its mode: 41 in
+ *      the SASS of the RGBA kernel, cuobjdump, CUDA 13.0) for the 16 samples
+ *      of that channel a thread counts in an item of 8-bit RGBA pixels, each
+ *      of which costs 3 (the byte, its counter's address, the atomic). A
+ *      channel of u8 or u16 samples binned by the value itself (kWhole: the
+ *      whole type, bins = 256 or 65536) needs nothing of its plan but where
+ *      its counters start, so each block notes once which channels those are
+ *      (a mask) and the byte offset of each one's counters for its lane's
+ *      replica (4 registers); for them the walk's per-item step is a test of
+ *      the mask and a select of the offset (13 instructions in the same
+ *      SASS). Measured on an H200 (2026-11-28, gk_bench, 2^26 pixels, 256
+ *      bins, cold L2, medians, the builds before and after alternated twice;
+ *      histogram/tuning/forms-h200/ch_*.json): RGBA with 3 channels counted
+ *      0.0988 and 0.0988 ms -> 0.0928 and 0.0925 (72.3% -> 77.0-77.3% of the
+ *      read-only stream, 1.22x -> 1.30x CUB's MultiHistogramEven<4, 3>), all
+ *      4 counted 0.1391 -> 0.1267 and 0.1265 (1.18x -> 1.30x), 2 channels
+ *      0.0551 and 0.0552 -> 0.0534 and 0.0532 (1.85x -> 1.91x). Three
+ *      channels (RGB, the walk's per-sample form, CC = 0, where the channel
+ *      changes from sample to sample) went from 1.2588 and 1.2591 to 0.5731
+ *      and 0.5711 ms but remain far behind CUB's 0.1673 to 0.1676 (0.29x):
+ *      every sample still goes through the channel's test and select and the
+ *      mode's branch one by one.
  *
  * Counted, per sample, after its 16-byte load and besides its shared
  * atomic (one per counted sample, to the lane's replica of the counter):
@@ -138,7 +162,7 @@
  *     CUB's 0.0772 ms and 1.05x faster than variant 10 (0.1213 ms).
  * On an H200, whose DRAM is 1.4 times as fast with the same SMs and clock
  * (2026-11-28, gk_bench, cold L2, medians, histogram/tuning/forms-h200/),
- * the same code reads less of the stream: RGBA 0.0990 and 0.0985 ms
+ * the same code, before item 5, reads less of the stream: RGBA 0.0990 and 0.0985 ms
  * (73.0-73.3%, 1.21-1.22x CUB), f32 even bins 89.4-89.6% at 256 bins and
  * 83.3% at 4096, levels 31.5% and 21.0%: where the H100 already issued an
  * instruction in 63-74% of the cycles, the H200 asks 1.4 times as many per
@@ -241,9 +265,37 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
     const Key *t;
     const unsigned *cell;
     Key k0, kb;
+    /* Item 5: channels binned by the byte or half-word itself (kWhole), set
+     * once per block: bit c of wmask, and the byte offset of counter 0 of
+     * channel c, this lane's replica, in wofs[c] (4 channels at most). */
+    static constexpr bool kMayWhole = SharedH && !Sample<T>::kFloat && sizeof(T) <= 2;
+    unsigned wmask = 0, wofs0 = 0, wofs1 = 0, wofs2 = 0, wofs3 = 0;
+    bool whole = false; /* the current channel is one of them */
 
+    __device__ __forceinline__ void find_whole(unsigned channels)
+    {
+        if constexpr (kMayWhole) {
+            for (unsigned c = 0; c < channels && c < 4; ++c) {
+                const Fast &g = fp->f[c];
+                if (g.mode != kShiftAll || g.shift != 0) continue;
+                const unsigned o = ((g.base << shift) + mine) * 4u;
+                wmask |= 1u << c;
+                if (c == 0) wofs0 = o;
+                else if (c == 1) wofs1 = o;
+                else if (c == 2) wofs2 = o;
+                else wofs3 = o;
+            }
+        }
+    }
     __device__ __forceinline__ bool channel(unsigned c)
     {
+        if constexpr (kMayWhole) {
+            whole = (wmask >> c) & 1u;
+            if (whole) {
+                hb = (char *)hist + (c == 0 ? wofs0 : c == 1 ? wofs1 : c == 2 ? wofs2 : wofs3);
+                return true;
+            }
+        }
         f = fp->f[c];
         if (f.mode == kOff) return false;
         hb = (char *)(hist + (f.base << shift) + mine);
@@ -342,6 +394,12 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
     template <typename F> __device__ __forceinline__ void each_mode(F body) const
     {
         using std::integral_constant;
+        if constexpr (kMayWhole) {
+            if (whole) {
+                body(integral_constant<unsigned, kWhole>());
+                return;
+            }
+        }
         switch (f.mode) {
         case kEven: body(integral_constant<unsigned, kEven>()); break;
         case kCells: body(integral_constant<unsigned, kCells>()); break;
@@ -396,6 +454,7 @@ __global__ void __launch_bounds__(kBlock, 4)
     Guarded<T, SharedH, SharedT> k;
     k.fp = &fs, k.hist = hist, k.keys = keys, k.cells = cells, k.shift = shift;
     k.mine = threadIdx.x & ((1u << shift) - 1);
+    if (CC != 1) k.find_whole(p.channels);
     if (CC == 1) k.channel(0); /* counted: a single channel always is */
     walk_rows<T, CC>(p, k, w0, items, segs);
     if (SharedH) {
