@@ -8,7 +8,9 @@
  * variant 10) with an odd stride}, bins 30011 and 65537 on the 4097 and
  * 37 x 333 shapes (where the keys, then the counters, leave shared
  * memory), and 1 to 4 channels with channel 1 left out when there are 3 or
- * more (as CUB's MultiHistogram<4, 3>): samples drawn fresh (a new seed
+ * more (as CUB's MultiHistogram<4, 3>); then u8 and u16 samples over their
+ * whole type (256 and 65536 bins), 1 to 4 channels, every one counted, on
+ * the same shapes (u16: the 4097 and 37 x 333 ones): samples drawn fresh (a new seed
  * every run, printed for --seed), a third of them placed exactly on a bin
  * boundary or one ulp (one unit for integers) either side, plus, for
  * floats, NaN, +-inf, +-0 and denormals; the padding between rows holds
@@ -85,12 +87,15 @@ static double near(gk_dtype dt, double v, int side)
     return floor(v) + (double)side;
 }
 
+/* whole: the samples' whole type in 2^bits bins (u8, u16: bins = 256,
+ * 65536 over [0, 2^bits)), every channel counted. */
 static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, size_t rows, size_t pixels,
-                    size_t stride_extra, uint64_t seed)
+                    size_t stride_extra, uint64_t seed, int whole)
 {
     char label[200];
-    snprintf(label, sizeof label, "v%d %s %s bins=%zu ch=%d rows=%zu pixels=%zu stride+%zu", vid, gk_dtype_name(dt),
-             even ? "even" : "levels", bins, channels, rows, pixels, stride_extra);
+    snprintf(label, sizeof label, "v%d %s %s%s bins=%zu ch=%d rows=%zu pixels=%zu stride+%zu", vid,
+             gk_dtype_name(dt), even ? "even" : "levels", whole ? " whole type" : "", bins, channels, rows, pixels,
+             stride_extra);
     gk_rng r;
     gk_rng_seed(&r, seed);
     const size_t es = gk_dtype_size(dt);
@@ -99,6 +104,7 @@ static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, s
     unsigned char *h = (unsigned char *)gk_test_xmalloc(total);
     double lo, hi;
     bounds(dt, &r, &lo, &hi);
+    if (whole) lo = 0, hi = (double)bins;
     double *levels = (double *)gk_test_xmalloc((bins + 1) * sizeof(double));
     for (size_t i = 0; i <= bins; ++i) levels[i] = lo + (hi - lo) * (double)i / (double)bins;
     if (!even) { /* quadratic levels, snapped to the type's values, one repeat when bins >= 3 */
@@ -129,7 +135,7 @@ static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, s
     d.row_stride_bytes = stride;
     for (int c = 0; c < channels; ++c) {
         want[c] = (uint64_t *)gk_test_xmalloc(bins * 8);
-        if (channels >= 3 && c == 1) continue; /* one channel left out */
+        if (channels >= 3 && c == 1 && !whole) continue; /* one channel left out */
         TRY_CUDA(cudaMalloc((void **)&d_counts[c], (bins + GUARD) * 8));
         TRY_CUDA(cudaMemset(d_counts[c], 0xa5, (bins + GUARD) * 8));
         d.ch[c].bins = bins;
@@ -287,8 +293,19 @@ int main(int argc, char **argv)
                         if (all_bins[bi] > 4099 && sh != 2 && sh != 6) continue;
                         int channels = 1 + (int)(k % 4);
                         run_case(v->id, types[t], even, all_bins[bi], channels, shapes[sh][0], shapes[sh][1],
-                                 shapes[sh][2], seed ^ (k * 0x9e3779b97f4a7c15ULL));
+                                 shapes[sh][2], seed ^ (k * 0x9e3779b97f4a7c15ULL), 0);
                     }
+                }
+        /* u8 and u16 over their whole type, 1 to 4 channels all counted
+         * (RGB and RGBA images: variant 11's item 5), even bins. */
+        const gk_dtype whole_types[] = {GK_U8, GK_U16};
+        for (size_t t = 0; t < 2; ++t)
+            for (int channels = 1; channels <= 4; ++channels)
+                for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh, ++k) {
+                    if (small && shapes[sh][1] > 7001) continue;
+                    if (whole_types[t] == GK_U16 && sh != 2 && sh != 6) continue;
+                    run_case(v->id, whole_types[t], 1, whole_types[t] == GK_U8 ? 256 : 65536, channels,
+                             shapes[sh][0], shapes[sh][1], shapes[sh][2], seed ^ (k * 0x9e3779b97f4a7c15ULL), 1);
                 }
         printf("variant %d %-22s %s\n", v->id, v->name, check_failed == before ? "ok" : "FAILED");
         fflush(stdout);

@@ -91,11 +91,20 @@
  *      read-only stream, 1.22x -> 1.30x CUB's MultiHistogramEven<4, 3>), all
  *      4 counted 0.1391 -> 0.1267 and 0.1265 (1.18x -> 1.30x), 2 channels
  *      0.0551 and 0.0552 -> 0.0534 and 0.0532 (1.85x -> 1.91x). Three
- *      channels (RGB, the walk's per-sample form, CC = 0, where the channel
- *      changes from sample to sample) went from 1.2588 and 1.2591 to 0.5731
- *      and 0.5711 ms but remain far behind CUB's 0.1673 to 0.1676 (0.29x):
- *      every sample still goes through the channel's test and select and the
- *      mode's branch one by one.
+ *      channels (RGB) take the walk's per-sample form (CC = 0: with 3
+ *      channels the channel changes from sample to sample and from lane to
+ *      lane), where every sample went through the channel's test and select
+ *      and the mode's branch: 1.2588 and 1.2591 ms before, 0.5731 and 0.5711
+ *      with the mask, 0.29x CUB's 0.1673 to 0.1676. So when all 3 channels
+ *      are such channels the walk (levels.cuh) takes the three channels'
+ *      offsets once per vector, in the order its first sample's channel
+ *      sets, and sample e of the vector takes offset e mod 3 of them, a
+ *      compile-time choice: per sample the byte, its address and the atomic,
+ *      as with 4 channels. In a second run (another H200, the builds with
+ *      the mask alone and with this form alternated twice, ch_mask_*.json
+ *      and ch_rgb_*.json): RGB 0.5685 and 0.5678 -> 0.0839 and 0.0838 ms
+ *      (10.1% -> 68.7% of the stream, 0.29x -> 1.99x CUB), the other channel
+ *      counts unchanged (RGBA 0.0926 and 0.0923 against 0.0922 and 0.0923).
  *
  * Counted, per sample, after its 16-byte load and besides its shared
  * atomic (one per counted sample, to the lane's replica of the counter):
@@ -286,6 +295,15 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
                 else wofs3 = o;
             }
         }
+    }
+    /* The walk's three-channel form (levels.cuh): every one of 3 channels
+     * counted by its value; the counter offset of channel c < 3; and the
+     * count of sample x at offset o. */
+    __device__ __forceinline__ bool all_whole3() const { return kMayWhole && wmask == 7u; }
+    __device__ __forceinline__ unsigned offset(unsigned c) const { return c == 0 ? wofs0 : c == 1 ? wofs1 : wofs2; }
+    __device__ __forceinline__ void add_at(unsigned o, T x) const
+    {
+        if constexpr (kMayWhole) atomicAdd((unsigned *)((char *)hist + o + (unsigned)x * (4u << shift)), 1u);
     }
     __device__ __forceinline__ bool channel(unsigned c)
     {

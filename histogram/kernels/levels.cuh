@@ -424,8 +424,9 @@ constexpr size_t kChanBytes = sizeof(Chan) * kMaxChannels;
  * unless the caller says otherwise. CC: the channel count when it is 1, 2 or 4 (it then divides
  * the samples per vector, so every vector of every thread of an item starts
  * on the same channel, ph), or 0 for any count. The counter k is called as
- *   k.count(x, c)     for sample x in channel c: every sample when CC = 0,
- *                     else those of heads and tails;
+ *   k.count(x, c)     for sample x in channel c: every sample when CC = 0
+ *                     (but see k.all_whole3 below), else those of heads
+ *                     and tails;
  *   k.channel(c)      (CC = 2, 4) for each channel c of an item's vectors
  *                     in turn, returning whether c is counted, then
  *   k.each_mode(body) which calls body(m) with m a std::integral_constant
@@ -434,11 +435,24 @@ constexpr size_t kChanBytes = sizeof(Chan) * kMaxChannels;
  *                     samples in the item's vectors (for CC = 1
  *                     the kernel calls k.channel(0) once, before the walk),
  * so that a channel's plan is read once per item, not once per sample, and
- * an uncounted channel's samples cost nothing.
+ * an uncounted channel's samples cost nothing. A counter that has
+ * all_whole3() (variant 11) may take CC = 0's 3 channels without count():
+ * when it returns true, sample x of channel c of a vector goes to
+ * k.add_at(k.offset(c), x), the offsets taken once per vector.
  * Every load lies inside [0, row_samples) of its row: the padding after a
  * row is never read. An item wholly inside its row (every item of a row
  * but the last, when CC > 0) loads and counts its vectors with no test of
  * the row's end; the last one tests each vector. */
+/* Whether a counter K has the three-channel whole form (variant 11's
+ * all_whole3, offset and add_at; see the walk below). */
+template <typename K, typename = void> struct HasWhole3 : std::false_type {};
+template <typename K> struct HasWhole3<K, std::void_t<decltype(&K::all_whole3)>> : std::true_type {};
+template <typename K> __device__ __forceinline__ bool use_whole3(const K &k)
+{
+    if constexpr (HasWhole3<K>::value) return k.all_whole3();
+    else return false;
+}
+
 template <typename T, int CC, unsigned U = kUnroll, typename K>
 __device__ __forceinline__ void walk_rows(const Plan &p, K &k, size_t w0, unsigned items, size_t segs)
 {
@@ -503,6 +517,25 @@ __device__ __forceinline__ void walk_rows(const Plan &p, K &k, size_t w0, unsign
                                         k.template count_as<decltype(m)::value>(x[u].e[j + i * CC]);
                         }
                     });
+                }
+            } else if (C == 3 && use_whole3(k)) {
+                /* Three channels, each counted by its value (the counter
+                 * says so): sample e of a vector is in channel (ph + e) mod
+                 * 3, so with the three channels' counter offsets taken in
+                 * that order once per vector, each sample's offset is a
+                 * compile-time choice of the three. */
+                if constexpr (HasWhole3<K>::value) {
+#pragma unroll
+                    for (unsigned u = 0; u < U; ++u) {
+                        if (whole || u * kBlock + threadIdx.x < left) {
+                            const unsigned p1 = ph == 2 ? 0 : ph + 1, p2 = ph == 0 ? 2 : ph - 1;
+                            const unsigned o[3] = {k.offset(ph), k.offset(p1), k.offset(p2)};
+#pragma unroll
+                            for (unsigned e = 0; e < V; ++e) k.add_at(o[e % 3], x[u].e[e]);
+                        }
+                        ph += step;
+                        ph = ph >= C ? ph - C : ph;
+                    }
                 }
             } else {
 #pragma unroll
