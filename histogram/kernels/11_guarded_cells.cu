@@ -43,8 +43,8 @@
  *   2. Levels: cells. The span of the levels, [lo, lo + M / s) with lo at
  *      or below levels[0] (floats: the largest float there; integers: its
  *      floor, at least the type's minimum) and s = fl(M / (levels[bins] -
- *      lo)), is cut into M equal cells (M a power of two, at least 8 x
- *      bins up to 8192), and a table, built once per call, holds for cell
+ *      lo)), is cut into M equal cells (M a power of two, at least 32 x
+ *      bins up to 8192: 32 KiB), and a table, built once per call, holds for cell
  *      j the bins at its two ends: T[j] = the bin of C_j = lo + j / s,
  *      T[j + 1] = the bin of C_{j+1} (computed in double; the guard's
  *      margin covers that rounding; packed as two 16-bit numbers, so bins
@@ -127,7 +127,7 @@
  *
  * Shared memory per block: the private counters (replicas as variant 10),
  * the keys (sum of (bins + 1) x 4 bytes, 8 for i32 and u32), the cells (M
- * x 4 bytes per channel with levels: 8 KiB at 256 bins, 32 KiB at 4096).
+ * x 4 bytes per channel with levels: 32 KiB from 256 bins up, 4 KiB at 7).
  * When they do not fit: keys and cells in global memory, then 64-bit global
  * atomics, as variant 10.
  *
@@ -152,7 +152,14 @@
  *     one copy of the counters take 64 KiB of shared memory per block, 3
  *     blocks per SM instead of 4. Tried and not kept: deciding a cell with
  *     one boundary by one key and a select in every lane, the search only
- *     for cells with two or more: 0.8092 and 1.2642 ms, slower;
+ *     for cells with two or more: 0.8092 and 1.2642 ms, slower. These H100
+ *     figures had 8 cells per bin; now 32 (up to 8192 cells), so that at
+ *     256 bins a boundary falls in the cell of about 3% of the samples (1
+ *     / (64 sqrt(x))) instead of 12%: on an H200 (2026-11-28, the two
+ *     builds alternated twice, histogram/tuning/forms-h200/range_c*.json)
+ *     256 bins took 0.7868 and 0.7873 ms with 8, 0.7424 and 0.7453 with 32
+ *     (4.31x -> 4.56x CUB's 3.3890 to 3.3928); 4096 bins had 8192 cells
+ *     already and keep them;
  *   - RGBA u8, 3 channels counted, 2^26 pixels: 0.1138 ms, 87.0% of the
  *     stream, 1.11x CUB's MultiHistogramEven<4, 3> (variant 10: 0.2002
  *     ms). Nsight Compute: 58.1 million warp instructions (9.2 per 32
@@ -211,7 +218,7 @@ constexpr unsigned kWhole = 7; /* kShiftAll with p = 0: each_mode's, never a pla
 
 constexpr float kMagic = 12582912.0f;       /* 1.5 x 2^23: y + kMagic rounds y to an integer */
 constexpr unsigned kMagicBits = 0x4b400000u; /* its bits */
-constexpr unsigned kCellsPerBin = 8;  /* cells per bin, at least (below kMaxCells) */
+constexpr unsigned kCellsPerBin = 32; /* cells per bin, at least (below kMaxCells) */
 constexpr unsigned kMaxCells = 8192;  /* 32 KiB of cells per channel */
 constexpr unsigned kNone = 0xffffffffu; /* a sample not counted */
 
