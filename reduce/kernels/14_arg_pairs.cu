@@ -86,24 +86,13 @@ constexpr size_t kCounterBytes = 256; /* the arrival counter's slot; keeps the b
 constexpr size_t kSlotBytes = 16;     /* one block result: the largest state, a (double, index) pair */
 constexpr size_t kNone = ~(size_t)0;  /* no vector */
 
-/* The kPerVec elements of one 16-byte vector combined as a tree (the plain
- * operations: sum, max, min). */
-template <typename In, typename Op> __device__ __forceinline__ typename Op::State fold(const uint4 &u)
-{
-    constexpr int kV = Elem<In>::kPerVec;
-    typename Op::State s[kV];
-#pragma unroll
-    for (int k = 0; k < kV; ++k) s[k] = Op::make(Elem<In>::get(u, k), 0);
-#pragma unroll
-    for (int w = 1; w < kV; w *= 2)
-#pragma unroll
-        for (int k = 0; k + w < kV; k += 2 * w) s[k] = Op::apply(s[k], s[k + w]);
-    return s[0];
-}
-
-/* The winning value of one 16-byte vector (step 2): kPerVec - 1 best()s,
- * one instruction each for f32, f16 and bf16 (max.NaN / min.NaN). */
-template <typename In, typename Op> __device__ __forceinline__ typename Elem<In>::Acc vector_best(const uint4 &u)
+/* The kPerVec elements of one 16-byte vector combined as a tree by
+ * combine(a, b). The plain operations (sum, max, min) fold a vector with
+ * Op::apply; step 2 takes a vector's winning value with Op::best:
+ * kPerVec - 1 best()s, one instruction each for f32, f16 and bf16
+ * (max.NaN / min.NaN). */
+template <typename In, typename F>
+__device__ __forceinline__ typename Elem<In>::Acc vector_tree(const uint4 &u, F combine)
 {
     constexpr int kV = Elem<In>::kPerVec;
     typename Elem<In>::Acc s[kV];
@@ -112,7 +101,7 @@ template <typename In, typename Op> __device__ __forceinline__ typename Elem<In>
 #pragma unroll
     for (int w = 1; w < kV; w *= 2)
 #pragma unroll
-        for (int k = 0; k + w < kV; k += 2 * w) s[k] = Op::best(s[k], s[k + w]);
+        for (int k = 0; k + w < kV; k += 2 * w) s[k] = combine(s[k], s[k + w]);
     return s[0];
 }
 
@@ -192,7 +181,7 @@ __global__ void __launch_bounds__(kBlock)
         A best = Op::value(Op::identity());
         size_t where = v < nvec ? v : kNone;
         each_vector(vin, nvec, v, stride, [&](const uint4 &x, size_t w) {
-            const A m = vector_best<In, Op>(x);
+            const A m = vector_tree<In>(x, [](A p, A q) { return Op::best(p, q); });
             if (Op::beats(m, best)) best = m, where = w; /* strictly better: an earlier vector keeps a tie */
         });
         if (where != kNone) {
@@ -208,7 +197,7 @@ __global__ void __launch_bounds__(kBlock)
         }
     } else {
         each_vector(vin, nvec, v, stride,
-                    [&](const uint4 &x, size_t) { acc = Op::apply(acc, fold<In, Op>(x)); });
+                    [&](const uint4 &x, size_t) { acc = Op::apply(acc, vector_tree<In>(x, Op::apply)); });
     }
 
     S r = block_reduce<Op, kBlock>(acc);
