@@ -176,18 +176,20 @@
  *     variant 10's estimate and check (item 1: on the f16 grid samples on
  *     a boundary fail the guard), 0.1154 ms, 48.6% of the stream, 0.67x
  *     CUB's 0.0772 ms and 1.05x faster than variant 10 (0.1213 ms).
- * On an H200, whose DRAM is 1.4 times as fast with the same SMs and clock
- * (2026-11-28, gk_bench, cold L2, medians, histogram/tuning/forms-h200/),
- * the same code, before item 5, reads less of the stream: RGBA 0.0990 and 0.0985 ms
- * (73.0-73.3%, 1.21-1.22x CUB), f32 even bins 89.4-89.6% at 256 bins and
- * 83.3% at 4096, levels 31.5% and 21.0%: where the H100 already issued an
- * instruction in 63-74% of the cycles, the H200 asks 1.4 times as many per
- * second. More loads in flight do not help, as expected of an issue
- * bound: 8 vectors per thread and item instead of 4 (walk_rows' U; 64
- * registers, 2 instantiations with 8 bytes of stack), the two builds
- * alternated twice, took RGBA 0.1007 and 0.1005 ms, even bins 0.2798 and
- * 0.3199 ms (against 0.2771-0.2777 and 0.2980-0.2983), levels 0.7962 and
- * 1.2534 ms (against 0.7861-0.7870 and 1.1841-1.1878).
+ * On an H200, whose read-only stream is 1.44 to 1.47 times as fast as the
+ * H100's (0.2436 to 0.2484 ms over 2^28 floats, against 0.357) with the same
+ * SMs and clock (2026-11-28, gk_bench, cold L2, medians,
+ * histogram/tuning/forms-h200/), the same code, before item 5, reads less of
+ * the stream: RGBA 0.0990 and 0.0985 ms (73.0-73.3%, 1.21-1.22x CUB), f32
+ * even bins 89.4-89.6% at 256 bins and 83.3% at 4096, levels 31.5% and
+ * 21.0%: where the H100 already issued an instruction in 63-74% of the
+ * cycles, the H200 asks 1.44 to 1.47 times as many per second. More loads in
+ * flight do not help, as expected of an issue bound: 8 vectors per thread
+ * and item instead of 4 (walk_rows' U; 64 registers, 2 instantiations with 8
+ * bytes of stack), the two builds alternated twice, took RGBA 0.1007 and
+ * 0.1005 ms, even bins 0.2798 and 0.3199 ms (against 0.2771-0.2777 and
+ * 0.2980-0.2983), levels 0.7962 and 1.2534 ms (against 0.7861-0.7870 and
+ * 1.1841-1.1878).
  *
  * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
  * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4

@@ -24,10 +24,10 @@
  * 16-byte vectors of f32 arg-max was 315 instructions in the SASS
  * (cuobjdump, CUDA 13.0, loop included), about 79 per vector. On an H100
  * that still kept pace with DRAM: 2^28 floats at 97.7% of the read-only
- * stream, 1.006x CUB's ArgMax (2026-11-27). An H200 reads 1.4 times as
- * fast with the same SMs and clock, and there it did not: 0.3077 ms, 80.7%
- * of the stream, 0.83x CUB (0.2558 ms); 79 instructions per 16 bytes at
- * that speed would need an instruction issued in about two thirds of all
+ * stream, 1.006x CUB's ArgMax (2026-11-27). An H200 reads 1.44 to 1.47 times
+ * as fast with the same SMs and clock, and there it did not: 0.3077 ms,
+ * 80.7% of the stream, 0.83x CUB (0.2558 ms); 79 instructions per 16 bytes
+ * at that speed would need an instruction issued in about two thirds of all
  * scheduler cycles of the GPU, as well as the loads.
  *
  * Step 2: values in the loop, the index once. The loop only has to know

@@ -62,20 +62,20 @@
  * row: the bytes in flight on an SM are about one row per resident warp.
  * At 63 registers (the 4-vector loop, 64-bit row arithmetic) an SM held 32
  * warps, and 2^20 rows of 256 ran at 78.7% of the read-only stream on an
- * H200, whose DRAM is 1.4 times as fast as an H100's. rows_warp now asks
- * ptxas for 6 blocks per SM (48 warps) and loops 2 vectors at a time,
- * which fits 40 registers without spilling for every 4-byte state (f64,
- * i64 and the pairs, 8 bytes and more, keep up to 64 registers: at 40 the
- * f64 and pair forms spilled). Measured on the H200 (2026-11-28, gk_bench, 2^28 floats, cold
- * L2, medians, the builds alternated twice): 2^20 rows of 256 0.3154 ->
- * 0.2665 ms (78.7% -> 93.2% of the stream; 4.03x -> 4.77x CUB). Not kept,
- * in the same runs: 8 blocks per SM (32 registers: 152 bytes of stack at 4
- * vectors, 72 at 2) took 1.2359 and 0.5154 ms; the same limits on
- * segments_warp, which has the offsets to carry as well, spilled and took
- * 0.4951 ms against 0.2896 for 2^20 segments of 256; and 8 vectors in
- * flight in rows_block moved neither 65536 rows of 4096 (0.2460 against
- * 0.2469 ms) nor 256 rows of 2^20 (0.2986 against 0.2985) by more than
- * 0.4%.
+ * H200, whose stream is 1.44 to 1.47 times as fast as an H100's. rows_warp
+ * now asks ptxas for 6 blocks per SM (48 warps) and loops 2 vectors at a
+ * time, which fits 40 registers without spilling for every 4-byte state
+ * (f64, i64 and the pairs, 8 bytes and more, keep up to 64 registers: at 40
+ * the f64 and pair forms spilled). Measured on the H200 (2026-11-28,
+ * gk_bench, 2^28 floats, cold L2, medians, the builds alternated twice):
+ * 2^20 rows of 256 0.3154 -> 0.2665 ms (78.7% -> 93.2% of the stream; 4.03x
+ * -> 4.77x CUB). Not kept, in the same runs: 8 blocks per SM (32 registers:
+ * 152 bytes of stack at 4 vectors, 72 at 2) took 1.2359 and 0.5154 ms; the
+ * same limits on segments_warp, which has the offsets to carry as well,
+ * spilled and took 0.4951 ms against 0.2896 for 2^20 segments of 256; and 8
+ * vectors in flight in rows_block moved neither 65536 rows of 4096 (0.2460
+ * against 0.2469 ms) nor 256 rows of 2^20 (0.2986 against 0.2985) by more
+ * than 0.4%.
  *
  * Bound by: DRAM bandwidth for long rows; for short rows (a warp reads 1 KiB
  * of a 256-float row) also the latency of each warp's few loads, covered by
@@ -191,8 +191,9 @@ __device__ __forceinline__ void write(typename Op::State s, size_t r, void *out_
 /* A warp per row. The row loop depends on the warp only, so all 32 lanes of
  * a warp go through it together: the full-mask shuffles are safe. */
 template <typename In, typename Op>
-__global__ void __launch_bounds__(kBlock, sizeof(typename Op::State) <= 4 ? kRowsWarpBlocks : 1) rows_warp(const In *__restrict__ in, Rows rows, size_t count, void *out,
-                                                    unsigned long long *out_index, int *invalid)
+__global__ void __launch_bounds__(kBlock, sizeof(typename Op::State) <= 4 ? kRowsWarpBlocks : 1)
+    rows_warp(const In *__restrict__ in, Rows rows, size_t count, void *out, unsigned long long *out_index,
+              int *invalid)
 {
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     for (size_t r = (size_t)blockIdx.x * kRowsPerBlock + warp; r < count; r += (size_t)gridDim.x * kRowsPerBlock) {
