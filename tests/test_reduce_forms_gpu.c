@@ -16,12 +16,15 @@
  *             data, then ties planted at the start, the end and both, NaN
  *             (first NaN wins) and infinities, and all elements equal.
  *   rows      variants with the rows form: every type x 5 operations, cols
- *             0, 1, 31, 33, 256, 1000, 4097, 2^20, rows 1-1000, strides > cols.
+ *             0, 1, 31, 33, 256, 1000, 1100, 4097, 4100, 70001 (--small),
+ *             2^20; rows 1-2000, strides > cols.
  *   segments  empty, single-element, overlapping, out-of-order and very long
- *             segments; invalid offsets (begin > end, end > n) flagged.
+ *             segments; invalid offsets (begin > end, end > n) flagged; and
+ *             1100 (--small) or 3000 segments of random lengths and places.
  *   determinism  the f32 sums of every variant documented deterministic:
  *             1000 runs (20 with --small) alternating two streams, with
- *             other work on a third, bit for bit the same; rows likewise.
+ *             other work on a third, bit for bit the same; rows likewise,
+ *             rows of 1000 and a few long rows (cut into slices).
  *
  *   test_reduce_forms_gpu [--small] [--large] [--seed S]
  *
@@ -284,10 +287,12 @@ static void test_rows(const gk_reduce_variant *v, uint64_t seed)
 {
     static const shape big_shapes[] = {{1, 0, 0},     {5, 0, 3},      {1, 1, 1},      {7, 1, 5},    {100, 31, 33},
                                        {99, 33, 40},  {1000, 256, 256}, {1000, 256, 259}, {13, 1000, 1017},
-                                       {9, 4097, 4100}, {3, 1048576, 1048581}, {2, 1048589, 1048589}};
-    static const shape small_shapes[] = {{5, 0, 3}, {7, 1, 5}, {99, 33, 40}, {13, 1000, 1017}, {2, 4097, 4100}};
+                                       {9, 4097, 4100}, {3, 1048576, 1048581}, {2, 1048589, 1048589},
+                                       {2000, 1100, 1103}, {1200, 4100, 4100}};
+    static const shape small_shapes[] = {{5, 0, 3},         {7, 1, 5},        {99, 33, 40}, {13, 1000, 1017},
+                                         {2, 4097, 4100},   {3, 70001, 70005}, {1100, 4100, 4103}};
     const shape *shapes = small_run ? small_shapes : big_shapes;
-    size_t nshapes = small_run ? 5 : sizeof big_shapes / sizeof *big_shapes;
+    size_t nshapes = small_run ? sizeof small_shapes / sizeof *small_shapes : sizeof big_shapes / sizeof *big_shapes;
     int before = check_failed;
     for (int t = 0; t < NTYPES; ++t) {
         gk_dtype dt = all_types[t];
@@ -410,11 +415,73 @@ static void test_segments(const gk_reduce_variant *v, uint64_t seed)
     printf("segments v%02d %-20s %s\n", v->id, v->name, check_failed == before ? "ok" : "FAILED");
 }
 
+/* Many long segments, more than a GPU holds blocks at once (1056 of
+ * variant 15's on an H100 or H200): one block a segment for the 4- and
+ * 8-byte types (a mean of 16.8 KB and more), the block-per-row loop for the
+ * 2-byte ones (8.4 KB). Random lengths up to twice the mean, random places,
+ * so they overlap and come in any order. */
+static void test_segments_many(const gk_reduce_variant *v, uint64_t seed)
+{
+    int before = check_failed;
+    const size_t m = small_run ? 1100 : 3000, mean = 4200, n = m * mean + 5;
+    size_t *b = (size_t *)gk_test_xmalloc(m * sizeof(size_t)), *e = (size_t *)gk_test_xmalloc(m * sizeof(size_t)),
+           *len = (size_t *)gk_test_xmalloc(m * sizeof(size_t));
+    gk_rng r;
+    gk_rng_seed(&r, mix(seed, 91, (uint64_t)v->id, m));
+    for (size_t i = 0; i < m; ++i) {
+        len[i] = gk_rng_next(&r) % (2 * mean + 1);
+        b[i] = gk_rng_next(&r) % (n - len[i] + 1);
+        e[i] = b[i] + len[i];
+    }
+    gk_test_ensure_device((void **)&B.d_beg, &B.cap_beg, m * sizeof(size_t));
+    gk_test_ensure_device((void **)&B.d_end, &B.cap_end, m * sizeof(size_t));
+    if (B.d_bad == NULL) TRY_CUDA(cudaMalloc((void **)&B.d_bad, sizeof(int)));
+    TRY_CUDA(cudaMemcpy(B.d_beg, b, m * sizeof(size_t), cudaMemcpyHostToDevice));
+    TRY_CUDA(cudaMemcpy(B.d_end, e, m * sizeof(size_t), cudaMemcpyHostToDevice));
+    for (int t = 0; t < NTYPES; ++t) {
+        gk_dtype dt = all_types[t];
+        if (!(v->dtypes & GK_REDUCE_DTYPE_BIT(dt))) continue;
+        void *h = gk_test_xmalloc(n * esize(dt));
+        for (int o = 0; o < 5; ++o) {
+            gk_reduce_op op = (gk_reduce_op)(o < 3 ? o : o - 2);
+            int arg = o >= 3;
+            size_t off = (size_t)o % (16 / esize(dt));
+            gk_reduce_fill(dt, h, n, mix(seed, (uint64_t)dt, 92, (uint64_t)o));
+            char label[160];
+            snprintf(label, sizeof label, "v%d %zu segments %s %s%s n=%zu offset=%zu", v->id, m, gk_dtype_name(dt),
+                     arg ? "arg-" : "", gk_reduce_op_name(op), n, off);
+            const void *in = prepare(dt, h, n, off, m);
+            TRY_CUDA(cudaMemset(B.d_bad, 0x5a, sizeof(int)));
+            size_t *oi = arg ? B.d_idx : NULL;
+            size_t need = 0;
+            gk_test_require(gk_reduce_segments(v->id, dt, op, in, n, m, B.d_beg, B.d_end, B.d_out, oi, B.d_bad, NULL,
+                                               &need, 0),
+                            label);
+            workspace(need);
+            size_t have = B.cap_ws;
+            gk_test_require(gk_reduce_segments(v->id, dt, op, in, n, m, B.d_beg, B.d_end, B.d_out, oi, B.d_bad,
+                                               B.d_ws, &have, 0),
+                            label);
+            TRY_CUDA(cudaDeviceSynchronize());
+            int bad = -1;
+            TRY_CUDA(cudaMemcpy(&bad, B.d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+            CHECK(bad == 0, "%s: invalid flag %d, expected 0", label, bad);
+            check_ranges(dt, op, arg, h, m, b, len, label);
+        }
+        free(h);
+    }
+    free(b);
+    free(e);
+    free(len);
+    printf("segments v%02d %-20s %zu of mean %zu: %s\n", v->id, v->name, m, mean,
+           check_failed == before ? "ok" : "FAILED");
+}
+
 /* ---- Determinism -------------------------------------------------------- */
 /* `runs` calls alternating between two streams, while a third stream runs
  * another reduction of the same input (other work competing for the SMs):
  * every result must have the same bits as the first. */
-static void test_determinism(const gk_reduce_variant *v, uint64_t seed)
+static void test_determinism(const gk_reduce_variant *v, uint64_t seed, size_t cols)
 {
     const int runs = small_run ? 20 : 1000;
     const size_t n = small_run ? 65537 : ((size_t)1 << 24) + 7;
@@ -425,7 +492,7 @@ static void test_determinism(const gk_reduce_variant *v, uint64_t seed)
     cudaStream_t st[3];
     for (int i = 0; i < 3; ++i) TRY_CUDA(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
     int rows_form = !(v->forms & GK_REDUCE_FORM_ARRAY);
-    const size_t cols = 1000, rows = n / cols;
+    const size_t rows = n / cols;
     size_t need = 0, need_other = 0;
     if (rows_form)
         gk_test_require(gk_reduce_rows(v->id, GK_F32, GK_REDUCE_SUM, in, rows, cols, cols, NULL, NULL, NULL, &need, 0),
@@ -481,8 +548,8 @@ static void test_determinism(const gk_reduce_variant *v, uint64_t seed)
     cudaFree(outs);
     cudaFree(out_other);
     for (int i = 0; i < 3; ++i) cudaStreamDestroy(st[i]);
-    printf("determ.  v%02d %-20s %d runs, 2 streams: %s\n", v->id, v->name, runs,
-           check_failed == before ? "ok" : "FAILED");
+    printf("determ.  v%02d %-20s %d runs, 2 streams%s: %s\n", v->id, v->name, runs,
+           rows_form ? (cols < 10000 ? ", short rows" : ", few long rows") : "", check_failed == before ? "ok" : "FAILED");
 }
 
 /* ---- n > 2^31 ----------------------------------------------------------- */
@@ -570,8 +637,16 @@ int main(int argc, char **argv)
                 test_array(v, seed);
             if (v->forms & GK_REDUCE_FORM_ARG) test_arg(v, seed);
             if (v->forms & GK_REDUCE_FORM_ROWS) test_rows(v, seed);
-            if (v->forms & GK_REDUCE_FORM_SEGMENTS) test_segments(v, seed);
-            if (v->f32_sum_deterministic && v->id >= 12) test_determinism(v, seed);
+            if (v->forms & GK_REDUCE_FORM_SEGMENTS) {
+                test_segments(v, seed);
+                test_segments_many(v, seed);
+            }
+            if (v->f32_sum_deterministic && v->id >= 12) {
+                test_determinism(v, seed, 1000);
+                /* Rows of n / 8 (2 for --small): long enough to be cut into
+                 * slices, few enough to need it. */
+                if (!(v->forms & GK_REDUCE_FORM_ARRAY)) test_determinism(v, seed, small_run ? 32768 : (1u << 21));
+            }
         }
     }
     cudaFree(B.d_in);

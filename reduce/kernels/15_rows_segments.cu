@@ -1,7 +1,7 @@
 /* Variant 15: many reductions in one launch. Rows of a matrix (rows x cols
  * with a row stride) or segments of an array (CUB's begin/end offsets), one
  * result per row, a warp per row when rows are short, a block per row when
- * they are long.
+ * they are long, several blocks per row when long rows are few.
  *
  * The idea. Callers often need the sums of many rows at once: a softmax
  * denominator per row, a norm per sample. Calling gk_reduce once per row
@@ -14,11 +14,12 @@
  *     would leave most of its threads idle on a 256-element row and pay a
  *     barrier per row.
  *   - Long rows: a block of 256 threads per row, variant 13's loop over the
- *     row and a block reduction at its end: enough loads in flight per row
- *     to keep DRAM busy when there are few rows.
+ *     row and a block reduction at its end; and when there are fewer rows
+ *     than the GPU holds blocks at once, each row cut into slices, a block
+ *     per slice (see "Long rows, few or many" below).
  * For rows the length is known on the host; for segments it is not (the
  * offsets are in device memory), so the mean length n / segments decides,
- * and both kernels are correct for any length: the choice is speed only.
+ * and every kernel is correct for any length: the choice is speed only.
  *
  * One pass, vector loads. Each warp or block reads its row once, with
  * variant 13's 16-byte loads (4 in flight per thread; 2 in rows_warp, see
@@ -26,10 +27,13 @@
  * any element boundary (row r starts at r * ld, the stride need not be a
  * multiple of 4): the 0 to kPerVec - 1 elements before its first 16-byte
  * boundary and after its last whole vector are read one by one by the
- * first lanes. No block combines with another, so there is no workspace, no
- * atomic and no ticket: every result, f32 sums included, is the same on
- * every run (the order of the adds depends only on the row's length and
- * alignment and on the kernel chosen).
+ * first lanes. Only the slices of a row cut into several combine: each
+ * slice's block stores its state in the workspace and a second kernel folds
+ * each row's states in a fixed order. There is no atomic and no ticket:
+ * every result, f32 sums included, is the same on every run (the order of
+ * the adds depends only on the row's length and alignment, the kernel
+ * chosen and, for a row cut into slices, their number, which follows the
+ * GPU's SM count: another GPU model may round differently).
  *
  * Every type and operation, arg-max and arg-min too: the state is variant
  * 14's (value, index) pair, the index counted from the row's or segment's
@@ -77,27 +81,75 @@
  * against 0.2469 ms) nor 256 rows of 2^20 (0.2986 against 0.2985) by more
  * than 0.4%.
  *
+ * Long rows, few or many. A block per row gives 256 rows 256 blocks, fewer
+ * than two per SM; with 4 vectors of 16 bytes in flight per thread that is
+ * 4 MiB in flight on the whole GPU. In gk_bench on an H200 it read 256 rows
+ * of 2^20 floats at 82.2% of the read-only stream (0.2964 ms; CUB's
+ * segmented reduce, also a block per segment, 78.3%). The same block per
+ * row in reduce/tuning/long_rows.cu, a program outside the library, ran
+ * near the stream in the same session on the same GPU (0.2542 against
+ * 0.2451 ms there, and CUB 0.2554), padding the rows apart or starting
+ * each block at a rotated place in its row changed nothing there, and what
+ * differs between the two programs was not found; a grid with more blocks
+ * was fast in both. So now:
+ *   - slices_block, when there are no more long rows than the GPU holds
+ *     blocks at once (SMs x blocks per SM from the occupancy calculator:
+ *     132 x 8 = 1056 on an H100 or H200 for f32 sums, at 32 registers):
+ *     each row is cut into S slices, S = resident blocks / rows, at most
+ *     one per kSliceBytes (64 KiB) of row, a block per slice, all resident
+ *     at once. Each block
+ *     stores its slice's state in the workspace; fold_slices, a second
+ *     kernel with a block per row, adds a row's S states in a fixed order
+ *     (thread t the states t, t + 256, ..., then the block reduction). With
+ *     S = 1 the block stores the row's result itself and there is no second
+ *     kernel.
+ *   - many rows of at least kRoundBytes (16 KiB, one round of the loop):
+ *     slices_block with S = 1, one row per block, 8 blocks per SM where
+ *     rows_block, which loops over further rows and keeps 40 registers, gets
+ *     6. Shorter rows keep rows_block: with 8 KiB rows an earlier form of
+ *     slices_block (one that still divided by S when S was 1) took 0.2846 ms
+ *     against rows_block's 0.2650 for 131072 rows of 2048 floats.
+ * Measured on H200s (2026-11-28, gk_bench, f32 sums of 2^28 elements,
+ * cold L2, medians; in each session two builds alternated, each run twice;
+ * reduce/tuning/forms-h200/slices/), each step against the one before it
+ * in one session:
+ *   1. slices for up to half the resident count of rows, rows_block beyond:
+ *      256 rows of 2^20 0.2985 -> 0.2548 ms (83.2% -> 97.4% of the
+ *      stream), 512 of 2^19 0.2531 -> 0.2549 ms;
+ *   2. slices (S = 1 included) up to the resident count: 1024 rows of 2^18
+ *      0.2594 -> 0.2481 ms (94.0% -> 98.2%); 256 rows 0.2501 -> 0.2514;
+ *   3. S = 1 without a division, and for many rows of 16 KiB and more:
+ *      256 rows 0.2560 -> 0.2531 ms (97.0% -> 98.0%), 1024 rows 0.2527 ->
+ *      0.2499 (98.4% -> 99.5%), 4096 of 65536 98.0% -> 100.0%, 65536 of
+ *      4096 0.2471 -> 0.2454 ms (100.5% -> 101.2%; CUB 0.2457), 65536
+ *      segments of 4096 0.2726 -> 0.2458 ms (91.1% -> 101.1%); 131072 rows
+ *      of 2048 and the short rows unchanged.
+ * Tried and not kept, in the same sessions: slices of 64 KiB, each block
+ * looping over consecutive slices of the resident grid (93% of the stream
+ * at every row count from 256 to 4096: each slice ends in a block reduction
+ * during which the block has no load in flight), and S chosen for 8 or 3
+ * waves of blocks instead of one (93.4% to 97.6% at 256 rows; best where
+ * the blocks came to a whole number of waves).
+ *
  * Bound by: DRAM bandwidth for long rows; for short rows (a warp reads 1 KiB
  * of a 256-float row) also the latency of each warp's few loads, covered by
- * the many warps resident per SM. Measured on an H100 before the change
+ * the many warps resident per SM. Measured on an H100 before the changes
  * above (reduce/tuning/forms-h100/rows.json and segments.json, f32 sums
  * of 2^28 elements against CUB's DeviceSegmentedReduce): 2^20 rows of
- * 256 at 96.0% of the read-only stream
- * (3.474x CUB); 65536 rows of 4096 at 102.5% (1.002x); 256 rows of 2^20 at
- * 91.7% (1.020x), where 256 blocks, 1.9 per SM on average, give a quarter
- * of the threads per SM of variant 11's grid (what holds it there was not
- * profiled). 2^20 segments of 256 at 94.0% (3.400x CUB), where a warp per
- * segment that loaded its own offsets first ran at 72.6% (2.626x); 65536
- * segments of 4096 at 101.0% (0.986x: CUB reads them at 102.4%), 256 of
- * 2^20 at 91.6% (1.019x). On an H200 with the change
- * (reduce/tuning/forms-h200/, the README's table under step 15): rows at
- * 91.7% (4.88x CUB), 100.1% (0.995x) and 82.2% (1.05x); segments at 84.8%
- * (4.51x), 90.0% (0.894x) and 82.1% (1.05x). What holds 256 rows of 2^20
- * at 82% there was not profiled: 8 vectors in flight per thread instead
- * of 4 did not move it (above).
+ * 256 at 96.0% of the read-only stream (3.474x CUB); 65536 rows of 4096 at
+ * 102.5% (1.002x); 256 rows of 2^20 at 91.7% (1.020x). 2^20 segments of
+ * 256 at 94.0% (3.400x CUB), where a warp per segment that loaded its own
+ * offsets first ran at 72.6% (2.626x); 65536 segments of 4096 at 101.0%
+ * (0.986x: CUB reads them at 102.4%), 256 of 2^20 at 91.6% (1.019x). On an
+ * H200 with every change (reduce/tuning/forms-h200/slices/final_*, the
+ * README's table under step 15): rows at 93.2% (4.75x CUB), 101.2%
+ * (1.001x) and 98.0% (1.23x); segments at 85.8% (4.38x), 101.1% (0.999x)
+ * and 97.9% (1.23x).
  *
  * Limits: 256 threads per block; grids of at most 2^20 blocks, looping over
  * further rows; any rows, cols, segments; `in` aligned to its element size.
+ * Workspace: a state (at most 16 bytes) per 64 KiB of the elements, for the
+ * slices' states.
  * From typed.cuh in this folder: Elem<In>, the operations, warp_reduce,
  * block_reduce and the type x op switch.
  * Build alone (in this folder): nvcc -arch=sm_90 -c 15_rows_segments.cu
@@ -114,6 +166,9 @@ constexpr unsigned kRowsPerBlock = kBlock / 32;    /* the warp kernel: one row p
 constexpr size_t kWarpMaxBytes = 4096;             /* rows up to this long get a warp */
 constexpr size_t kMaxGrid = (size_t)1 << 20;       /* blocks; more rows are looped over */
 constexpr size_t kSegWarps = 8448;                 /* segments: the fewest warps a grid keeps (132 SMs x 64) */
+constexpr size_t kSliceBytes = 65536;              /* few long rows: slices of at least this many bytes */
+constexpr size_t kRoundBytes = kBlock * kUnroll * 16; /* what a block's loop reads per round: 16 KiB */
+constexpr size_t kMaxStateBytes = 16;              /* the workspace's room per slice: a pair of 8-byte fields */
 
 /* Where row r lies: rows mode (begin == NULL) at r * ld, cols long; segments
  * mode at [begin[r], end[r]), valid when begin <= end <= n. */
@@ -135,18 +190,19 @@ struct Rows {
 };
 
 /* The state of p[0..len) as seen by thread `lane` of a group of G threads
- * (a warp or a block) that reduce it together; index = position in the row.
+ * (a warp or a block) that reduce it together; index = base + position in p
+ * (base: where p lies in its row).
  * p is aligned to its element; the group reads it in 16-byte vectors, the
  * head (before the first 16-byte boundary) and the tail one by one. */
 template <typename In, typename Op, unsigned G, unsigned kUnroll>
-__device__ typename Op::State reduce_range(const In *p, size_t len, unsigned lane)
+__device__ typename Op::State reduce_range(const In *p, size_t len, unsigned lane, size_t base = 0)
 {
     typedef typename Op::State S;
     constexpr unsigned kV = Elem<In>::kPerVec;
     S acc = Op::identity();
     size_t head = ((16 - ((uintptr_t)p & 15)) & 15) / sizeof(In); /* < kV <= 8 < G */
     if (head > len) head = len;
-    if (lane < head) acc = Op::make(Elem<In>::load(p + lane), lane);
+    if (lane < head) acc = Op::make(Elem<In>::load(p + lane), base + lane);
     const uint4 *vp = reinterpret_cast<const uint4 *>(p + head);
     const size_t nvec = (len - head) / kV;
     size_t v = lane;
@@ -158,7 +214,7 @@ __device__ typename Op::State reduce_range(const In *p, size_t len, unsigned lan
         for (unsigned u = 0; u < kUnroll; ++u)
 #pragma unroll
             for (unsigned k = 0; k < kV; ++k)
-                acc = Op::apply(acc, Op::make(Elem<In>::get(x[u], k), head + (v + u * G) * kV + k));
+                acc = Op::apply(acc, Op::make(Elem<In>::get(x[u], k), base + head + (v + u * G) * kV + k));
     }
     /* The last, partial round: the loads of the vectors that exist are all
      * issued before any is used. */
@@ -171,10 +227,10 @@ __device__ typename Op::State reduce_range(const In *p, size_t len, unsigned lan
         if (v + u * G < nvec)
 #pragma unroll
             for (unsigned k = 0; k < kV; ++k)
-                acc = Op::apply(acc, Op::make(Elem<In>::get(x[u], k), head + (v + u * G) * kV + k));
+                acc = Op::apply(acc, Op::make(Elem<In>::get(x[u], k), base + head + (v + u * G) * kV + k));
     /* The tail: fewer than kV elements after the last vector. */
     size_t t = head + nvec * kV + lane;
-    if (lane < kV && t < len) acc = Op::apply(acc, Op::make(Elem<In>::load(p + t), t));
+    if (lane < kV && t < len) acc = Op::apply(acc, Op::make(Elem<In>::load(p + t), base + t));
     return acc;
 }
 
@@ -261,15 +317,75 @@ __global__ void __launch_bounds__(kBlock) rows_block(const In *__restrict__ in, 
     }
 }
 
+/* Long rows, no more than the GPU holds blocks at once: row r cut into S
+ * slices, slice s its elements [len * s / S, len * (s + 1) / S); block
+ * u = r * S + s reduces slice s of row r with variant 13's loop and a block
+ * reduction, and stores its state in part[u], or (S = 1) the row's result. */
+template <typename In, typename Op>
+__global__ void __launch_bounds__(kBlock) slices_block(const In *__restrict__ in, Rows rows, unsigned S,
+                                                       typename Op::State *part, void *out,
+                                                       unsigned long long *out_index, int *invalid)
+{
+    const unsigned r = S == 1 ? blockIdx.x : blockIdx.x / S, s = S == 1 ? 0 : blockIdx.x % S;
+    size_t first, len;
+    const bool ok = rows.get(r, &first, &len);
+    const size_t a = s == 0 ? 0 : len * s / S, b = s == S - 1 ? len : len * (s + 1) / S;
+    typename Op::State st = Op::identity();
+    if (b > a) st = reduce_range<In, Op, kBlock, kUnroll>(in + first + a, b - a, threadIdx.x, a);
+    st = block_reduce<Op, kBlock>(st);
+    if (threadIdx.x == 0) {
+        if (S == 1) write<Op>(st, r, out, out_index);
+        else part[blockIdx.x] = st;
+        if (s == 0 && !ok && invalid != nullptr) *invalid = 1;
+    }
+}
+
+/* Row r's S slice states, folded in a fixed order (thread t the slices t,
+ * t + kBlock, ... in turn, then the block reduction), into out[r]. */
+template <typename Op>
+__global__ void __launch_bounds__(kBlock) fold_slices(const typename Op::State *__restrict__ part, size_t count,
+                                                      unsigned S, void *out, unsigned long long *out_index)
+{
+    for (size_t r = blockIdx.x; r < count; r += gridDim.x) {
+        typename Op::State st = Op::identity();
+        for (size_t s = threadIdx.x; s < S; s += kBlock) st = Op::apply(st, part[r * S + s]);
+        st = block_reduce<Op, kBlock>(st);
+        if (threadIdx.x == 0) write<Op>(st, r, out, out_index);
+        __syncthreads();
+    }
+}
+
 template <typename In, typename Op>
 cudaError_t run(const void *in, Rows rows, size_t count, size_t mean_len, void *out, unsigned long long *out_index,
-                int *invalid, cudaStream_t stream)
+                int *invalid, void *workspace, cudaStream_t stream)
 {
+    typedef typename Op::State S;
+    static_assert(sizeof(S) <= kMaxStateBytes, "the workspace holds states of at most kMaxStateBytes");
     if (invalid != nullptr) {
         cudaError_t err = cudaMemsetAsync(invalid, 0, sizeof(int), stream);
         if (err != cudaSuccess) return err;
     }
     if (count == 0) return cudaSuccess;
+    /* Long rows, no more of them than the blocks the GPU holds at once:
+     * slices_block, each row cut into the most slices (of at least
+     * kSliceBytes) that keep every block resident. */
+    unsigned slices = 0; /* 0: not slices_block */
+    if (mean_len * sizeof(In) > kWarpMaxBytes) {
+        int dev = 0, sms = 0, per_sm = 0;
+        cudaError_t err = cudaGetDevice(&dev);
+        if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (err == cudaSuccess)
+            err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, slices_block<In, Op>, kBlock, 0);
+        if (err != cudaSuccess) return err;
+        const size_t resident = (size_t)sms * (size_t)per_sm, most = mean_len * sizeof(In) / kSliceBytes;
+        if (count <= resident) {
+            size_t s = resident / count;
+            if (s > most) s = most;
+            slices = s > 1 ? (unsigned)s : 1u;
+        } else if (count <= kMaxGrid && mean_len * sizeof(In) >= kRoundBytes) {
+            slices = 1;
+        }
+    }
     if (mean_len * sizeof(In) <= kWarpMaxBytes && rows.begin != nullptr) {
         /* Segments: per_warp = count / kSegWarps, 1 .. 32, so that the grid
          * keeps at least kSegWarps warps (64 per SM of 132 resident at once)
@@ -285,10 +401,19 @@ cudaError_t run(const void *in, Rows rows, size_t count, size_t mean_len, void *
         if (blocks > kMaxGrid) blocks = kMaxGrid;
         rows_warp<In, Op><<<(unsigned)blocks, kBlock, 0, stream>>>((const In *)in, rows, count, out, out_index,
                                                                    invalid);
-    } else {
+    } else if (slices == 0) {
         size_t blocks = count < kMaxGrid ? count : kMaxGrid;
         rows_block<In, Op><<<(unsigned)blocks, kBlock, 0, stream>>>((const In *)in, rows, count, out, out_index,
                                                                     invalid);
+    } else {
+        S *part = (S *)workspace;
+        slices_block<In, Op><<<(unsigned)(count * slices), kBlock, 0, stream>>>((const In *)in, rows, slices, part,
+                                                                                out, out_index, invalid);
+        if (slices > 1) {
+            cudaError_t err = cudaGetLastError();
+            if (err != cudaSuccess) return err;
+            fold_slices<Op><<<(unsigned)count, kBlock, 0, stream>>>(part, count, slices, out, out_index);
+        }
     }
     return cudaGetLastError();
 }
@@ -297,9 +422,9 @@ cudaError_t run(const void *in, Rows rows, size_t count, size_t mean_len, void *
 
 extern "C" size_t gk_reduce_15_rows_segments_workspace(size_t n, size_t elem_size)
 {
-    (void)n;
-    (void)elem_size;
-    return 0;
+    /* At most n * elem_size / kSliceBytes slices (each row or mean segment
+     * is cut into whole kSliceBytes), a state each. */
+    return n / (kSliceBytes / elem_size) * kMaxStateBytes;
 }
 
 /* Rows: out[r] (and out_index[r] for op 3 arg-max, 4 arg-min) for each of
@@ -309,10 +434,9 @@ extern "C" cudaError_t gk_reduce_15_rows_segments_rows(const void *in, size_t ro
                                                        unsigned long long *out_index, void *workspace,
                                                        cudaStream_t stream)
 {
-    (void)workspace;
     Rows r = {nullptr, nullptr, ld, cols, 0};
     return dispatch_all(dtype, op, [=](auto t, auto o) {
-        return run<decltype(t), decltype(o)>(in, r, rows, cols, out, out_index, nullptr, stream);
+        return run<decltype(t), decltype(o)>(in, r, rows, cols, out, out_index, nullptr, workspace, stream);
     });
 }
 
@@ -323,10 +447,9 @@ extern "C" cudaError_t gk_reduce_15_rows_segments_segments(const void *in, size_
                                                            int op, void *out, unsigned long long *out_index,
                                                            int *invalid, void *workspace, cudaStream_t stream)
 {
-    (void)workspace;
     Rows r = {begin, end, 0, 0, n};
     size_t mean = segments ? n / segments : 0;
     return dispatch_all(dtype, op, [=](auto t, auto o) {
-        return run<decltype(t), decltype(o)>(in, r, segments, mean, out, out_index, invalid, stream);
+        return run<decltype(t), decltype(o)>(in, r, segments, mean, out, out_index, invalid, workspace, stream);
     });
 }
