@@ -125,9 +125,10 @@
  *      segments of 4096 0.2726 -> 0.2458 ms (91.1% -> 101.1%); 131072 rows
  *      of 2048 and the short rows unchanged.
  * Tried and not kept, in the same sessions: slices of 64 KiB, each block
- * looping over consecutive slices of the resident grid (93% of the stream
- * at every row count from 256 to 4096: each slice ends in a block reduction
- * during which the block has no load in flight), and S chosen for 8 or 3
+ * looping over consecutive slices of the resident grid (91.8% to 93.1% of
+ * the stream at every row count from 256 to 4096; each slice ends in a
+ * block reduction during which that block has no load in flight, a reading
+ * of the code, not a profile), and S chosen for 8 or 3
  * waves of blocks instead of one (93.4% to 97.6% at 256 rows; best where
  * the blocks came to a whole number of waves).
  *
