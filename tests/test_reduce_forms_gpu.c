@@ -341,6 +341,43 @@ static void test_rows(const gk_reduce_variant *v, uint64_t seed)
     printf("rows     v%02d %-20s %s\n", v->id, v->name, check_failed == before ? "ok" : "FAILED");
 }
 
+/* The m segments' begin and end offsets into device memory (B.d_beg,
+ * B.d_end), and the invalid flag's int. */
+static void upload_segments(const size_t *beg, const size_t *end, size_t m)
+{
+    gk_test_ensure_device((void **)&B.d_beg, &B.cap_beg, m * sizeof(size_t));
+    gk_test_ensure_device((void **)&B.d_end, &B.cap_end, m * sizeof(size_t));
+    if (B.d_bad == NULL) TRY_CUDA(cudaMalloc((void **)&B.d_bad, sizeof(int)));
+    TRY_CUDA(cudaMemcpy(B.d_beg, beg, m * sizeof(size_t), cudaMemcpyHostToDevice));
+    TRY_CUDA(cudaMemcpy(B.d_end, end, m * sizeof(size_t), cudaMemcpyHostToDevice));
+}
+
+/* gk_reduce_segments over the uploaded segments of `in` (h on the host), its
+ * workspace queried and poisoned, the flag poisoned first: the flag must be
+ * expect_bad and each segment's result (first[i], len[i] on the host: len 0
+ * for an invalid one) the CPU reference's. */
+static void run_segments(const gk_reduce_variant *v, gk_dtype dt, gk_reduce_op op, int arg, const void *h,
+                         const void *in, size_t n, size_t m, const size_t *first, const size_t *len, int expect_bad,
+                         const char *label)
+{
+    TRY_CUDA(cudaMemset(B.d_bad, 0x5a, sizeof(int)));
+    size_t *oi = arg ? B.d_idx : NULL;
+    size_t need = 0;
+    gk_test_require(gk_reduce_segments(v->id, dt, op, in, n, m, B.d_beg, B.d_end, B.d_out, oi, B.d_bad, NULL, &need,
+                                       0),
+                    label);
+    workspace(need);
+    size_t have = B.cap_ws;
+    gk_test_require(gk_reduce_segments(v->id, dt, op, in, n, m, B.d_beg, B.d_end, B.d_out, oi, B.d_bad, B.d_ws,
+                                       &have, 0),
+                    label);
+    TRY_CUDA(cudaDeviceSynchronize());
+    int bad = -1;
+    TRY_CUDA(cudaMemcpy(&bad, B.d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+    CHECK(bad == expect_bad, "%s: invalid flag %d, expected %d", label, bad, expect_bad);
+    check_ranges(dt, op, arg, h, m, first, len, label);
+}
+
 /* Segments over an array of n: a mix of empty, single, overlapping, out of
  * order and long segments; then invalid ones. */
 static void test_segments(const gk_reduce_variant *v, uint64_t seed)
@@ -378,27 +415,8 @@ static void test_segments(const gk_reduce_variant *v, uint64_t seed)
                 snprintf(label, sizeof label, "v%d segments %s %s%s n=%zu offset=%zu %s", v->id, gk_dtype_name(dt),
                          arg ? "arg-" : "", gk_reduce_op_name(op), n, off, mode ? "with invalid offsets" : "valid");
                 const void *in = prepare(dt, h, n, off, S);
-                gk_test_ensure_device((void **)&B.d_beg, &B.cap_beg, sizeof b2);
-                gk_test_ensure_device((void **)&B.d_end, &B.cap_end, sizeof e2);
-                if (B.d_bad == NULL) TRY_CUDA(cudaMalloc((void **)&B.d_bad, sizeof(int)));
-                TRY_CUDA(cudaMemcpy(B.d_beg, b2, sizeof b2, cudaMemcpyHostToDevice));
-                TRY_CUDA(cudaMemcpy(B.d_end, e2, sizeof e2, cudaMemcpyHostToDevice));
-                TRY_CUDA(cudaMemset(B.d_bad, 0x5a, sizeof(int)));
-                size_t *oi = arg ? B.d_idx : NULL;
-                size_t need = 0;
-                gk_test_require(gk_reduce_segments(v->id, dt, op, in, n, S, B.d_beg, B.d_end, B.d_out, oi, B.d_bad,
-                                                   NULL, &need, 0),
-                                label);
-                workspace(need);
-                size_t have = B.cap_ws;
-                gk_test_require(gk_reduce_segments(v->id, dt, op, in, n, S, B.d_beg, B.d_end, B.d_out, oi, B.d_bad,
-                                                   B.d_ws, &have, 0),
-                                label);
-                TRY_CUDA(cudaDeviceSynchronize());
-                int bad = -1;
-                TRY_CUDA(cudaMemcpy(&bad, B.d_bad, sizeof bad, cudaMemcpyDeviceToHost));
-                CHECK(bad == mode, "%s: invalid flag %d, expected %d", label, bad, mode);
-                check_ranges(dt, op, arg, h, S, b2, l2, label);
+                upload_segments(b2, e2, S);
+                run_segments(v, dt, op, arg, h, in, n, S, b2, l2, mode, label);
             }
         }
         free(h);
@@ -433,11 +451,7 @@ static void test_segments_many(const gk_reduce_variant *v, uint64_t seed)
         b[i] = gk_rng_next(&r) % (n - len[i] + 1);
         e[i] = b[i] + len[i];
     }
-    gk_test_ensure_device((void **)&B.d_beg, &B.cap_beg, m * sizeof(size_t));
-    gk_test_ensure_device((void **)&B.d_end, &B.cap_end, m * sizeof(size_t));
-    if (B.d_bad == NULL) TRY_CUDA(cudaMalloc((void **)&B.d_bad, sizeof(int)));
-    TRY_CUDA(cudaMemcpy(B.d_beg, b, m * sizeof(size_t), cudaMemcpyHostToDevice));
-    TRY_CUDA(cudaMemcpy(B.d_end, e, m * sizeof(size_t), cudaMemcpyHostToDevice));
+    upload_segments(b, e, m);
     for (int t = 0; t < NTYPES; ++t) {
         gk_dtype dt = all_types[t];
         if (!(v->dtypes & GK_REDUCE_DTYPE_BIT(dt))) continue;
@@ -451,22 +465,7 @@ static void test_segments_many(const gk_reduce_variant *v, uint64_t seed)
             snprintf(label, sizeof label, "v%d %zu segments %s %s%s n=%zu offset=%zu", v->id, m, gk_dtype_name(dt),
                      arg ? "arg-" : "", gk_reduce_op_name(op), n, off);
             const void *in = prepare(dt, h, n, off, m);
-            TRY_CUDA(cudaMemset(B.d_bad, 0x5a, sizeof(int)));
-            size_t *oi = arg ? B.d_idx : NULL;
-            size_t need = 0;
-            gk_test_require(gk_reduce_segments(v->id, dt, op, in, n, m, B.d_beg, B.d_end, B.d_out, oi, B.d_bad, NULL,
-                                               &need, 0),
-                            label);
-            workspace(need);
-            size_t have = B.cap_ws;
-            gk_test_require(gk_reduce_segments(v->id, dt, op, in, n, m, B.d_beg, B.d_end, B.d_out, oi, B.d_bad,
-                                               B.d_ws, &have, 0),
-                            label);
-            TRY_CUDA(cudaDeviceSynchronize());
-            int bad = -1;
-            TRY_CUDA(cudaMemcpy(&bad, B.d_bad, sizeof bad, cudaMemcpyDeviceToHost));
-            CHECK(bad == 0, "%s: invalid flag %d, expected 0", label, bad);
-            check_ranges(dt, op, arg, h, m, b, len, label);
+            run_segments(v, dt, op, arg, h, in, n, m, b, len, 0, label);
         }
         free(h);
     }
