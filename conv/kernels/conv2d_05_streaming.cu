@@ -13,7 +13,8 @@
  * (49 FMAs per 8 bytes) still keeps up with DRAM. A tile kernel (variants
  * 3 and 4) loads a tile, waits at a barrier, computes, and only then loads
  * the next: while a block computes it has no load in flight. Here a warp's loads run ahead of
- * its arithmetic, and no barrier stands between them.
+ * its arithmetic, and the one barrier per group of rows (step 11) waits for
+ * no load.
  *
  * What the kernel does (mask m_r x m_c, both <= 9):
  *   1. Work. A strip is 128 consecutive output columns, 4 per lane (lane l:
@@ -171,6 +172,40 @@
  *      0.1592 and 0.1596 ms at 7 x 7, 0.2027-0.2031 against 0.1947-0.1949
  *      at 8 x 8 (each such wait leaves one or two rows fewer in flight;
  *      whether that is what costs was not profiled).
+ *  11. A barrier per group. Until this step nothing but the taps' barrier
+ *      tied a block's warps together: each walked its strip at its own
+ *      pace. Now the warps of a block meet at a named barrier (bar.sync
+ *      1, counting only the warps whose strips exist) at the head of every
+ *      group of kDepth rows: one BAR.SYNC per 7 rows at 7 x 7, and no wait
+ *      for a load, since the rows already queued stay in flight through it.
+ *      Measured on the H200 (2026-11-28, 8192 x 8192, the same method as
+ *      step 7, the builds before and after twice each; medians, ms):
+ *            mask   before            after             % of the copy after
+ *            1 x 1  0.1425  0.1426    0.1428  0.1428    90.5
+ *            3 x 3  0.1508  0.1507    0.1487  0.1489    86.8-86.9
+ *            5 x 5  0.1514  0.1514    0.1488  0.1489    86.9
+ *            6 x 6  0.1531  0.1532    0.1508  0.1509    85.7-85.8
+ *            7 x 7  0.1584  0.1580    0.1504  0.1506    85.9
+ *            8 x 8  0.1949  0.1956    0.1729  0.1733    74.6-74.7
+ *            9 x 9  0.2757  0.2773    0.2300  0.2312    55.9-56.2
+ *      and 16384 x 2048 at 7 x 7 0.0881-0.0882 -> 0.0819-0.0820 ms (76.5%
+ *      -> 82.2-82.3%). What changed, in Nsight Compute at 7 x 7 with the
+ *      clocks left free (one launch each, 1.82-1.83 GHz): 285.8 -> 277.0
+ *      thousand cycles; warps waiting for an instruction (the "no
+ *      instruction" stall) 0.25 -> 0.06 per issued instruction, waiting at
+ *      the barrier 0.01 -> 0.25; an instruction issued in 81.4% -> 84.4% of
+ *      the elapsed cycles; DRAM at 69.3% -> 71.8% of its peak. At 5 x 5,
+ *      "no instruction" 0.13 -> 0.04, the barrier 0.41, 272.2 -> 261.3
+ *      thousand cycles. A reading of those counts, not a proof: a full
+ *      group at 7 x 7 is 7 rows of 221 to 233 instructions (below),
+ *      and warps at different places in it do not share what the
+ *      instruction caches hold, nor, rows apart, the DRAM pages their
+ *      loads open. Two forms timed in an earlier run that day and not kept
+ *      (with the barrier at masks of 36 taps or more only; each build
+ *      twice): one block of 16 warps per SM (the ring in dynamic shared
+ *      memory) with the barrier, 0.1500 and 0.1501 ms at 7 x 7 against
+ *      0.1504 and 0.1504 with 8 warps; and the 16 warps without it, 0.1702
+ *      and 0.1699 (0.1584 and 0.1583 before this step).
  *
  * Counted (cuobjdump -sass, CUDA 13.0, sm_90, the 16-byte form, from one
  * wait for a row to the next): a row of a full group (step 8) is 62 to 67
@@ -180,22 +215,28 @@
  * the next row with its address (and, in the general copy, its tests),
  * the 3 window loads, the m_r ceil(m_c / 4) tap loads and the store. With
  * the taps in registers (step 10) a full row at 7 x 7 is 221 to 233 (196,
- * 84-89%). Registers (ptxas): 48, 80 and 92 at 1, 3 and 5 per side, 128
- * at 7 x 7 (112 with the taps in shared memory), no
+ * 84-89%). Step 11 adds one BAR.SYNC per group of kDepth rows, at the
+ * loop's head. Registers (ptxas): 48, 80 and 94 at 1, 3 and 5 per side
+ * (92 at 5 before step 11), 128 at 7 x 7 (112 with the taps in shared
+ * memory), no
  * spills; shared memory 8 x kDepth x 544 bytes of ring (26.1 KB at 3 x 3,
  * 43.5 KB at 5 x 5, 30.5 KB at 7 x 7) and the taps. So 3 blocks (24 warps)
  * per SM at 3 x 3, 2 (16 warps) at 5 x 5 and 7 x 7: registers are given
- * to a warp in units of 256, so 92 per thread take 3072 per warp and
+ * to a warp in units of 256, so 94 per thread take 3072 per warp and
  * 24576 per block, and a third block does not fit in 65536 (Nsight
  * Compute's occupancy section, on the build before step 8 with 84
  * registers: a block limit of 2 by registers at 5 x 5).
  *
  * Bound by: DRAM at 3 x 3 (with the halo read twice: 16 bytes per strip
- * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue, with
- * step 10 an instruction issued in 86.8% of the cycles, 86% of them FFMA
- * (about 106 of the 122.8 million, counting the m_r - 1 rows of sums each
- * share computes and drops), DRAM at 56.4%; 5 x 5 (unchanged by step 10)
- * issues in 73.3% with DRAM at 71.1%. On
+ * edge and row, m_r - 1 rows per share); at 7 x 7 instruction issue. With
+ * step 11 (Nsight Compute with the clocks left free, 1.83 GHz, one launch
+ * at 8192 x 8192), 7 x 7 issues an instruction in 86.8% of each
+ * scheduler's active cycles, 86% of them FFMA (about 106 of the 123.4
+ * million, counting the m_r - 1 rows of sums each share computes and
+ * drops), with the FMA pipe busy in 75.0% and DRAM at 71.8% of its peak;
+ * 5 x 5 issues in 59.9% with DRAM at 76.9%. With step 10 and the clocks
+ * locked at base, 7 x 7 had issued in 86.8% too, with DRAM at 56.4%, and 5
+ * x 5 in 73.3% with DRAM at 71.1%. On
  * the H200 with steps 7 to 9, before the write-back stores (Nsight
  * Compute, which locks the clocks at base; conv/tuning/align-h200/
  * ncu_bands_*): 3 x 3 has DRAM at 72.3% of
@@ -226,7 +267,9 @@
  * 78.7% at 7 x 7 and 50.2% at 9 x 9; on an H200 with steps 7 to 9 and the
  * write-back stores (above), whose copy is 1.4 times as fast, 85.6% at 3 x
  * 3, 85.2% at 5 x 5, 73.2% at 7 x 7, 40.4% at 9 x 9 and 90.5% at 1 x 1,
- * and with step 10 81.7-81.8% at 7 x 7 and 46.7-46.9% at 9 x 9. Also timed on the
+ * with step 10 81.7-81.8% at 7 x 7 and 46.7-46.9% at 9 x 9, and with step
+ * 11 86.8-86.9% at 3 x 3 and 5 x 5, 85.9% at 7 x 7 and 55.9-56.2% at 9 x
+ * 9. Also timed on the
  * H200 with steps 7 to 9 and not kept: two groups of 4 columns per lane,
  * 128 apart, 4 warps a block (to stay within 48 KB of static shared
  * memory) and 128 registers (up to 120 bytes of spill stores): 0.2467 and 0.2463
@@ -300,7 +343,7 @@ __global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : MR * MC >= 
         const unsigned a = k / MCP, b = k % MCP;
         taps[k] = b < MC ? __ldg(mask + a * MC + b) : 0.0f;
     }
-    __syncthreads(); /* the one barrier: the taps are in before any warp reads them */
+    __syncthreads(); /* the taps are in before any warp reads them */
     constexpr bool kRegTaps = MR * MC >= 36; /* step 10: the taps in registers */
     float tr[MR][MCP];                       /* each lane's copy of the taps (step 10) */
     if constexpr (kRegTaps) {
@@ -335,6 +378,9 @@ __global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : MR * MC >= 
         start += n, left -= n;
         const size_t strip = group * kWarps + warp;
         if (strip >= strips) continue; /* the last group's missing strips */
+        /* The threads that meet at each group's barrier (step 11): the warps
+         * of this block whose strips exist in this group of strips. */
+        const unsigned meet = 32u * (unsigned)(strips - group * kWarps < kWarps ? strips - group * kWarps : kWarps);
         const long long c = (long long)cols, xs = (long long)(strip * kStrip), x = xs + 4 * lane;
         bool in4[4]; /* column x + e inside the row */
 #pragma unroll
@@ -448,6 +494,7 @@ __global__ void __launch_bounds__(kThreads, MR <= 3 && MC <= 3 ? 3 : MR * MC >= 
              * output row, and queue rows r0 + kDepth - 1 .. r0 + 2 kDepth - 2,
              * all inside the image: the same for every lane. */
             const bool full = r0 >= MR - 1 && r0 + kDepth <= nin && r0 + kDepth - 1 >= rlo && r0 + 2 * kDepth - 2 < rhi;
+            asm volatile("bar.sync 1, %0;" ::"r"(meet) : "memory"); /* step 11: the block's warps keep together */
             if (full) {
 #pragma unroll
                 for (int u = 0; u < kDepth; ++u) row(r0 + u, u, std::true_type());
