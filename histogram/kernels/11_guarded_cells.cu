@@ -189,7 +189,16 @@
  * bytes of stack), the two builds alternated twice, took RGBA 0.1007 and
  * 0.1005 ms, even bins 0.2798 and 0.3199 ms (against 0.2771-0.2777 and
  * 0.2980-0.2983), levels 0.7962 and 1.2534 ms (against 0.7861-0.7870 and
- * 1.1841-1.1878).
+ * 1.1841-1.1878). Nor does fetching ahead into L2: thread 0 of each block
+ * issuing one cp.async.bulk.prefetch.L2 (PTX ISA; sm_90) of the block's
+ * next item (16 KiB), one or two items ahead, a build of each and this
+ * code alternated twice (H200, 2026-11-28, 2^28 f32 samples and 2^26 RGBA
+ * pixels; histogram/tuning/forms-h200/profile/prefetch_*), was slower
+ * everywhere: even bins at 256 0.2749-0.2751 ms -> 0.2893-0.2894 one item
+ * ahead and 0.2925-0.2929 two ahead, at 4096 0.2956-0.2960 -> 0.3100-0.3105
+ * and 0.3142-0.3143, RGBA 0.0925-0.0926 -> 0.0982-0.0985 and 0.1001-0.1004,
+ * levels at 256 0.7416-0.7421 -> 0.7590-0.7591 and 0.7645-0.7648 (why was
+ * not profiled).
  *
  * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
  * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4
