@@ -7,7 +7,7 @@
  * The idea. Variants 8-10 make every sample's bin exact by checking it: an
  * estimate, then two threshold loads from shared memory (even bins), or a
  * search of floor(log2 bins) + 1 loads (levels). Those loads, not the
- * reads from DRAM, set their pace. Four changes:
+ * reads from DRAM, set their pace. Six changes:
  *   1. Even bins: prove, don't check. The exact bin is floor(Q), Q = (x -
  *      lower) bins / (upper - lower), a real number. The kernel computes
  *      y = fl(fma(d, s, -0.5)), d = fl(x - lower) (integers: exact, then
@@ -105,6 +105,30 @@
  *      and ch_rgb_*.json): RGB 0.5685 and 0.5678 -> 0.0839 and 0.0838 ms
  *      (10.1% -> 68.7% of the stream, 0.29x -> 1.99x CUB), the other channel
  *      counts unchanged (RGBA 0.0926 and 0.0923 against 0.0922 and 0.0923).
+ *   6. Five blocks per SM for one channel of floats. Nsight Compute on an
+ *      H200 (histogram/tuning/forms-h200/profile/) found the f32 kernel at 4
+ *      blocks per SM, limited by registers (52) and shared memory (49 KB at
+ *      4096 bins) alike, with 3.2 of the 10.5 cycles between a warp's
+ *      instructions spent waiting for its 16-byte loads (even bins, 4096).
+ *      With one channel of f32 or f16 samples the kernel is now compiled for
+ *      5 blocks (__launch_bounds__(256, 5): at most 48 registers; ptxas
+ *      -v gives 43 to 48, no spills) and its counters, keys and cells kept
+ *      within 44 KB a block instead of 56 (replica_shift's budget: at 4096
+ *      bins one copy of the counters instead of two), so 40 warps per SM
+ *      instead of 32 hold loads in flight. Measured on an H200 (2026-11-28,
+ *      gk_bench, cold L2, medians; histogram/tuning/forms-h200/blocks5/):
+ *      even bins over 2^28 f32 samples, 4096 bins 0.2972 and 0.2974 ms ->
+ *      0.2866 and 0.2868 (83.5% -> 86.6% of the read-only stream, 9.6x ->
+ *      9.9x CUB's HistogramEven), 256 bins 0.2768 and 0.2770 -> 0.2696 and
+ *      0.2699 (89.7% -> 92.0%, 1.00x -> 1.03x); levels at 256 bins 0.7411
+ *      -> 0.7267, at 4096 1.1880 -> 1.1870 (its keys and cells take 64 KB
+ *      a block: 3 blocks either way); f16 at 2^26 0.1131 -> 0.1106 (one run
+ *      each). The same rule for every sample type with one channel, in the
+ *      same run, was slower for u8 (0.0320 -> 0.0334 ms) and u16 (0.0498
+ *      -> 0.0512) and changed nothing for i32 and u32 (0.0832 -> 0.0828,
+ *      0.0822 -> 0.0824); in an earlier run with every channel count at 5
+ *      blocks (44 KB), RGBA took 0.0992-0.0993 ms against 0.0923-0.0924:
+ *      those keep 4 blocks and 56 KB.
  *
  * Counted, per sample, after its 16-byte load and besides its shared
  * atomic (one per counted sample, to the lane's replica of the counter):
@@ -202,7 +226,9 @@
  *
  * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
  * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4
- * blocks (32 warps) per SM by registers.
+ * blocks (32 warps) per SM by registers; for one channel of f32 or f16
+ * samples (item 6) __launch_bounds__(256, 5), 43 to 48, 5 blocks (40
+ * warps).
  *
  * Limits: 256 threads per block; every dtype of gk_histogram_ex, every
  * form, 1-4 channels, any rows and strides; launches of at most 2^31
@@ -460,11 +486,20 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
     }
 };
 
+/* Blocks per SM the counting kernel is compiled for (item 6): 5 for one
+ * channel of f32 or f16 samples, 4 otherwise; and the shared memory a
+ * block may take for its counters, keys and cells at that count (5 x (44
+ * + 1) KB <= 228 KB, 4 x (56 + 1) KB = 228 KB). */
+template <typename T, int CC>
+constexpr bool kFiveBlocks = CC == 1 && (std::is_same<T, float>::value || std::is_same<T, Half>::value);
+template <typename T, int CC> constexpr unsigned kBlocksPerSm = kFiveBlocks<T, CC> ? 5 : 4;
+template <typename T, int CC> constexpr size_t kBudget = kFiveBlocks<T, CC> ? 44 * 1024 : kReplicaBudget;
+
 /* Dynamic shared memory: the counters (SharedH: total_bins << shift words,
  * rounded to 8 bytes), then (SharedT) the keys and the cells. CC: the
  * channel count if 1, 2 or 4, else 0 (levels.cuh, walk_rows). */
 template <typename T, bool SharedH, bool SharedT, int CC>
-__global__ void __launch_bounds__(kBlock, 4)
+__global__ void __launch_bounds__(kBlock, kBlocksPerSm<T, CC>)
     hist_cells(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs, size_t w0, unsigned items, size_t segs,
                unsigned shift)
 {
@@ -660,7 +695,7 @@ template <typename T, int CC> cudaError_t run_plan(const Plan &p, const Fasts &f
     size_t resident = 0;
     bool fits = false;
     const size_t other = (size_t)fs.keys * sizeof(Key) + (size_t)fs.cells * 4;
-    unsigned sh = replica_shift(p.total_bins, other, &fits);
+    unsigned sh = replica_shift(p.total_bins, other, &fits, kBudget<T, CC>);
     if (!fits) sh = 0; /* one copy, if it fits at all */
     const size_t both = ((((size_t)p.total_bins << sh) + 1) / 2) * 8 + other;
     cudaError_t e = setup_private(hist_cells<T, true, true, CC>, both, &resident);

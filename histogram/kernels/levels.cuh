@@ -616,14 +616,15 @@ cudaError_t each_rows_launch(const Plan &p, size_t resident, F launch)
 
 /* The replicas of each shared counter: the most (a power of two, at most
  * 32) with which a block's shared memory, `other` bytes besides the
- * counters, stays within kReplicaBudget, so that 4 blocks fit on an SM;
- * *fits: whether one copy does. */
+ * counters, stays within `budget` (kReplicaBudget: 4 blocks fit in an
+ * sm_90 SM's 228 KB, 1 KB of it reserved per block); *fits: whether one
+ * copy does. */
 constexpr size_t kReplicaBudget = 56 * 1024;
-inline unsigned replica_shift(unsigned total_bins, size_t other, bool *fits)
+inline unsigned replica_shift(unsigned total_bins, size_t other, bool *fits, size_t budget = kReplicaBudget)
 {
     unsigned shift = 0;
-    *fits = (size_t)total_bins * 4 + other <= kReplicaBudget;
-    while (shift < 5 && ((size_t)total_bins << (shift + 1)) * 4 + other <= kReplicaBudget) ++shift;
+    *fits = (size_t)total_bins * 4 + other <= budget;
+    while (shift < 5 && ((size_t)total_bins << (shift + 1)) * 4 + other <= budget) ++shift;
     return shift;
 }
 
