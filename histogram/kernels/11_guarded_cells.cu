@@ -111,8 +111,8 @@
  *      4096 bins) alike, with 3.2 of the 10.5 cycles between a warp's
  *      instructions spent waiting for its 16-byte loads (even bins, 4096).
  *      With one channel of f32 or f16 samples the kernel is now compiled for
- *      5 blocks (__launch_bounds__(256, 5): at most 48 registers; ptxas
- *      -v gives 43 to 48, no spills) and its counters, keys and cells kept
+ *      5 blocks (__launch_bounds__(256, 5): at most 48 registers;
+ *      cuobjdump -res-usage gives 43 to 48 and no stack) and its counters, keys and cells kept
  *      within 44 KB a block instead of 56 (replica_shift's budget: at 4096
  *      bins one copy of the counters instead of two), so 40 warps per SM
  *      instead of 32 hold loads in flight. Measured on an H200 (2026-11-28,
