@@ -208,7 +208,7 @@
  * even bins 89.4-89.6% at 256 bins and 83.3% at 4096, levels 31.5% and
  * 21.0%: where the H100 already issued an instruction in 63-74% of the
  * cycles, the H200 asks 1.44 to 1.47 times as many per second. More loads in
- * flight do not help, as expected of an issue bound: 8 vectors per thread
+ * flight per thread did not help: 8 vectors per thread
  * and item instead of 4 (walk_rows' U; 64 registers, 2 instantiations with 8
  * bytes of stack), the two builds alternated twice, took RGBA 0.1007 and
  * 0.1005 ms, even bins 0.2798 and 0.3199 ms (against 0.2771-0.2777 and
@@ -222,7 +222,7 @@
  * ahead and 0.2925-0.2929 two ahead, at 4096 0.2956-0.2960 -> 0.3100-0.3105
  * and 0.3142-0.3143, RGBA 0.0925-0.0926 -> 0.0982-0.0985 and 0.1001-0.1004,
  * levels at 256 0.7416-0.7421 -> 0.7590-0.7591 and 0.7645-0.7648 (why was
- * not profiled).
+ * not profiled). More warps did help, for one channel of floats: item 6.
  *
  * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
  * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4
