@@ -59,9 +59,9 @@
  *      after the other (wgmma m64n128k32), each retired by wait_group 0 and
  *      added (64 FADD). Each wait stops the warpgroup until its last wgmma
  *      is done, and the tensor cores stay busy only while the other
- *      warpgroup has wgmma queued: on the H100 this costs 19% of the
- *      fast_accum = 1 time at 4096^3 and 30% at 8192^3 (gemm/README.md,
- *      "Variant 18"). Promoting every 2 k-tiles
+ *      warpgroup has wgmma queued. On the H100 the promoted loop takes
+ *      19% more time than fast_accum = 1 at 4096^3 and 30% at 8192^3
+ *      (gemm/README.md, "Variant 18"). Promoting every 2 k-tiles
  *      instead (half the waits, 2 stages held at once) was slower still in
  *      the same bench (gemm/tuning/fp8-h100/probes.txt), and so were 64-column
  *      quarters through two alternating 32-register buffers, each quarter's
@@ -69,6 +69,17 @@
  *      0.1217): an m64n64k32 reads 2 KB of A and 2 KB of B from shared
  *      memory for 0.26 MFLOP, 128 bytes per clock at the FP8 peak (8192
  *      FLOP per clock per SM), all of the shared memory's bandwidth.
+ *      Three more forms were slower on an H200, each timed against this
+ *      one (gemm/tuning/fp8-h200/probes.txt, 4096^3 promoted: 0.119-0.120
+ *      ms here): a 128 x 128 tile with two 64-register t buffers, k-tile
+ *      kt's wgmma running while k-tile kt - 1's t is added, no wait for a
+ *      running group (0.1266-0.1268); A read into registers once per k-tile
+ *      (ldmatrix) for both halves' wgmma, so that A crosses shared memory
+ *      once instead of twice (0.1236-0.1238); the two warpgroups taking turns
+ *      through named barriers, so that one's wait always falls while the
+ *      other's group is queued (0.1280-0.1281). So neither the waits alone nor
+ *      the shared-memory bytes alone account for the promotion's cost;
+ *      what does was not profiled.
  *      With fast_accum = 1 the loop is
  *      variant 17's: 4 m64n256k32 into d per k-tile, the previous k-tile's
  *      stage released after wait_group 1.
@@ -80,7 +91,13 @@
  * rows) each lane stores its pairs of columns from registers. Both apply
  * the scales, the bias and the activation in fp32 and keep the amax. On an
  * H100 (gemm/tuning/fp8-h100/probes.txt, runs 4 and 5) the TMA store took
- * e4m3 4096^3 -> bf16 from 0.1359 ms to 0.1033 (fast_accum = 1).
+ * e4m3 4096^3 -> bf16 from 0.1359 ms to 0.1033 (fast_accum = 1). The
+ * second pass waits until the TMA has read the first pass's buffer; 3
+ * stages instead of 4, to make room for 8 KB a warp and one pass, were
+ * slower on an H200: 0.1101 ms at 4096^3 (fast_accum = 1) against
+ * 0.1016-0.1019, and 0.1081 with 3 stages and two passes
+ * (gemm/tuning/fp8-h200/probes.txt): the fourth stage is worth 6%, and
+ * at 3 stages one pass was no faster than two.
  * k = 0 (no product: D = epilogue(beta C + bias)) is a small elementwise
  * kernel of this file.
  *
