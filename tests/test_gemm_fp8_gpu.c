@@ -565,6 +565,11 @@ static size_t build_cases(fcase *out, int small)
     c = mk(E5, E4, F32, 2, 256, 256, 4097);
     c.rowcol = 3, c.amax = 1, c.scales = 3, c.twice = 1, c.epi = GK_GEMM_EPILOGUE_BIAS_GELU, c.beta = -1.25f;
     out[nc++] = c;
+    /* Promoted with an even number of k-tiles past the first two (k = 1000:
+     * 8), and n past two 128-column tiles. */
+    c = mk(E4, E4, BF16, 1, 300, 257, 1000);
+    c.amax = 1, c.scales = 2, c.epi = GK_GEMM_EPILOGUE_BIAS;
+    out[nc++] = c;
     /* k = 65537 at small m and n: promoted with inputs of one sign (the
      * errors add up), fast_accum with mixed signs, e4m3 x e5m2. */
     c = mk(E4, E4, F32, 1, 3, 5, 65537);
