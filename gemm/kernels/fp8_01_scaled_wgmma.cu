@@ -69,21 +69,22 @@
  *      0.1217): an m64n64k32 reads 2 KB of A and 2 KB of B from shared
  *      memory for 0.26 MFLOP, 128 bytes per clock at the FP8 peak (8192
  *      FLOP per clock per SM), all of the shared memory's bandwidth.
- *      Three more forms were slower on an H200, each timed against this
- *      one (gemm/tuning/fp8-h200/probes.txt, 4096^3 promoted: 0.119-0.120
- *      ms here): a 128 x 128 tile with two 64-register t buffers, k-tile
- *      kt's wgmma running while k-tile kt - 1's t is added, no wait for a
- *      running group (0.1266-0.1268); A read into registers once per k-tile
- *      (ldmatrix) for both halves' wgmma, so that A crosses shared memory
- *      once instead of twice (0.1236-0.1238); the two warpgroups taking turns
- *      through named barriers, so that one's wait always falls while the
- *      other's group is queued (0.1280-0.1281). So neither the waits
- *      alone nor the shared-memory bytes alone account for the
- *      promotion's cost. Nsight Compute on one call of each mode at
- *      4096^3 (same file): the tensor pipe active 57.2% of the cycles
- *      promoted, 68.3% with fast_accum = 1; the shared-memory data pipe at
- *      43.9% and the TMA loads at 21-26% of their peaks in both; 22.2% of
- *      the warp samples promoted (16.9% fast) at wgmma.wait_group.
+ *      Three more forms were slower on an H200, each timed against this one
+ *      before its lean epilogue (below; gemm/tuning/fp8-h200/probes.txt,
+ *      4096^3 promoted: 0.119-0.120 ms): a 128 x 128 tile with two
+ *      64-register t buffers, k-tile kt's wgmma running while k-tile kt - 1's
+ *      t is added, no wait for a running group (0.1266-0.1268); A read into
+ *      registers once per k-tile (ldmatrix) for both halves' wgmma, so that A
+ *      crosses shared memory once instead of twice (0.1236-0.1238); the two
+ *      warpgroups taking turns through named barriers, so that one's wait
+ *      always falls while the other's group is queued (0.1280-0.1281). So
+ *      neither the waits alone nor the shared-memory bytes alone account for
+ *      the promotion's cost. Nsight Compute on one call of each mode at
+ *      4096^3 (same file, before the lean epilogue): the tensor pipe active
+ *      57.2% of the cycles promoted, 68.3% with fast_accum = 1; the
+ *      shared-memory data pipe at 43.9% and the TMA loads at 21-26% of their
+ *      peaks in both; 22.2% of the warp samples promoted (16.9% fast) at
+ *      wgmma.wait_group.
  *      With fast_accum = 1 the loop is
  *      variant 17's: 4 m64n256k32 into d per k-tile, the previous k-tile's
  *      stage released after wait_group 1.
@@ -101,7 +102,17 @@
  * slower on an H200: 0.1101 ms at 4096^3 (fast_accum = 1) against
  * 0.1016-0.1019, and 0.1081 with 3 stages and two passes
  * (gemm/tuning/fp8-h200/probes.txt): the fourth stage is worth 6%, and
- * at 3 stages one pass was no faster than two.
+ * at 3 stages one pass was no faster than two. What the epilogue did cost:
+ * Nsight Compute at 4096^3 (fast_accum = 1, same file) counted about 1330
+ * instructions per consumer warp and tile in it, and a fifth of the
+ * consumer warps' samples; the general form makes every element final
+ * with a column scale (a load, a multiply) and the amax (two bounds tests
+ * and a maximum), NULL or not. So when both are NULL (the common call:
+ * per-tensor scales only) a lean form applies one multiply, the bias and
+ * the activation. On an H200 (gemm/tuning/fp8-h200/final, the builds
+ * alternated twice): 4096^3 0.1009-0.1011 -> 0.0965-0.0967 ms with
+ * fast_accum = 1 and 0.1195-0.1196 -> 0.1137-0.1138 promoted; 8192^3
+ * 0.841-0.847 -> 0.809-0.811 and 0.982-0.984 -> 0.954-0.965.
  * k = 0 (no product: D = epilogue(beta C + bias)) is a small elementwise
  * kernel of this file.
  *
@@ -362,28 +373,49 @@ __device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const Par
         const unsigned x = bn + (unsigned)(pass * kEpiCols);
         if (x >= p.n) break; /* warp-uniform */
         uint32_t packed[kEpiCols / 8][2];
+        if (p.cols == nullptr && p.amax == nullptr) {
+            /* No column scales and no amax (warp-uniform): per element one
+             * multiply, then the bias and the activation. The general form
+             * below adds to every element a column scale (a load, a
+             * multiply) and the amax (two bounds tests and a maximum). */
 #pragma unroll
-        for (int jb = 0; jb < kEpiCols / 8; ++jb) {
-            const int j = pass * (kEpiCols / 8) + jb;
-            const unsigned col = bn + 8 * j + 2 * (lane & 3);
-            float c0 = 1.0f, c1 = 1.0f, b0 = 0.0f, b1 = 0.0f;
-            if (p.cols != nullptr) {
-                if (col < p.n) c0 = __ldg(p.cols + col);
-                if (col + 1 < p.n) c1 = __ldg(p.cols + col + 1);
-            }
-            if constexpr (kEpi != 0) {
-                if (col < p.n) b0 = Out<T>::bias(bias + col);
-                if (col + 1 < p.n) b1 = Out<T>::bias(bias + col + 1);
-            }
+            for (int jb = 0; jb < kEpiCols / 8; ++jb) {
+                const int j = pass * (kEpiCols / 8) + jb;
+                const unsigned col = bn + 8 * j + 2 * (lane & 3);
+                float b0 = 0.0f, b1 = 0.0f;
+                if constexpr (kEpi != 0) {
+                    if (col < p.n) b0 = Out<T>::bias(bias + col);
+                    if (col + 1 < p.n) b1 = Out<T>::bias(bias + col + 1);
+                }
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const float v0 = epilogue_apply<kEpi>(sr[h] * d[4 * j + 2 * h] * c0, b0);
-                const float v1 = epilogue_apply<kEpi>(sr[h] * d[4 * j + 2 * h + 1] * c1, b1);
-                /* Only elements inside the matrix count for the amax. */
-                const bool in_row = row0 + g + 8 * h < p.m;
-                if (in_row && col < p.n) amax = max(amax, abs_bits(v0));
-                if (in_row && col + 1 < p.n) amax = max(amax, abs_bits(v1));
-                packed[jb][h] = pack2<T>(v0, v1);
+                for (int h = 0; h < 2; ++h)
+                    packed[jb][h] = pack2<T>(epilogue_apply<kEpi>(sr[h] * d[4 * j + 2 * h], b0),
+                                             epilogue_apply<kEpi>(sr[h] * d[4 * j + 2 * h + 1], b1));
+            }
+        } else {
+#pragma unroll
+            for (int jb = 0; jb < kEpiCols / 8; ++jb) {
+                const int j = pass * (kEpiCols / 8) + jb;
+                const unsigned col = bn + 8 * j + 2 * (lane & 3);
+                float c0 = 1.0f, c1 = 1.0f, b0 = 0.0f, b1 = 0.0f;
+                if (p.cols != nullptr) {
+                    if (col < p.n) c0 = __ldg(p.cols + col);
+                    if (col + 1 < p.n) c1 = __ldg(p.cols + col + 1);
+                }
+                if constexpr (kEpi != 0) {
+                    if (col < p.n) b0 = Out<T>::bias(bias + col);
+                    if (col + 1 < p.n) b1 = Out<T>::bias(bias + col + 1);
+                }
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const float v0 = epilogue_apply<kEpi>(sr[h] * d[4 * j + 2 * h] * c0, b0);
+                    const float v1 = epilogue_apply<kEpi>(sr[h] * d[4 * j + 2 * h + 1] * c1, b1);
+                    /* Only elements inside the matrix count for the amax. */
+                    const bool in_row = row0 + g + 8 * h < p.m;
+                    if (in_row && col < p.n) amax = max(amax, abs_bits(v0));
+                    if (in_row && col + 1 < p.n) amax = max(amax, abs_bits(v1));
+                    packed[jb][h] = pack2<T>(v0, v1);
+                }
             }
         }
         if (lane == 0) bulk_wait_read();
