@@ -105,9 +105,9 @@
  * at 3 stages one pass was no faster than two. What the epilogue did cost:
  * Nsight Compute at 4096^3 (fast_accum = 1, same file) counted about 1330
  * instructions per consumer warp and tile in it, and a fifth of the
- * consumer warps' samples; the general form makes every element final
- * with a column scale (a load, a multiply) and the amax (two bounds tests
- * and a maximum), NULL or not. So when both are NULL (the common call:
+ * consumer warps' samples; the general form applies a column scale (a
+ * load per column, a multiply per element) and the amax (bounds tests and
+ * a maximum per element), NULL or not. So when both are NULL (the common call:
  * per-tensor scales only) a lean form applies one multiply, the bias and
  * the activation. On an H200 (gemm/tuning/fp8-h200/final, the builds
  * alternated twice): 4096^3 0.1009-0.1011 -> 0.0965-0.0967 ms with
@@ -376,8 +376,9 @@ __device__ __forceinline__ void store_tile_tma(const float (&d)[kAcc], const Par
         if (p.cols == nullptr && p.amax == nullptr) {
             /* No column scales and no amax (warp-uniform): per element one
              * multiply, then the bias and the activation. The general form
-             * below adds to every element a column scale (a load, a
-             * multiply) and the amax (two bounds tests and a maximum). */
+             * below adds a column scale (a load per column, a multiply per
+             * element) and the amax (bounds tests and a maximum per
+             * element). */
 #pragma unroll
             for (int jb = 0; jb < kEpiCols / 8; ++jb) {
                 const int j = pass * (kEpiCols / 8) + jb;
