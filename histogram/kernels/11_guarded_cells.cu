@@ -1,13 +1,13 @@
 /* Variant 11: guarded cells. Even bins by an estimate proven right, with no
  * load, for all but the samples next to an edge (f16: variant 10's check);
- * levels by a table of equal cells that leaves at most a short search; 8-
- * and 16-bit integers into power-of-two bins by a shift; each channel's
- * plan read once per item.
+ * levels by a table of cells that leaves at most a short search (cells
+ * over the float's key for float samples); 8- and 16-bit integers into
+ * power-of-two bins by a shift; each channel's plan read once per item.
  *
  * The idea. Variants 8-10 make every sample's bin exact by checking it: an
  * estimate, then two threshold loads from shared memory (even bins), or a
  * search of floor(log2 bins) + 1 loads (levels). Those loads, not the
- * reads from DRAM, set their pace. Six changes:
+ * reads from DRAM, set their pace. Seven changes:
  *   1. Even bins: prove, don't check. The exact bin is floor(Q), Q = (x -
  *      lower) bins / (upper - lower), a real number. The kernel computes
  *      y = fl(fma(d, s, -0.5)), d = fl(x - lower) (integers: exact, then
@@ -129,6 +129,65 @@
  *      0.0822 -> 0.0824); in an earlier run with every channel count at 5
  *      blocks (44 KB), RGBA took 0.0992-0.0993 ms against 0.0923-0.0924:
  *      those keep 4 blocks and 56 KB.
+ *   7. Levels of float samples: cells over the key (kKeys). Equal cells in
+ *      value (item 2) serve levels spread about evenly; with quadratic
+ *      levels and samples spread evenly over the bins (gk_bench's data:
+ *      a bin drawn, then a value in it) the narrow bins at the low end get
+ *      as many samples as the wide ones, and there a cell holds many
+ *      boundaries: at 4096 bins and 8192 cells, bins 0-1023 (a quarter of
+ *      the samples) lie two or more to a cell, and nearly every warp
+ *      searches. A float's key (levels.cuh, fkey) is ordered as its value
+ *      is, and its top 9 bits name its sign and binade, so the cells are
+ *      cut in key space instead, binade by binade: a piece is 2^23 keys
+ *      (key >> 23 names it), and the host counts the levels in each piece
+ *      the levels span (each level's key taken from its nearest float:
+ *      only a count, to size the cells by) and cuts a piece holding n
+ *      levels into the least power of two of cells >= n, at least 2^7
+ *      (cells of at most 2^16 keys), a piece holding none into one cell.
+ *      The cells thus follow the levels' density one binade at a time.
+ *      A kernel then writes each cell's word from the exact thresholds
+ *      (item 2's keys t): with n0 thresholds <= the cell's first key kc,
+ *      the bin n0 - 1 and the offset t[n0] - kc (16 bits) of its one
+ *      boundary; with no boundary the bin less one and offset 0; a mark
+ *      (0xffff) for two boundaries or more (an offset of 0xffff is taken
+ *      for the mark: searched, so still exact). Per sample, all in integers
+ *      and exact, no estimate and no guard: the key (x + 0 turns -0 into
+ *      +0; then the sign's fold: 3 operations), its piece q = (key >> 23)
+ *      - p0 (q >= pieces: not counted), one shared load of the piece's
+ *      word (its cells' byte offset, their width 2^s), one of the cell,
+ *      and the bin = (the cell's bin + (key mod 2^s >= offset)) mod 2^16.
+ *      Cells below levels[0] or past levels[bins] give bins outside [0,
+ *      bins), not counted, so there is no range test; a marked cell takes
+ *      the range test and variant 9's search over all the bins. With the
+ *      bench's levels over [0, 1): 130 pieces (from the one below 0.0's
+ *      to the one above 1.0's), 17 of them with levels and 2289 cells at
+ *      256 bins (9.4 KiB with the pieces' words), 25 and 8041 cells at
+ *      4096 (31.9 KiB). The rare search reads the keys from global memory,
+ *      so none are copied to shared memory, and at 4096 bins a block
+ *      takes its counters (16 KiB) and the cells: 4 blocks per SM where
+ *      item 2's cells and keys left 3. For f32 and f16 samples with one
+ *      channel, bins < 65536, the pieces' cells within the workspace
+ *      (kMaxPieces + 8192 + 4 (bins + 1) words) and their byte offsets
+ *      below 2^24; otherwise item 2's cells. The key cells run in
+ *      kernels of their own (hist_cells' Keys), so that the kernels of
+ *      the other modes carry none of their code. Measured on an H200
+ *      (2026-11-29, gk_bench, 2^28 f32 samples, quadratic levels, cold
+ *      L2, medians, the builds alternated twice; run r8 of
+ *      histogram/tuning/forms-h200/keys/): 256 bins 0.7297-0.7346 ms ->
+ *      0.4906-0.4911 (5.13-5.16x -> 7.68x CUB's HistogramRange, 33.8-34.0%
+ *      -> 50.6% of the read-only stream), 4096 bins 1.1876-1.1906 ->
+ *      0.5098-0.5108 (3.65x -> 8.50x, 20.9% -> 48.7%). With the key cells
+ *      in the same kernel as the other modes 0.5032-0.5033 and 0.5219 ms;
+ *      with a range test per sample as well, in two other runs, 0.5355-
+ *      0.5416 and 0.5427-0.5511; two cells per level were slower at 4096
+ *      bins (0.5919-0.5924 ms: 55 KiB of cells, 3 blocks per SM) and no
+ *      faster at 256. Even bins, whose code did not change, took 0.2713-
+ *      0.2719 and 0.2911-0.2914 ms at 256 and 4096 bins in r8 against
+ *      0.2703-0.2707 and 0.2871-0.2876 before (0.4% and 1.3% slower; 91.3%
+ *      and 85.2% of the stream), and 0.2718-0.2719 and 0.2925-0.2928 with
+ *      the key cells in the same kernel; the rest is not explained (the
+ *      kernel's registers went from 43 to 48, cuobjdump -res-usage, at the
+ *      same 5 blocks per SM).
  *
  * Counted, per sample, after its 16-byte load and besides its shared
  * atomic (one per counted sample, to the lane's replica of the counter):
@@ -140,7 +199,9 @@
  * the whole type: the shift alone); levels: the estimate, the key and its
  * range test (f32: 3 and 2 operations), one shared load of the cell, and
  * floor(log2(T[j + 1] - T[j])) + 1 steps of search (a load, a compare, a
- * select) when the cell holds boundaries. Per item (16 KiB) and channel
+ * select) when the cell holds boundaries; levels of float samples by key
+ * cells (item 7): the key, its piece, two shared loads, a mask, a compare
+ * and an addition. Per item (16 KiB) and channel
  * (once per block when there is one channel): the fields of its plan,
  * loaded from the kernel's parameters (the constant bank), its first and
  * last key, and one branch on its mode. Per block: keys and cells copied
@@ -151,7 +212,8 @@
  *
  * Shared memory per block: the private counters (replicas as variant 10),
  * the keys (sum of (bins + 1) x 4 bytes, 8 for i32 and u32), the cells (M
- * x 4 bytes per channel with levels: 32 KiB from 256 bins up, 4 KiB at 7).
+ * x 4 bytes per channel with levels: 32 KiB from 256 bins up, 4 KiB at 7;
+ * key cells, item 7: the pieces' words and the cells, and no keys).
  * When they do not fit: keys and cells in global memory, then 64-bit global
  * atomics, as variant 10.
  *
@@ -233,8 +295,9 @@
  * Limits: 256 threads per block; every dtype of gk_histogram_ex, every
  * form, 1-4 channels, any rows and strides; launches of at most 2^31
  * samples. Cells for levels with bins <= 65536 and finite levels[0] and
- * levels[bins] (else variant 9's search). Workspace: the thresholds
- * (levels.cuh, item 4), then M x 4 bytes of cells per channel with levels.
+ * levels[bins] (else variant 9's search); key cells as item 7 says.
+ * Workspace: the thresholds (levels.cuh, item 4), then per channel with
+ * levels 4 x max(M, kMaxPieces + 8192 + 4 (bins + 1)) bytes of cells.
  *
  * Build alone: nvcc -arch=sm_90 -c 11_guarded_cells.cu (with common.cuh and
  * levels.cuh, the folder's shared plumbing, next to it)
@@ -250,7 +313,7 @@ namespace {
 /* How a channel finds a bin (the header's items 1-3); every mode ends in
  * the exact path (the key, the range test, the search) where its proof
  * does not hold. */
-enum Mode : unsigned { kOff = 0, kSearch = 1, kEven = 2, kCells = 3, kShift = 4, kShiftAll = 5, kCheck = 6 };
+enum Mode : unsigned { kOff = 0, kSearch = 1, kEven = 2, kCells = 3, kShift = 4, kShiftAll = 5, kCheck = 6, kKeys = 8 };
 constexpr unsigned kWhole = 7; /* kShiftAll with p = 0: each_mode's, never a plan's */
 
 constexpr float kMagic = 12582912.0f;       /* 1.5 x 2^23: y + kMagic rounds y to an integer */
@@ -258,6 +321,15 @@ constexpr unsigned kMagicBits = 0x4b400000u; /* its bits */
 constexpr unsigned kCellsPerBin = 32; /* cells per bin, at least (below kMaxCells) */
 constexpr unsigned kMaxCells = 8192;  /* 32 KiB of cells per channel */
 constexpr unsigned kNone = 0xffffffffu; /* a sample not counted */
+/* Key cells (kKeys): the pieces of 2^23 keys (a binade of floats each)
+ * that the levels span, a piece with levels cut into at least 2^7 cells
+ * (cells of at most 2^16 keys, so that a boundary's place in its cell fits
+ * 16 bits) and at least kKeyDensity cells per level in it, a piece without
+ * one cell. A cell word: bits 16-31 the place of its one boundary (0: none;
+ * kSlowKey: two or more), bits 0-15 the bin of the cell's first key, less
+ * one when there is no boundary (both modulo 2^16). */
+constexpr unsigned kMaxPieces = 512, kKeyDensity = 1;
+constexpr unsigned kSlowKey = 0xffffu;
 
 /* A channel's plan for this variant, built on the host (by value in the
  * kernel's parameters: a constant-bank load per field). */
@@ -269,7 +341,8 @@ struct Fast {
     float lo, s, g;            /* kEven, kCells: d = x - lo (u8, u16: lo holds 2^23 + lower), y = fma(d, s, -0.5) */
     unsigned toff;             /* its first key among the block's shared keys */
     unsigned coff;             /* kCells: its first cell among the block's shared cells */
-    unsigned ncells;           /* kCells: M */
+    unsigned ncells;           /* kCells: M; kKeys: the pieces' words and the cells, in words */
+    unsigned np, p0;           /* kKeys: pieces, and the first one's number (key >> 23) */
     long long lowi;            /* integers: lower (kShift; i32, u32: kEven, kCells) */
     unsigned long long range;  /* kShift: upper - lower */
     double cell0;              /* kCells: lo, the first cell's start, exactly (host side: build_cells) */
@@ -305,7 +378,7 @@ __device__ __forceinline__ bool guarded(T x, const Fast &f, unsigned limit, unsi
     return fabsf(y - r) < f.g && *b < limit; /* NaN fails the compare */
 }
 
-template <typename T, bool SharedH, bool SharedT> struct Guarded {
+template <typename T, bool SharedH, bool SharedT, bool Keys = false> struct Guarded {
     using Key = typename Sample<T>::Key;
     const Fasts *fp;        /* the kernel's parameter */
     unsigned *hist;         /* SharedH: the replicas */
@@ -361,7 +434,7 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
         f = fp->f[c];
         if (f.mode == kOff) return false;
         hb = (char *)(hist + (f.base << shift) + mine);
-        t = SharedT ? keys + f.toff : (const Key *)f.t;
+        t = SharedT && f.mode != kKeys ? keys + f.toff : (const Key *)f.t; /* kKeys: its keys stay in global memory */
         cell = SharedT ? cells + f.coff : f.cells;
         k0 = t[0];
         kb = t[f.bins];
@@ -419,6 +492,23 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
                 }
             }
             return b;
+        } else if constexpr (M == kKeys) {
+            /* The key's piece, its cell, and the cell's one boundary
+             * against the key's place in the cell: integers only, exact. */
+            /* fkey's key in three operations: x + 0 turns -0 into +0 (and
+             * any NaN into a NaN), then the sign's fold. */
+            const unsigned xb = __float_as_uint(Sample<T>::value(x) + 0.0f);
+            const Key k = xb ^ ((unsigned)((int)xb >> 31) | 0x80000000u);
+            const unsigned q = ((unsigned)k >> 23) - f.p0;
+            if (q >= f.np) return kNone; /* outside every piece (NaN included) */
+            /* The piece's word: its cells' byte offset in the table, and
+             * their width's log in bits 24-31. */
+            const unsigned px = cell[q], sh = px >> 24;
+            const unsigned w = *(const unsigned *)((const char *)cell + (px & 0xffffffu) +
+                                                   ((((unsigned)k & 0x7fffffu) >> sh) << 2));
+            const unsigned off = w >> 16;
+            if (off == kSlowKey) return (k < k0 || k >= kb) ? kNone : search_lifting(t, f.bins, k);
+            return (w + (((unsigned)k & ((1u << sh) - 1u)) >= off)) & 0xffffu; /* >= bins: not counted (count_as) */
         } else {
             return exact(x, false, 0);
         }
@@ -442,6 +532,9 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
             unsigned b = min(__float2uint_rz(diff(x, f) * f.s), f.bins - 1);
             if (!(t[b] <= k && k < t[b + 1])) b = search_lifting(t, f.bins, k);
             add(b);
+        } else if constexpr (M == kKeys) {
+            const unsigned b = bin_as<kKeys>(x);
+            if (b < f.bins) add(b); /* a bin past the last: outside the levels (kNone too) */
         } else if constexpr (M == kEven) {
             float y, r;
             unsigned b;
@@ -461,6 +554,10 @@ template <typename T, bool SharedH, bool SharedT> struct Guarded {
                 body(integral_constant<unsigned, kWhole>());
                 return;
             }
+        }
+        if constexpr (Keys) { /* a kernel of its own for key cells (item 7): one channel, kKeys */
+            if constexpr (Sample<T>::kFloat) body(integral_constant<unsigned, kKeys>());
+            return;
         }
         switch (f.mode) {
         case kEven: body(integral_constant<unsigned, kEven>()); break;
@@ -498,7 +595,7 @@ template <typename T, int CC> constexpr size_t kBudget = kFiveBlocks<T, CC> ? 44
 /* Dynamic shared memory: the counters (SharedH: total_bins << shift words,
  * rounded to 8 bytes), then (SharedT) the keys and the cells. CC: the
  * channel count if 1, 2 or 4, else 0 (levels.cuh, walk_rows). */
-template <typename T, bool SharedH, bool SharedT, int CC>
+template <typename T, bool SharedH, bool SharedT, int CC, bool Keys>
 __global__ void __launch_bounds__(kBlock, kBlocksPerSm<T, CC>)
     hist_cells(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs, size_t w0, unsigned items, size_t segs,
                unsigned shift)
@@ -516,13 +613,14 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSm<T, CC>)
         for (unsigned c = 0; c < p.channels; ++c) {
             const Fast &f = fs.f[c];
             if (f.mode == kOff) continue;
-            for (unsigned b = threadIdx.x; b <= f.bins; b += kBlock) keys[f.toff + b] = __ldg((const Key *)f.t + b);
-            if (f.mode == kCells)
+            if (f.mode != kKeys)
+                for (unsigned b = threadIdx.x; b <= f.bins; b += kBlock) keys[f.toff + b] = __ldg((const Key *)f.t + b);
+            if (f.mode == kCells || f.mode == kKeys)
                 for (unsigned j = threadIdx.x; j < f.ncells; j += kBlock) cells[f.coff + j] = __ldg(f.cells + j);
         }
     __syncthreads(); /* counters zero, keys and cells in place before any thread counts */
 
-    Guarded<T, SharedH, SharedT> k;
+    Guarded<T, SharedH, SharedT, Keys> k;
     k.fp = &fs, k.hist = hist, k.keys = keys, k.cells = cells, k.shift = shift;
     k.mine = threadIdx.x & ((1u << shift) - 1);
     if (CC != 1) k.find_whole(p.channels);
@@ -555,6 +653,93 @@ __global__ void build_cells(unsigned *cells, unsigned m, const double *levels, u
     cells[j] = ends[0] | ends[1] << 16;
 }
 
+/* The host's plan of a channel's key cells (kKeys): piece q (keys (p0 +
+ * q) 2^23 on) holds its cells from e[q] & 0xffffff on, each 2^(e[q] >>
+ * 24) keys wide. */
+struct KeyPlan {
+    unsigned np, p0, ncells;
+    unsigned e[kMaxPieces];
+};
+
+/* Writes a channel's pieces and cells (the cell word above, from the exact
+ * thresholds t) into `out`. One thread a cell, the first np threads also a
+ * piece. */
+__global__ void build_key_cells(unsigned *out, const __grid_constant__ KeyPlan kp, const unsigned *t, unsigned bins)
+{
+    const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c < kp.np) out[c] = (kp.e[c] & 0xff000000u) | 4 * (kp.np + (kp.e[c] & 0xffffffu)); /* bytes, in the kernel */
+    if (c >= kp.ncells) return;
+    unsigned a = 0, z = kp.np - 1; /* the last piece whose cells start at or before c */
+    while (a < z) {
+        const unsigned mid = (a + z + 1) / 2;
+        if ((kp.e[mid] & 0xffffffu) <= c) a = mid;
+        else z = mid - 1;
+    }
+    const unsigned sh = kp.e[a] >> 24;
+    const unsigned long long kc = ((unsigned long long)(kp.p0 + a) << 23) + ((unsigned long long)(c - (kp.e[a] & 0xffffffu)) << sh);
+    const unsigned long long ke = kc + (1ull << sh);
+    unsigned n0 = 0, n1 = 0; /* thresholds <= kc, and < ke */
+    for (unsigned lo = 0, hi = bins + 1; lo < hi;) {
+        const unsigned mid = (lo + hi) / 2;
+        if ((unsigned long long)t[mid] <= kc) lo = n0 = mid + 1;
+        else hi = mid;
+    }
+    for (unsigned lo = 0, hi = bins + 1; lo < hi;) {
+        const unsigned mid = (lo + hi) / 2;
+        if ((unsigned long long)t[mid] < ke) lo = n1 = mid + 1;
+        else hi = mid;
+    }
+    unsigned w = (n0 - 2) & 0xffffu; /* no boundary: the bin less one, and 0 */
+    if (n1 > n0) {
+        const unsigned off = n1 == n0 + 1 && sh <= 16 ? (unsigned)(t[n0] - kc) : kSlowKey; /* 1 .. 2^16 - 1 */
+        w = ((n0 - 1) & 0xffffu) | off << 16;
+    }
+    out[kp.np + c] = w;
+}
+
+/* Words of workspace a channel's key cells may take (the query knows only
+ * the bins): the pieces' and at most this many cells. */
+inline size_t key_words(size_t bins) { return kMaxPieces + 8192 + 4 * kKeyDensity * (bins + 1); }
+
+/* The key of float f (fkey on the host). */
+inline unsigned host_key(float f)
+{
+    unsigned b;
+    memcpy(&b, &f, 4);
+    if (b == 0x80000000u) b = 0;
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+/* Plans key cells for float samples between `bins` + 1 levels: the pieces
+ * from one before the piece of levels[0] to one after that of
+ * levels[bins] (each level's key taken from its nearest float: a count to
+ * size the cells by, the cells themselves built from the exact
+ * thresholds). False when they would take more pieces or words than
+ * allowed (then the linear cells, or the search). */
+inline bool plan_keys(const double *lv, size_t bins, KeyPlan *kp)
+{
+    if (bins > 65535) return false;
+    const unsigned a = host_key((float)lv[0]) >> 23, z = host_key((float)lv[bins]) >> 23;
+    const unsigned p0 = a ? a - 1 : 0, p1 = z < 511 ? z + 1 : 511;
+    if (p1 < p0 || p1 - p0 + 1 > kMaxPieces) return false;
+    kp->np = p1 - p0 + 1;
+    kp->p0 = p0;
+    unsigned cnt[kMaxPieces] = {0};
+    for (size_t i = 0; i <= bins; ++i) cnt[(host_key((float)lv[i]) >> 23) - p0] += 1;
+    size_t total = 0;
+    for (unsigned q = 0; q < kp->np; ++q) {
+        unsigned sh = 23;
+        if (cnt[q]) {
+            sh = 16;
+            while (sh > 0 && (1u << (23 - sh)) < kKeyDensity * cnt[q]) --sh;
+        }
+        kp->e[q] = (unsigned)total | sh << 24;
+        total += (size_t)1 << (23 - sh);
+    }
+    kp->ncells = (unsigned)total;
+    return kp->np + total <= key_words(bins) && 4 * (kp->np + total) < (1u << 24);
+}
+
 /* M for a channel with levels and `bins` bins: the least power of two >=
  * kCellsPerBin x bins, at most kMaxCells; 0 (no cells) beyond 65536 bins
  * (16-bit ends). */
@@ -564,6 +749,14 @@ inline unsigned cells_for(size_t bins)
     unsigned m = 1;
     while (m < kCellsPerBin * bins && m < kMaxCells) m *= 2;
     return m;
+}
+
+/* Workspace words of cells for a channel with levels: the linear cells or
+ * the key cells, whichever the call takes. */
+inline size_t cell_words(size_t bins)
+{
+    const size_t m = cells_for(bins), k = key_words(bins);
+    return m > k ? m : k;
 }
 
 /* The largest float below f, for a finite f (nextafterf(f, -INFINITY),
@@ -593,7 +786,7 @@ inline float guard_of(double eps)
  * from what prepare() put in p and the caller's arguments. */
 template <typename T>
 void plan_fast(const Plan &p, const size_t *bins, const double *lower, const double *upper,
-               const double *const *levels, const char *cells_ws, Fasts *fs)
+               const double *const *levels, const char *cells_ws, Fasts *fs, KeyPlan *kp)
 {
     using S = Sample<T>;
     *fs = Fasts{};
@@ -638,6 +831,17 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
             f.mode = kEven;
             continue;
         }
+        if (S::kFloat && p.channels == 1 && plan_keys(levels[c], bins[c], kp)) {
+            f.mode = kKeys;
+            f.np = kp->np;
+            f.p0 = kp->p0;
+            f.ncells = kp->np + kp->ncells;
+            f.coff = cells;
+            f.cells = (const unsigned *)cells_ws;
+            cells += f.ncells;
+            cells_ws += round16(cell_words(bins[c]) * 4);
+            continue;
+        }
         const unsigned m = cells_for(bins[c]);
         const double l0 = levels[c][0], lb = levels[c][bins[c]];
         if (m == 0 || !(l0 > -3e38 && lb < 3e38)) continue; /* finite, and x - lo stays finite */
@@ -674,22 +878,24 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
         f.coff = cells;
         f.cells = (const unsigned *)cells_ws;
         cells += m;
-        cells_ws += round16((size_t)m * 4);
+        cells_ws += round16(cell_words(bins[c]) * 4);
     }
-    fs->keys = p.total_bins + p.counted;
+    fs->keys = p.channels == 1 && fs->f[0].mode == kKeys ? 0 : p.total_bins + p.counted; /* kKeys: none in shared memory */
     fs->cells = cells;
 }
 
-template <typename T, bool SharedH, bool SharedT, int CC>
+template <typename T, bool SharedH, bool SharedT, int CC, bool Keys>
 cudaError_t launch(const Plan &p, const Fasts &fs, size_t smem, size_t resident, unsigned shift,
                    cudaStream_t stream)
 {
     return each_rows_launch<T>(p, resident, [&](unsigned grid, size_t w0, unsigned items, size_t segs) {
-        hist_cells<T, SharedH, SharedT, CC><<<grid, kBlock, smem, stream>>>(p, fs, w0, items, segs, shift);
+        hist_cells<T, SharedH, SharedT, CC, Keys><<<grid, kBlock, smem, stream>>>(p, fs, w0, items, segs, shift);
     });
 }
 
-template <typename T, int CC> cudaError_t run_plan(const Plan &p, const Fasts &fs, cudaStream_t stream)
+/* Keys: the kernels of item 7 (one channel of float samples in kKeys mode),
+ * so that the other modes' kernels carry none of its code. */
+template <typename T, int CC, bool Keys> cudaError_t run_plan(const Plan &p, const Fasts &fs, cudaStream_t stream)
 {
     using Key = typename Sample<T>::Key;
     size_t resident = 0;
@@ -698,13 +904,13 @@ template <typename T, int CC> cudaError_t run_plan(const Plan &p, const Fasts &f
     unsigned sh = replica_shift(p.total_bins, other, &fits, kBudget<T, CC>);
     if (!fits) sh = 0; /* one copy, if it fits at all */
     const size_t both = ((((size_t)p.total_bins << sh) + 1) / 2) * 8 + other;
-    cudaError_t e = setup_private(hist_cells<T, true, true, CC>, both, &resident);
-    if (e || resident) return e ? e : launch<T, true, true, CC>(p, fs, both, resident, sh, stream);
+    cudaError_t e = setup_private(hist_cells<T, true, true, CC, Keys>, both, &resident);
+    if (e || resident) return e ? e : launch<T, true, true, CC, Keys>(p, fs, both, resident, sh, stream);
     const size_t hbytes = ((size_t)p.total_bins + 1) / 2 * 8; /* one copy, keys and cells in global memory */
-    e = setup_private(hist_cells<T, true, false, CC>, hbytes, &resident);
-    if (e || resident) return e ? e : launch<T, true, false, CC>(p, fs, hbytes, resident, 0, stream);
-    e = resident_blocks(hist_cells<T, false, false, CC>, kBlock, 0, &resident);
-    return e ? e : launch<T, false, false, CC>(p, fs, 0, resident, 0, stream);
+    e = setup_private(hist_cells<T, true, false, CC, Keys>, hbytes, &resident);
+    if (e || resident) return e ? e : launch<T, true, false, CC, Keys>(p, fs, hbytes, resident, 0, stream);
+    e = resident_blocks(hist_cells<T, false, false, CC, Keys>, kBlock, 0, &resident);
+    return e ? e : launch<T, false, false, CC, Keys>(p, fs, 0, resident, 0, stream);
 }
 
 } // namespace
@@ -714,7 +920,7 @@ extern "C" size_t gk_histogram_11_guarded_cells_workspace_ex(int dtype, int chan
 {
     size_t w = plan_workspace(dtype, channels, bins, levels);
     for (int c = 0; c < channels; ++c)
-        if (bins[c] && levels[c]) w += round16((size_t)cells_for(bins[c]) * 4);
+        if (bins[c] && levels[c]) w += round16(cell_words(bins[c]) * 4);
     return w;
 }
 
@@ -732,21 +938,30 @@ extern "C" cudaError_t gk_histogram_11_guarded_cells_run_ex(int dtype, const voi
                                    workspace, stream, &p);
         if (e) return e;
         Fasts fs;
+        KeyPlan kp;
         plan_fast<T>(p, bins, lower, upper, levels,
-                     (const char *)workspace + plan_workspace(dtype, channels, bins, levels), &fs);
+                     (const char *)workspace + plan_workspace(dtype, channels, bins, levels), &fs, &kp);
         for (unsigned c = 0; c < p.channels && !e; ++c) {
             const Fast &f = fs.f[c];
+            if (f.mode == kKeys) {
+                build_key_cells<<<(kp.ncells + 255) / 256, 256, 0, stream>>>((unsigned *)f.cells, kp,
+                                                                          (const unsigned *)p.ch[c].t, f.bins);
+                e = cudaGetLastError();
+                continue;
+            }
             if (f.mode != kCells) continue;
             build_cells<<<(f.ncells + 255) / 256, 256, 0, stream>>>((unsigned *)f.cells, f.ncells, p.ch[c].levels,
                                                                     f.bins, f.cell0, (double)f.s);
             e = cudaGetLastError();
         }
         if (e || rows * row_pixels == 0) return e;
+        if constexpr (Sample<T>::kFloat)
+            if (p.channels == 1 && fs.f[0].mode == kKeys) return run_plan<T, 1, true>(p, fs, stream);
         switch (p.channels) {
-        case 1: return run_plan<T, 1>(p, fs, stream);
-        case 2: return run_plan<T, 2>(p, fs, stream);
-        case 4: return run_plan<T, 4>(p, fs, stream);
-        default: return run_plan<T, 0>(p, fs, stream);
+        case 1: return run_plan<T, 1, false>(p, fs, stream);
+        case 2: return run_plan<T, 2, false>(p, fs, stream);
+        case 4: return run_plan<T, 4, false>(p, fs, stream);
+        default: return run_plan<T, 0, false>(p, fs, stream);
         }
     });
 }
