@@ -297,7 +297,9 @@
  * samples. Cells for levels with bins <= 65536 and finite levels[0] and
  * levels[bins] (else variant 9's search); key cells as item 7 says.
  * Workspace: the thresholds (levels.cuh, item 4), then per channel with
- * levels 4 x max(M, kMaxPieces + 8192 + 4 (bins + 1)) bytes of cells.
+ * levels 4 M bytes of cells, or 4 x max(M, kMaxPieces + 8192 + 4 (bins +
+ * 1)) where key cells may be taken (one channel of f32 or f16, bins <
+ * 65536).
  *
  * Build alone: nvcc -arch=sm_90 -c 11_guarded_cells.cu (with common.cuh and
  * levels.cuh, the folder's shared plumbing, next to it)
@@ -751,11 +753,12 @@ inline unsigned cells_for(size_t bins)
     return m;
 }
 
-/* Workspace words of cells for a channel with levels: the linear cells or
- * the key cells, whichever the call takes. */
-inline size_t cell_words(size_t bins)
+/* Workspace words of cells for a channel with levels: the linear cells or,
+ * where a call may take them (keys: one channel of f32 or f16 samples;
+ * bins < 65536), the key cells, whichever is larger. */
+inline size_t cell_words(size_t bins, bool keys)
 {
-    const size_t m = cells_for(bins), k = key_words(bins);
+    const size_t m = cells_for(bins), k = keys && bins <= 65535 ? key_words(bins) : 0;
     return m > k ? m : k;
 }
 
@@ -839,7 +842,7 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
             f.coff = cells;
             f.cells = (const unsigned *)cells_ws;
             cells += f.ncells;
-            cells_ws += round16(cell_words(bins[c]) * 4);
+            cells_ws += round16(cell_words(bins[c], true) * 4);
             continue;
         }
         const unsigned m = cells_for(bins[c]);
@@ -878,7 +881,7 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
         f.coff = cells;
         f.cells = (const unsigned *)cells_ws;
         cells += m;
-        cells_ws += round16(cell_words(bins[c]) * 4);
+        cells_ws += round16(cell_words(bins[c], S::kFloat && p.channels == 1) * 4);
     }
     fs->keys = p.channels == 1 && fs->f[0].mode == kKeys ? 0 : p.total_bins + p.counted; /* kKeys: none in shared memory */
     fs->cells = cells;
@@ -920,7 +923,7 @@ extern "C" size_t gk_histogram_11_guarded_cells_workspace_ex(int dtype, int chan
 {
     size_t w = plan_workspace(dtype, channels, bins, levels);
     for (int c = 0; c < channels; ++c)
-        if (bins[c] && levels[c]) w += round16(cell_words(bins[c]) * 4);
+        if (bins[c] && levels[c]) w += round16(cell_words(bins[c], (dtype == kF32 || dtype == kF16) && channels == 1) * 4);
     return w;
 }
 
