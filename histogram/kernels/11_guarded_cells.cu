@@ -175,8 +175,8 @@
  *      L2, medians, the builds alternated twice; run r8 of
  *      histogram/tuning/forms-h200/keys/): 256 bins 0.7297-0.7346 ms ->
  *      0.4906-0.4911 (5.13-5.16x -> 7.68x CUB's HistogramRange, 33.8-34.0%
- *      -> 50.6% of the read-only stream), 4096 bins 1.1876-1.1906 ->
- *      0.5098-0.5108 (3.65x -> 8.50x, 20.9% -> 48.7%). With the key cells
+ *      -> 50.5-50.6% of the read-only stream), 4096 bins 1.1876-1.1906 ->
+ *      0.5098-0.5108 (3.65x -> 8.50x, 20.8-20.9% -> 48.6-48.7%). With the key cells
  *      in the same kernel as the other modes 0.5032-0.5033 and 0.5219 ms;
  *      with a range test per sample as well, in two other runs, 0.5355-
  *      0.5416 and 0.5427-0.5511; two cells per level were slower at 4096
@@ -247,7 +247,7 @@
  *     (4.31x -> 4.56x CUB's 3.3890 to 3.3928); 4096 bins had 8192 cells
  *     already and keep them. These figures are item 2's cells; item 7's
  *     key cells, which f32 and f16 levels with one channel take now, run
- *     at 7.68x and 8.50x CUB on an H200 (50.6% and 48.7% of the stream);
+ *     at 7.68x and 8.50x CUB on an H200 (50.5-50.6% and 48.6-48.7% of the stream);
  *   - RGBA u8, 3 channels counted, 2^26 pixels: 0.1138 ms, 87.0% of the
  *     stream, 1.11x CUB's MultiHistogramEven<4, 3> (variant 10: 0.2002
  *     ms). Nsight Compute: 58.1 million warp instructions (9.2 per 32
