@@ -10,7 +10,15 @@
  * memory), and 1 to 4 channels with channel 1 left out when there are 3 or
  * more (as CUB's MultiHistogram<4, 3>); then u8 and u16 samples over their
  * whole type (256 and 65536 bins), 1 to 4 channels, every one counted, on
- * the same shapes (u16: the 4097 and 37 x 333 ones): samples drawn fresh (a new seed
+ * the same shapes (u16: the 4097 and 37 x 333 ones); then one channel
+ * of every type, both forms, bins in {7, 256, 4099}, in one run of
+ * samples (1 row of 3, 4097, 2^20 + 5; 3 rows of 7001 and 64 of 333 with
+ * no padding) starting 0 to 15 bytes past a 16-byte boundary (variant
+ * 11's item 9); then u8 over its
+ * whole type in one run of bytes (1 row of 1, 31, 4097, 2^20 + 5 pixels;
+ * 3 rows of 7001 and 64 of 333 with no padding) starting 0 to 15 bytes
+ * past a 16-byte boundary, 1 to 4 channels, all counted and, with 3 or 4,
+ * channel 1 left out (variant 11's item 8): samples drawn fresh (a new seed
  * every run, printed for --seed), a third of them placed exactly on a bin
  * boundary or one ulp (one unit for integers) either side, plus, for
  * floats, NaN, +-inf, +-0 and denormals; the padding between rows holds
@@ -21,7 +29,8 @@
  *
  * --small: rows up to 7001 pixels and bins up to 256 (for
  * scripts/sanitize.sh). --large: instead, more than 2^32 samples in a
- * pitched region (test_large below), every variant that takes rows. Exit 77
+ * pitched region (test_large below) and more than 2^31 in one run
+ * (test_large_runs), every variant that takes rows. Exit 77
  * (a CTest skip) when no GPU is visible.
  */
 #include <math.h>
@@ -88,14 +97,16 @@ static double near(gk_dtype dt, double v, int side)
 }
 
 /* whole: the samples' whole type in 2^bits bins (u8, u16: bins = 256,
- * 65536 over [0, 2^bits)), every channel counted. */
+ * 65536 over [0, 2^bits)), every channel counted (1) or channel 1 left out
+ * when there are 3 or more (2). off: the region starts off elements past
+ * a 256-byte boundary. */
 static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, size_t rows, size_t pixels,
-                    size_t stride_extra, uint64_t seed, int whole)
+                    size_t stride_extra, uint64_t seed, int whole, size_t off)
 {
     char label[200];
-    snprintf(label, sizeof label, "v%d %s %s%s bins=%zu ch=%d rows=%zu pixels=%zu stride+%zu", vid,
-             gk_dtype_name(dt), even ? "even" : "levels", whole ? " whole type" : "", bins, channels, rows, pixels,
-             stride_extra);
+    snprintf(label, sizeof label, "v%d %s %s%s bins=%zu ch=%d rows=%zu pixels=%zu stride+%zu off=%zu", vid,
+             gk_dtype_name(dt), even ? "even" : "levels", whole == 2 ? " whole type, ch 1 out" : whole ? " whole type" : "",
+             bins, channels, rows, pixels, stride_extra, off);
     gk_rng r;
     gk_rng_seed(&r, seed);
     const size_t es = gk_dtype_size(dt);
@@ -126,16 +137,16 @@ static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, s
     }
     unsigned char *d_in = NULL;
     uint64_t *d_counts[4] = {NULL}, *got = (uint64_t *)gk_test_xmalloc((bins + GUARD) * 8), *want[4];
-    TRY_CUDA(cudaMalloc((void **)&d_in, total));
-    TRY_CUDA(cudaMemcpy(d_in, h, total, cudaMemcpyHostToDevice));
-    gk_histogram_desc d = gk_histogram_desc_1d(dt, d_in, pixels);
+    TRY_CUDA(cudaMalloc((void **)&d_in, total + off * es));
+    TRY_CUDA(cudaMemcpy(d_in + off * es, h, total, cudaMemcpyHostToDevice));
+    gk_histogram_desc d = gk_histogram_desc_1d(dt, d_in + off * es, pixels);
     d.channels = channels;
     d.num_rows = rows;
     d.row_pixels = pixels;
     d.row_stride_bytes = stride;
     for (int c = 0; c < channels; ++c) {
         want[c] = (uint64_t *)gk_test_xmalloc(bins * 8);
-        if (channels >= 3 && c == 1 && !whole) continue; /* one channel left out */
+        if (channels >= 3 && c == 1 && whole != 1) continue; /* one channel left out */
         TRY_CUDA(cudaMalloc((void **)&d_counts[c], (bins + GUARD) * 8));
         TRY_CUDA(cudaMemset(d_counts[c], 0xa5, (bins + GUARD) * 8));
         d.ch[c].bins = bins;
@@ -258,6 +269,79 @@ static int test_large(const gk_histogram_variant *only, uint64_t seed)
     return 0;
 }
 
+/* One run of samples past 2^31 (variant 11's items 8 and 9 cut it into
+ * launches of at most 2^31 samples): 2^32 + 2^16 + 5 u8 bytes, all 7,
+ * starting 3 bytes past a 16-byte boundary, over the whole type (256
+ * bins): counts[7] = n, the others 0; and 2^31 + 2^16 + 5 f32 samples,
+ * all 0.0f (zero bytes), starting one float past the boundary, in 256
+ * even bins over [0, 1) and between 256 quadratic levels from 0:
+ * counts[0] = n, the others 0. Every variant that takes rows; skipped
+ * when the GPU lacks the bytes + 1 GiB free. */
+static int run_large(int vid, const char *name, gk_dtype dt, const void *in, size_t n, const double *levels,
+                     uint64_t *d_counts, size_t bin)
+{
+    char label[128];
+    snprintf(label, sizeof label, "v%d %s: one run of %zu %s samples%s", vid, name, n, gk_dtype_name(dt),
+             levels ? ", levels" : "");
+    gk_histogram_desc d = gk_histogram_desc_1d(dt, in, n);
+    d.ch[0].bins = 256;
+    d.ch[0].lower = 0;
+    d.ch[0].upper = dt == GK_U8 ? 256 : 1;
+    d.ch[0].levels = levels;
+    d.ch[0].counts = d_counts;
+    size_t need = 0;
+    gk_test_require(gk_histogram_ex(vid, &d, NULL, &need, 0), label);
+    void *ws = NULL;
+    TRY_CUDA(cudaMalloc(&ws, need));
+    TRY_CUDA(cudaMemset(ws, 0x5a, need));
+    TRY_CUDA(cudaMemset(d_counts, 0xa5, (256 + GUARD) * 8));
+    size_t wb = need;
+    gk_status s = gk_histogram_ex(vid, &d, ws, &wb, 0);
+    if (gk_ok(s)) s = GK_CUDA_STATUS(cudaDeviceSynchronize());
+    gk_test_require(s, label);
+    uint64_t got[256 + GUARD];
+    TRY_CUDA(cudaMemcpy(got, d_counts, sizeof got, cudaMemcpyDeviceToHost));
+    int ok = 1;
+    for (size_t b = 0; b < 256; ++b) ok &= got[b] == (b == bin ? (uint64_t)n : 0);
+    for (size_t g = 0; g < GUARD; ++g) ok &= got[256 + g] == POISON;
+    CHECK(ok, "%s: counts[%zu] = %llu (want %zu)", label, bin, (unsigned long long)got[bin], n);
+    cudaFree(ws);
+    return ok;
+}
+
+static int test_large_runs(const gk_histogram_variant *only)
+{
+    const size_t n8 = ((size_t)1 << 32) + 65536 + 5, n32 = ((size_t)1 << 31) + 65536 + 5;
+    const size_t bytes = n32 * 4 + 16 > n8 + 16 ? n32 * 4 + 16 : n8 + 16;
+    size_t free_b = 0, total_b = 0;
+    TRY_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    if (free_b < bytes + ((size_t)1 << 30)) {
+        printf("SKIPPED: one run of %zu bytes needs %.1f GB free on the GPU (has %.1f)\n", bytes,
+               (bytes + ((size_t)1 << 30)) / 1e9, free_b / 1e9);
+        return GK_TEST_SKIP;
+    }
+    unsigned char *d_in = NULL;
+    uint64_t *d_counts = NULL;
+    double levels[257];
+    for (int i = 0; i <= 256; ++i) levels[i] = ((double)i / 256) * ((double)i / 256);
+    TRY_CUDA(cudaMalloc((void **)&d_in, bytes));
+    TRY_CUDA(cudaMalloc((void **)&d_counts, (256 + GUARD) * 8));
+    for (size_t vi = 0; vi < gk_histogram_variant_count(); ++vi) {
+        const gk_histogram_variant *v = gk_histogram_variant_at(vi);
+        if ((only && v != only) || !(v->forms & GK_HISTOGRAM_FORM_ROWS)) continue;
+        TRY_CUDA(cudaMemset(d_in, 7, n8 + 16));
+        run_large(v->id, v->name, GK_U8, d_in + 3, n8, NULL, d_counts, 7);
+        TRY_CUDA(cudaMemset(d_in, 0, n32 * 4 + 16));
+        run_large(v->id, v->name, GK_F32, d_in + 4, n32, NULL, d_counts, 0);
+        run_large(v->id, v->name, GK_F32, d_in + 4, n32, levels, d_counts, 0);
+        printf("  v%d done (runs)\n", v->id);
+        fflush(stdout);
+    }
+    cudaFree(d_counts);
+    cudaFree(d_in);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int variant = 0, small = 0, large = 0;
@@ -272,6 +356,7 @@ int main(int argc, char **argv)
     if (rc != 0) return rc;
     if (large) {
         if (test_large(only, seed) == GK_TEST_SKIP) return GK_TEST_SKIP;
+        if (test_large_runs(only) == GK_TEST_SKIP) return GK_TEST_SKIP;
         return check_summary("test_histogram_ex_gpu");
     }
     /* 30011 and 65537 bins: the fallbacks of variants 9 and 10 (keys, then
@@ -293,7 +378,7 @@ int main(int argc, char **argv)
                         if (all_bins[bi] > 4099 && sh != 2 && sh != 6) continue;
                         int channels = 1 + (int)(k % 4);
                         run_case(v->id, types[t], even, all_bins[bi], channels, shapes[sh][0], shapes[sh][1],
-                                 shapes[sh][2], seed ^ (k * 0x9e3779b97f4a7c15ULL), 0);
+                                 shapes[sh][2], seed ^ (k * 0x9e3779b97f4a7c15ULL), 0, 0);
                     }
                 }
         /* u8 and u16 over their whole type, 1 to 4 channels all counted
@@ -305,8 +390,35 @@ int main(int argc, char **argv)
                     if (small && shapes[sh][1] > 7001) continue;
                     if (whole_types[t] == GK_U16 && sh != 2 && sh != 6) continue;
                     run_case(v->id, whole_types[t], 1, whole_types[t] == GK_U8 ? 256 : 65536, channels,
-                             shapes[sh][0], shapes[sh][1], shapes[sh][2], seed ^ (k * 0x9e3779b97f4a7c15ULL), 1);
+                             shapes[sh][0], shapes[sh][1], shapes[sh][2], seed ^ (k * 0x9e3779b97f4a7c15ULL), 1, 0);
                 }
+        /* One channel of every type in one run of samples (one row, or
+         * rows with no padding), starting 0 to 15 bytes past a 16-byte
+         * boundary: variant 11's item 9 with its head and its tail. */
+        const size_t runs1[][2] = {{1, 3}, {1, 4097}, {1, (1u << 20) + 5}, {3, 7001}, {64, 333}};
+        const size_t bins1[] = {7, 256, 4099};
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t)
+            for (int even = 0; even < 2; ++even)
+                for (size_t bi = 0; bi < sizeof bins1 / sizeof bins1[0]; ++bi)
+                    for (size_t sh = 0; sh < sizeof runs1 / sizeof runs1[0]; ++sh, ++k) {
+                        if (small && (runs1[sh][1] > 7001 || bins1[bi] > 256)) continue;
+                        const size_t off = (size_t)((seed ^ k) % (16 / gk_dtype_size(types[t])));
+                        run_case(v->id, types[t], even, bins1[bi], 1, runs1[sh][0], runs1[sh][1], 0,
+                                 seed ^ (k * 0x9e3779b97f4a7c15ULL), 0, off);
+                    }
+        /* u8 over its whole type in one run of bytes (one row, or rows
+         * with no padding), starting 0 to 15 bytes past a 16-byte
+         * boundary, every channel counted or channel 1 left out: variant
+         * 11's item 8 with its head, its tail and its channel order. */
+        const size_t runs[][2] = {{1, 1}, {1, 31}, {1, 4097}, {1, (1u << 20) + 5}, {3, 7001}, {64, 333}};
+        for (int channels = 1; channels <= 4; ++channels)
+            for (size_t sh = 0; sh < sizeof runs / sizeof runs[0]; ++sh, ++k) {
+                if (small && runs[sh][1] > 7001) continue;
+                const size_t off = (size_t)((seed ^ k) % 16);
+                for (int whole = 1; whole <= (channels >= 3 ? 2 : 1); ++whole)
+                    run_case(v->id, GK_U8, 1, 256, channels, runs[sh][0], runs[sh][1], 0,
+                             seed ^ (k * 0x9e3779b97f4a7c15ULL), whole, off);
+            }
         printf("variant %d %-22s %s\n", v->id, v->name, check_failed == before ? "ok" : "FAILED");
         fflush(stdout);
     }

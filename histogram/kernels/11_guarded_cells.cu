@@ -2,12 +2,14 @@
  * load, for all but the samples next to an edge (f16: variant 10's check);
  * levels by a table of cells that leaves at most a short search (cells
  * over the float's key for float samples); 8- and 16-bit integers into
- * power-of-two bins by a shift; each channel's plan read once per item.
+ * power-of-two bins by a shift; each channel's plan read once per item;
+ * bytes counted by their value, and one channel of floats in one run of
+ * samples, in lean walks of their own.
  *
  * The idea. Variants 8-10 make every sample's bin exact by checking it: an
  * estimate, then two threshold loads from shared memory (even bins), or a
  * search of floor(log2 bins) + 1 loads (levels). Those loads, not the
- * reads from DRAM, set their pace. Seven changes:
+ * reads from DRAM, set their pace. Nine changes:
  *   1. Even bins: prove, don't check. The exact bin is floor(Q), Q = (x -
  *      lower) bins / (upper - lower), a real number. The kernel computes
  *      y = fl(fma(d, s, -0.5)), d = fl(x - lower) (integers: exact, then
@@ -188,6 +190,75 @@
  *      the key cells in the same kernel; the rest is not explained (the
  *      kernel's registers went from 43 to 48, cuobjdump -res-usage, at the
  *      same 5 blocks per SM).
+ *   8. Bytes by their value, lean. For u8 samples whose every counted
+ *      channel is whole (over [0, 256) in 256 bins: the byte is the bin)
+ *      in one run of bytes (one row, or rows with no padding; with 3
+ *      channels, all three counted), items 4 and 5 still cost, per item of
+ *      16 KiB, the item's row and place (64-bit arithmetic), the row's end
+ *      tested per vector, and per channel its test, its offset's select and
+ *      jumps: read off the SASS of the RGBA kernel (CUDA 13.0), about 110
+ *      instructions a thread for the item and 30 for each channel, beside
+ *      3 for each of the thread's 48 counted bytes. A kernel of its own,
+ *      hist_whole, walks the run's 16-byte vectors grid-stride, U = 4 at a
+ *      time, and needs none of it: sample i of the run is in channel i mod
+ *      C, so with C = 1, 2 or 4 sample e of every vector is in channel
+ *      (head + e) mod C (16 is a multiple of C) and the counters' offsets
+ *      are put in that order once per block; with C = 3, vector w starts
+ *      in channel (head + w) mod 3, and the three offsets are put in order
+ *      once per vector (6 selects for 16 samples). Per byte: one PRMT (the
+ *      byte, zero-extended), one IMAD (its counter's address), the atomic;
+ *      per channel and 4 vectors, one test. And its counters have 32
+ *      replicas where 16 were: with 16 (item 6's budget of 56 KB at 4
+ *      blocks per SM, 768 counters for RGBA), lanes l and l + 16 share
+ *      replica l mod 16, and their words (b << 4) + l mod 16 fall in one
+ *      bank whenever b and b' have the same parity, in half the pairs of
+ *      uniform bytes, so nearly every atomic instruction of a warp meets
+ *      a two-way bank conflict; with 32, lane l's words lie in bank l. 32
+ *      replicas of 768 counters are 96 KB, so the kernel runs 512 threads
+ *      a block, 2 blocks and 32 warps per SM (at most 64 registers: 40 to
+ *      58). Measured on an H200 (2026-11-29, gk_bench, 2^26 pixels, 256
+ *      bins, cold L2, medians, the builds alternated twice; the second run
+ *      of histogram/tuning/forms-h200/whole/): RGBA with 3 channels
+ *      counted 0.0931 and 0.0933 ms -> 0.0776 and 0.0776 (76.6-76.8% ->
+ *      92.1-92.2% of the read-only stream; 1.29x -> 1.55x CUB's
+ *      MultiHistogramEven<4, 3>), all 4 counted 0.1268 -> 0.0889 (1.30x ->
+ *      1.85x; 1024 counters: 16 replicas), RGB 0.0843-0.0844 -> 0.0624-
+ *      0.0625 (1.99x -> 2.68-2.69x CUB, 67.7-67.8% -> 90.9-91.7%), 2 channels
+ *      0.0537-0.0544 -> 0.0473-0.0474 (1.87-1.89x -> 2.15x), one channel
+ *      2^26 bytes 0.0322-0.0323 -> 0.0293-0.0296 (1.20x -> 1.31-1.32x,
+ *      84.6-85.0% of the stream) and 2^28 bytes 0.0808-0.0809 -> 0.0760-0.0762
+ *      (1.60x -> 1.70-1.71x, 94.1-94.2%). In the first run (whole/r1/) the same walk
+ *      with item 6's 16 replicas and 256 threads took RGBA to 0.0833-0.0835
+ *      ms, and the 32 replicas to 0.0776-0.0780: the walk and the replicas
+ *      each give about half of the gain.
+ *   9. One channel of floats in one run of samples. The walk by rows
+ *      costs, per item of 16 KiB, the item's row, its place and its head
+ *      in 64-bit arithmetic and a test of the row's end per vector: about
+ *      120 instructions a thread (read off the SASS of the key-cell
+ *      kernel, CUDA 13.0) for the 16 f32 samples the thread counts in it,
+ *      7 to 8 a sample beside the 33 of a key-cell sample. For one channel
+ *      of f32 or f16 samples in one run (one row, or rows with no
+ *      padding), hist_run walks the run's vectors grid-stride instead,
+ *      U = 4 at a time on every resident block, with the channel's mode
+ *      chosen once per block (each_mode around the whole loop), and block
+ *      0 counts the head and the tail. Measured on an H200 (2026-11-29,
+ *      gk_bench, cold L2, medians, the builds alternated twice;
+ *      histogram/tuning/forms-h200/run/r1): 2^28 f32 samples, even bins
+ *      0.2686-0.2691 -> 0.2544 ms at 256 bins (90.6-90.7% -> 95.8% of the
+ *      read-only stream, 1.03x -> 1.09x CUB) and 0.2898-0.2900 -> 0.2625-
+ *      0.2627 at 4096 (84.1% -> 92.8-92.9%, 9.8-9.9x -> 10.9x), levels
+ *      0.4898-0.4917 -> 0.4303-0.4314 at 256 bins (49.5-49.7% -> 56.5-
+ *      56.6%, 6.9x -> 7.9x CUB's HistogramRange) and 0.5100-0.5105 ->
+ *      0.4474-0.4504 at 4096 (47.7-47.8% -> 54.1-54.5%, 8.5x -> 9.7x);
+ *      f16 even bins over 2^26 samples 0.1285 -> 0.1120-0.1122 (0.59x ->
+ *      0.67x CUB). The same walk took u16, i32 and u32 samples (2^26, 256
+ *      bins) 1.3% to 3% longer (u16 0.0494-0.0496 -> 0.0509-0.0512 ms,
+ *      u32 0.0815 -> 0.0838-0.0839), so integer samples keep the walk by
+ *      rows. Evening out the rounds over fewer blocks, as walk_rows'
+ *      launch does, was slower in a second run (run/r2: f16 0.1169-0.1170
+ *      ms against 0.1287-0.1288 for the build before, a ratio of 0.91
+ *      where run/r1 had 0.87; RGBA, item 8's kernel on the same launch,
+ *      0.0780-0.0782 against 0.0927-0.0930, 0.84, where run/r1 had 0.83).
  *
  * Counted, per sample, after its 16-byte load and besides its shared
  * atomic (one per counted sample, to the lane's replica of the counter):
@@ -201,7 +272,8 @@
  * floor(log2(T[j + 1] - T[j])) + 1 steps of search (a load, a compare, a
  * select) when the cell holds boundaries; levels of float samples by key
  * cells (item 7): the key, its piece, two shared loads, a mask, a compare
- * and an addition. Per item (16 KiB) and channel
+ * and an addition. Per item (16 KiB; none in the walks of items 8 and
+ * 9, which go grid-stride over vectors) and channel
  * (once per block when there is one channel): the fields of its plan,
  * loaded from the kernel's parameters (the constant bank), its first and
  * last key, and one branch on its mode. Per block: keys and cells copied
@@ -258,7 +330,9 @@
  *     plan's fields and a branch on its mode. Before items wholly inside
  *     their row skipped the test of the row's end per vector and p = 0
  *     its shift (kWhole): 64.9 million (10.3 per 32), 68% issue, 0.1164
- *     ms (the run of 2026-11-28 03:40 UTC);
+ *     ms (the run of 2026-11-28 03:40 UTC). Item 8's walk now leaves the
+ *     byte, the address and the atomic, and on an H200 reads 92.1-92.2%
+ *     of the stream at 1.55x CUB;
  *   - even bins at n = 2^26: u8 1.05x CUB (83.6% of the stream), u16
  *     2.73x (89.0%), i32 3.36x and u32 3.31x (93.7%, 93.6%); f16, by
  *     variant 10's estimate and check (item 1: on the f16 grid samples on
@@ -294,9 +368,9 @@
  * samples (item 6) __launch_bounds__(256, 5), 43 to 48, 5 blocks (40
  * warps).
  *
- * Limits: 256 threads per block; every dtype of gk_histogram_ex, every
- * form, 1-4 channels, any rows and strides; launches of at most 2^31
- * samples. Cells for levels with bins <= 65536 and finite levels[0] and
+ * Limits: 256 threads per block (item 8's kernel: 512); every dtype of
+ * gk_histogram_ex, every form, 1-4 channels, any rows and strides;
+ * launches of at most 2^31 samples. Cells for levels with bins <= 65536 and finite levels[0] and
  * levels[bins] (else variant 9's search); key cells as item 7 says.
  * Workspace: the thresholds (levels.cuh, item 4), then per channel with
  * levels 4 M bytes of cells, or 4 x max(M, kMaxPieces + 8192 + 4 (bins +
@@ -304,7 +378,10 @@
  * 65536).
  *
  * Build alone: nvcc -arch=sm_90 -c 11_guarded_cells.cu (with common.cuh and
- * levels.cuh, the folder's shared plumbing, next to it)
+ * levels.cuh, the folder's shared plumbing, next to it);
+ * -DGK_H11_WHOLE_BLOCK=256 builds item 8's kernel with 256-thread blocks,
+ * 4 per SM, and so 16 replicas of RGBA's counters (the form timed in
+ * histogram/tuning/forms-h200/whole/r1 as w256).
  */
 #include <math.h>
 #include <string.h>
@@ -596,16 +673,21 @@ constexpr bool kFiveBlocks = CC == 1 && (std::is_same<T, float>::value || std::i
 template <typename T, int CC> constexpr unsigned kBlocksPerSm = kFiveBlocks<T, CC> ? 5 : 4;
 template <typename T, int CC> constexpr size_t kBudget = kFiveBlocks<T, CC> ? 44 * 1024 : kReplicaBudget;
 
-/* Dynamic shared memory: the counters (SharedH: total_bins << shift words,
- * rounded to 8 bytes), then (SharedT) the keys and the cells. CC: the
- * channel count if 1, 2 or 4, else 0 (levels.cuh, walk_rows). */
-template <typename T, bool SharedH, bool SharedT, int CC, bool Keys>
-__global__ void __launch_bounds__(kBlock, kBlocksPerSm<T, CC>)
-    hist_cells(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs, size_t w0, unsigned items, size_t segs,
-               unsigned shift)
+/* The counters: the first words of dynamic shared memory. */
+__device__ __forceinline__ const unsigned *hist_of(unsigned long long *smem8)
+{
+    return reinterpret_cast<const unsigned *>(smem8);
+}
+
+/* A block's start: its counters zeroed (SharedH), the keys and cells
+ * copied in (SharedT), k set up on them. Dynamic shared memory: the
+ * counters (total_bins << shift words, rounded to 8 bytes), then the keys
+ * and the cells. */
+template <typename T, bool SharedH, bool SharedT, bool Keys>
+__device__ __forceinline__ void start_block(const Plan &p, const Fasts &fs, unsigned shift, unsigned long long *smem8,
+                                            Guarded<T, SharedH, SharedT, Keys> &k)
 {
     using Key = typename Sample<T>::Key;
-    extern __shared__ unsigned long long smem8[]; /* 8-byte aligned for 64-bit keys */
     unsigned *hist = reinterpret_cast<unsigned *>(smem8);
     const unsigned words = p.total_bins << shift;
     Key *keys = reinterpret_cast<Key *>(smem8 + (SharedH ? (words + 1) / 2 : 0));
@@ -624,15 +706,273 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSm<T, CC>)
         }
     __syncthreads(); /* counters zero, keys and cells in place before any thread counts */
 
-    Guarded<T, SharedH, SharedT, Keys> k;
     k.fp = &fs, k.hist = hist, k.keys = keys, k.cells = cells, k.shift = shift;
     k.mine = threadIdx.x & ((1u << shift) - 1);
+}
+
+/* The walk by rows and items (levels.cuh, walk_rows). CC: the channel
+ * count if 1, 2 or 4, else 0. */
+template <typename T, bool SharedH, bool SharedT, int CC, bool Keys>
+__global__ void __launch_bounds__(kBlock, kBlocksPerSm<T, CC>)
+    hist_cells(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs, size_t w0, unsigned items, size_t segs,
+               unsigned shift)
+{
+    extern __shared__ unsigned long long smem8[]; /* 8-byte aligned for 64-bit keys */
+    Guarded<T, SharedH, SharedT, Keys> k;
+    start_block(p, fs, shift, smem8, k);
     if (CC != 1) k.find_whole(p.channels);
     if (CC == 1) k.channel(0); /* counted: a single channel always is */
     walk_rows<T, CC>(p, k, w0, items, segs);
     if (SharedH) {
         __syncthreads(); /* every count of the block is in shared memory before the merge reads it */
-        merge_replicas(p, hist, shift);
+        merge_replicas(p, hist_of(smem8), shift);
+    }
+}
+
+/* Item 9: one channel in one run of samples (one row, or rows with no
+ * padding): vectors v0 .. v0 + nv - 1 of the run after its head, walked
+ * grid-stride, U = kUnroll at a time, the channel's mode chosen once per
+ * block, no row and no item; block 0 of the launch with bit 0 of
+ * first_last counts the head (the samples before the first 16-byte
+ * boundary), block 0 of the one with bit 1 the tail. */
+template <typename T, bool SharedH, bool SharedT, bool Keys>
+__global__ void __launch_bounds__(kBlock, kBlocksPerSm<T, 1>)
+    hist_run(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs, size_t v0, size_t nv, unsigned head,
+             unsigned tail, unsigned first_last, unsigned shift)
+{
+    constexpr unsigned V = Vector<T>::kPer, U = kUnroll;
+    extern __shared__ unsigned long long smem8[]; /* 8-byte aligned for 64-bit keys */
+    Guarded<T, SharedH, SharedT, Keys> k;
+    start_block(p, fs, shift, smem8, k);
+    k.channel(0); /* counted: a single channel always is */
+    const uint4 *vp = reinterpret_cast<const uint4 *>(p.in + (size_t)head * sizeof(T)) + v0;
+    const size_t stride = (size_t)gridDim.x * kBlock * U;
+    k.each_mode([&](auto m) {
+        constexpr unsigned M = decltype(m)::value;
+        size_t v = (size_t)blockIdx.x * kBlock * U + threadIdx.x;
+        for (; v + (U - 1) * kBlock < nv; v += stride) {
+            Vector<T> x[U];
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u) x[u].v = __ldg(vp + v + u * kBlock);
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u)
+#pragma unroll
+                for (unsigned i = 0; i < V; ++i) k.template count_as<M>(x[u].e[i]);
+        }
+#pragma unroll
+        for (unsigned u = 0; u < U; ++u) /* the last, partial round */
+            if (v + u * kBlock < nv) {
+                Vector<T> x;
+                x.v = __ldg(vp + v + u * kBlock);
+#pragma unroll
+                for (unsigned i = 0; i < V; ++i) k.template count_as<M>(x.e[i]);
+            }
+    });
+    if (blockIdx.x == 0) {
+        /* The head (samples 0 .. head - 1 of the run) and the tail (the
+         * `tail` samples after the last vector), one sample per thread. */
+        const T *s = reinterpret_cast<const T *>(p.in);
+        if ((first_last & 1u) && threadIdx.x < head) k.count(s[threadIdx.x], 0);
+        else if ((first_last & 2u) && threadIdx.x >= 32 && threadIdx.x - 32 < tail)
+            k.count(s[head + (v0 + nv) * V + (threadIdx.x - 32)], 0);
+    }
+    if (SharedH) {
+        __syncthreads(); /* every count of the block is in shared memory before the merge reads it */
+        merge_replicas(p, hist_of(smem8), shift);
+    }
+}
+
+/* Whether the region is one run of samples: one row, or rows with no
+ * padding between them (then rows x row_samples samples in a row). */
+template <typename T> bool one_run(const Plan &p) { return p.rows == 1 || p.stride == p.row_samples * sizeof(T); }
+
+/* Cuts a region that is one run of samples into launches of at most 2^31
+ * samples (32-bit shared counters never wrap) and calls launch(grid, v0,
+ * nv, head, tail, first_last) for each: vectors v0 .. v0 + nv - 1 after
+ * the head, on at most `resident` blocks of Threads threads with U vectors
+ * each per round. */
+template <typename T, unsigned Threads, unsigned U, typename F>
+cudaError_t each_run_launch(const Plan &p, size_t resident, F launch)
+{
+    constexpr size_t V = Vector<T>::kPer;
+    const size_t n = p.rows * p.row_samples; /* > 0 */
+    const size_t align = ((16 - ((uintptr_t)p.in & 15)) & 15) / sizeof(T); /* p.in is element-aligned */
+    const unsigned head = (unsigned)(align < n ? align : n);
+    const size_t nvec = (n - head) / V;
+    const unsigned tail = (unsigned)(n - head - nvec * V);
+    const size_t per_launch = ((size_t)1 << 31) / V;
+    size_t v0 = 0;
+    do {
+        const size_t nv = nvec - v0 < per_launch ? nvec - v0 : per_launch;
+        /* Every resident block, or fewer when nv needs fewer. (Evening
+         * out the rounds as walk_rows' launch does, e.g. 512 blocks of 32
+         * rounds where 528 take 31 or 32, was slower: the header, item 9.) */
+        const size_t want = (nv + (size_t)Threads * U - 1) / ((size_t)Threads * U);
+        const unsigned grid = (unsigned)(want == 0 ? 1 : want < resident ? want : resident);
+        launch(grid, v0, nv, head, tail, (v0 == 0 ? 1u : 0u) | (v0 + nv == nvec ? 2u : 0u));
+        const cudaError_t e = cudaGetLastError();
+        if (e) return e;
+        v0 += nv;
+    } while (v0 < nvec);
+    return cudaSuccess;
+}
+
+/* Item 8: bytes counted by their value, in one run of bytes. When the
+ * samples are u8, every counted channel is whole (kShiftAll with p = 0:
+ * the byte is the bin) and the region is one run of bytes (one row, or
+ * rows with no padding), the walk needs nothing per item but the loads: no
+ * row, no channel plan, no mode. Sample i of the region is in channel i
+ * mod C. With C = 1, 2 or 4 (16 is a multiple of C) sample e of every
+ * 16-byte vector is in channel (head + e) mod C, so the counters' offsets
+ * (this lane's replica) are put in that order once per block; with C = 3
+ * (every channel counted) vector w starts in channel (head + w) mod 3, so
+ * the three offsets are put in order once per vector (16 samples). Each
+ * sample costs its byte (one PRMT), its counter's address and the atomic.
+ * kWholeBlock threads a block, lane l on replica l mod 2^shift. Block 0 of
+ * the launch with bit 0 of first_last counts the head (the bytes before
+ * the first 16-byte boundary), block 0 of the one with bit 1 the tail. */
+#ifndef GK_H11_WHOLE_BLOCK
+#define GK_H11_WHOLE_BLOCK 512
+#endif
+constexpr unsigned kWholeBlock = GK_H11_WHOLE_BLOCK;
+constexpr unsigned kWholeUnroll = 4;                           /* 16-byte loads in flight per thread */
+constexpr unsigned kWholeBlocksPerSm = 2048 / kWholeBlock / 2; /* 2 blocks of 512 threads */
+
+template <int CC>
+__global__ void __launch_bounds__(kWholeBlock, kWholeBlocksPerSm)
+    hist_whole(const __grid_constant__ Plan p, const __grid_constant__ Fasts fs, size_t v0, size_t nv,
+               unsigned head, unsigned tail, unsigned first_last, unsigned shift)
+{
+    constexpr unsigned U = kWholeUnroll;
+    extern __shared__ unsigned long long smem8[];
+    unsigned *hist = reinterpret_cast<unsigned *>(smem8);
+    const unsigned words = p.total_bins << shift;
+    for (unsigned b = threadIdx.x; b < words; b += kWholeBlock) hist[b] = 0;
+    __syncthreads(); /* counters zero before any thread counts */
+
+    const unsigned mine = threadIdx.x & ((1u << shift) - 1);
+    const unsigned step = 4u << shift; /* bytes from counter b to b + 1 of a replica */
+    /* oc[c]: the byte offset of counter 0 of channel c (this lane's
+     * replica), or kNone when the channel is not counted. */
+    unsigned oc[CC];
+#pragma unroll
+    for (int c = 0; c < CC; ++c) oc[c] = fs.f[c].mode == kOff ? kNone : ((fs.f[c].base << shift) + mine) * 4u;
+    /* C = 1, 2, 4: o[j], the offset of sample j's channel in every vector. */
+    unsigned o[CC];
+#pragma unroll
+    for (int j = 0; j < CC; ++j) {
+        const unsigned c = (head + j) % CC;
+        o[j] = oc[0];
+#pragma unroll
+        for (int i = 1; i < CC; ++i) o[j] = c == (unsigned)i ? oc[i] : o[j];
+    }
+    const char *hb = reinterpret_cast<const char *>(hist);
+    /* Sample e of vector x: byte e & 3 of word e / 4, by one byte permute
+     * (selector 0x444k: byte k, then three zero bytes). */
+    auto add = [&](unsigned oj, const uint4 &x, unsigned e) {
+        const unsigned w = e < 4 ? x.x : e < 8 ? x.y : e < 12 ? x.z : x.w;
+        atomicAdd((unsigned *)(hb + oj + __byte_perm(w, 0u, 0x4440u | (e & 3u)) * step), 1u);
+    };
+    /* The first m of a thread's U vectors; ph: the channel of the first
+     * one's first sample (C = 3). C = 1, 2, 4: the channels outside, the
+     * vectors inside, one test of a channel per U vectors. */
+    auto count = [&](const uint4 *x, unsigned m, unsigned ph) {
+        if constexpr (CC == 3) {
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u)
+                if (u < m) {
+                    unsigned q = ph + (u * kWholeBlock) % 3u; /* vector u's first channel */
+                    q = q >= 3u ? q - 3u : q;
+                    const unsigned a = q == 0 ? oc[0] : q == 1 ? oc[1] : oc[2];
+                    const unsigned b = q == 0 ? oc[1] : q == 1 ? oc[2] : oc[0];
+                    const unsigned c = q == 0 ? oc[2] : q == 1 ? oc[0] : oc[1];
+#pragma unroll
+                    for (unsigned e = 0; e < 16; ++e) add(e % 3 == 0 ? a : e % 3 == 1 ? b : c, x[u], e);
+                }
+        } else {
+#pragma unroll
+            for (int j = 0; j < CC; ++j)
+                if (o[j] != kNone)
+#pragma unroll
+                    for (unsigned u = 0; u < U; ++u)
+                        if (u < m)
+#pragma unroll
+                            for (unsigned e = j; e < 16; e += CC) add(o[j], x[u], e);
+        }
+    };
+    const uint4 *vp = reinterpret_cast<const uint4 *>(p.in + head) + v0;
+    const size_t stride = (size_t)gridDim.x * kWholeBlock * U;
+    size_t v = (size_t)blockIdx.x * kWholeBlock * U + threadIdx.x;
+    /* C = 3: the channel of vector v's first sample, (head + v0 + v) mod 3,
+     * moved on by stride mod 3 each round. */
+    unsigned ph = CC == 3 ? (unsigned)((head + v0 + v) % 3u) : 0u;
+    const unsigned dph = CC == 3 ? (unsigned)(stride % 3u) : 0u;
+    for (; v + (U - 1) * kWholeBlock < nv; v += stride) {
+        uint4 x[U];
+#pragma unroll
+        for (unsigned u = 0; u < U; ++u) x[u] = __ldg(vp + v + u * kWholeBlock);
+        count(x, U, ph);
+        if (CC == 3) ph = ph + dph >= 3u ? ph + dph - 3u : ph + dph;
+    }
+    if (v < nv) { /* the last, partial round: this thread's first m vectors */
+        uint4 x[U];
+        unsigned m = 0;
+#pragma unroll
+        for (unsigned u = 0; u < U; ++u)
+            if (v + u * kWholeBlock < nv) x[u] = __ldg(vp + v + u * kWholeBlock), m = u + 1;
+        count(x, m, ph);
+    }
+    if (blockIdx.x == 0 && threadIdx.x < 32) {
+        /* The head (bytes 0 .. head - 1 of the region) and the tail (the
+         * `tail` bytes after the last vector), one byte per lane. */
+        const unsigned char *s = reinterpret_cast<const unsigned char *>(p.in);
+        size_t i = kNone;
+        if ((first_last & 1u) && threadIdx.x < head) i = threadIdx.x;
+        else if ((first_last & 2u) && threadIdx.x >= 16 && threadIdx.x - 16 < tail)
+            i = head + (v0 + nv) * 16 + (threadIdx.x - 16);
+        if (i != kNone) {
+            const Fast &f = fs.f[i % CC];
+            if (f.mode != kOff) atomicAdd(hist + (((f.base + s[i]) << shift) + mine), 1u);
+        }
+    }
+    __syncthreads(); /* every count of the block is in shared memory before the merge reads it */
+    merge_replicas<kWholeBlock>(p, hist, shift);
+}
+
+/* Item 8's kernel for the call, if it takes it: u8 samples (T), every
+ * counted channel whole (with 3 channels, all three counted), the region
+ * one run of bytes, and the counters in shared memory with 2^5 replicas
+ * where they fit at kWholeBlocksPerSm blocks per SM (2^4 for 4 channels),
+ * fewer else. *taken: whether it did. */
+template <typename T>
+cudaError_t run_whole(const Plan &p, const Fasts &fs, cudaStream_t stream, bool *taken)
+{
+    *taken = false;
+    if constexpr (!std::is_same<T, uint8_t>::value) {
+        return cudaSuccess;
+    } else {
+        if (p.counted == 0 || (p.channels == 3 && p.counted != 3)) return cudaSuccess;
+        if (!one_run<T>(p)) return cudaSuccess; /* padding between rows */
+        for (unsigned c = 0; c < p.channels; ++c)
+            if (fs.f[c].mode != kOff && (fs.f[c].mode != kShiftAll || fs.f[c].shift != 0)) return cudaSuccess;
+        const size_t budget = 227 * 1024 / kWholeBlocksPerSm - 1024; /* less the driver's 1 KB a block */
+        unsigned sh = 5;
+        while (sh > 0 && ((size_t)p.total_bins << sh) * 4 > budget) --sh;
+        const size_t smem = ((size_t)p.total_bins << sh) * 4;
+        if (smem > budget) return cudaSuccess;
+        auto kernel = p.channels == 1 ? hist_whole<1> : p.channels == 2 ? hist_whole<2>
+                                                      : p.channels == 3 ? hist_whole<3> : hist_whole<4>;
+        bool fits = false;
+        cudaError_t e = allow_smem(kernel, smem, &fits);
+        if (e || !fits) return e;
+        size_t resident = 0;
+        e = resident_blocks(kernel, kWholeBlock, smem, &resident);
+        if (e || resident == 0) return e;
+        *taken = true;
+        return each_run_launch<uint8_t, kWholeBlock, kWholeUnroll>(
+            p, resident, [&](unsigned grid, size_t v0, size_t nv, unsigned head, unsigned tail, unsigned fl) {
+                kernel<<<grid, kWholeBlock, smem, stream>>>(p, fs, v0, nv, head, tail, fl, sh);
+            });
     }
 }
 
@@ -705,15 +1045,6 @@ __global__ void build_key_cells(unsigned *out, const __grid_constant__ KeyPlan k
  * the bins): the pieces' and at most this many cells. */
 inline size_t key_words(size_t bins) { return kMaxPieces + 8192 + 4 * kKeyDensity * (bins + 1); }
 
-/* The key of float f (fkey on the host). */
-inline unsigned host_key(float f)
-{
-    unsigned b;
-    memcpy(&b, &f, 4);
-    if (b == 0x80000000u) b = 0;
-    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-
 /* Plans key cells for float samples between `bins` + 1 levels: the pieces
  * from one before the piece of levels[0] to one after that of
  * levels[bins] (each level's key taken from its nearest float: a count to
@@ -723,13 +1054,13 @@ inline unsigned host_key(float f)
 inline bool plan_keys(const double *lv, size_t bins, KeyPlan *kp)
 {
     if (bins > 65535) return false;
-    const unsigned a = host_key((float)lv[0]) >> 23, z = host_key((float)lv[bins]) >> 23;
+    const unsigned a = fkey((float)lv[0]) >> 23, z = fkey((float)lv[bins]) >> 23;
     const unsigned p0 = a ? a - 1 : 0, p1 = z < 511 ? z + 1 : 511;
     if (p1 < p0 || p1 - p0 + 1 > kMaxPieces) return false;
     kp->np = p1 - p0 + 1;
     kp->p0 = p0;
     unsigned cnt[kMaxPieces] = {0};
-    for (size_t i = 0; i <= bins; ++i) cnt[(host_key((float)lv[i]) >> 23) - p0] += 1;
+    for (size_t i = 0; i <= bins; ++i) cnt[(fkey((float)lv[i]) >> 23) - p0] += 1;
     size_t total = 0;
     for (unsigned q = 0; q < kp->np; ++q) {
         unsigned sh = 23;
@@ -889,18 +1220,35 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
     fs->cells = cells;
 }
 
-template <typename T, bool SharedH, bool SharedT, int CC, bool Keys>
+/* The counting kernel of a call: hist_run (Run: one channel in one run of
+ * samples, item 9) or hist_cells. */
+template <typename T, bool SharedH, bool SharedT, int CC, bool Keys, bool Run> constexpr auto counting_kernel()
+{
+    if constexpr (Run) return hist_run<T, SharedH, SharedT, Keys>;
+    else return hist_cells<T, SharedH, SharedT, CC, Keys>;
+}
+
+template <typename T, bool SharedH, bool SharedT, int CC, bool Keys, bool Run>
 cudaError_t launch(const Plan &p, const Fasts &fs, size_t smem, size_t resident, unsigned shift,
                    cudaStream_t stream)
 {
-    return each_rows_launch<T>(p, resident, [&](unsigned grid, size_t w0, unsigned items, size_t segs) {
-        hist_cells<T, SharedH, SharedT, CC, Keys><<<grid, kBlock, smem, stream>>>(p, fs, w0, items, segs, shift);
-    });
+    if constexpr (Run)
+        return each_run_launch<T, kBlock, kUnroll>(
+            p, resident, [&](unsigned grid, size_t v0, size_t nv, unsigned head, unsigned tail, unsigned fl) {
+                hist_run<T, SharedH, SharedT, Keys><<<grid, kBlock, smem, stream>>>(p, fs, v0, nv, head, tail, fl,
+                                                                                   shift);
+            });
+    else
+        return each_rows_launch<T>(p, resident, [&](unsigned grid, size_t w0, unsigned items, size_t segs) {
+            hist_cells<T, SharedH, SharedT, CC, Keys><<<grid, kBlock, smem, stream>>>(p, fs, w0, items, segs, shift);
+        });
 }
 
 /* Keys: the kernels of item 7 (one channel of float samples in kKeys mode),
- * so that the other modes' kernels carry none of its code. */
-template <typename T, int CC, bool Keys> cudaError_t run_plan(const Plan &p, const Fasts &fs, cudaStream_t stream)
+ * so that the other modes' kernels carry none of its code. Run: item 9's
+ * kernels (CC = 1). */
+template <typename T, int CC, bool Keys, bool Run = false>
+cudaError_t run_plan(const Plan &p, const Fasts &fs, cudaStream_t stream)
 {
     using Key = typename Sample<T>::Key;
     size_t resident = 0;
@@ -909,13 +1257,13 @@ template <typename T, int CC, bool Keys> cudaError_t run_plan(const Plan &p, con
     unsigned sh = replica_shift(p.total_bins, other, &fits, kBudget<T, CC>);
     if (!fits) sh = 0; /* one copy, if it fits at all */
     const size_t both = ((((size_t)p.total_bins << sh) + 1) / 2) * 8 + other;
-    cudaError_t e = setup_private(hist_cells<T, true, true, CC, Keys>, both, &resident);
-    if (e || resident) return e ? e : launch<T, true, true, CC, Keys>(p, fs, both, resident, sh, stream);
+    cudaError_t e = setup_private(counting_kernel<T, true, true, CC, Keys, Run>(), both, &resident);
+    if (e || resident) return e ? e : launch<T, true, true, CC, Keys, Run>(p, fs, both, resident, sh, stream);
     const size_t hbytes = ((size_t)p.total_bins + 1) / 2 * 8; /* one copy, keys and cells in global memory */
-    e = setup_private(hist_cells<T, true, false, CC, Keys>, hbytes, &resident);
-    if (e || resident) return e ? e : launch<T, true, false, CC, Keys>(p, fs, hbytes, resident, 0, stream);
-    e = resident_blocks(hist_cells<T, false, false, CC, Keys>, kBlock, 0, &resident);
-    return e ? e : launch<T, false, false, CC, Keys>(p, fs, 0, resident, 0, stream);
+    e = setup_private(counting_kernel<T, true, false, CC, Keys, Run>(), hbytes, &resident);
+    if (e || resident) return e ? e : launch<T, true, false, CC, Keys, Run>(p, fs, hbytes, resident, 0, stream);
+    e = resident_blocks(counting_kernel<T, false, false, CC, Keys, Run>(), kBlock, 0, &resident);
+    return e ? e : launch<T, false, false, CC, Keys, Run>(p, fs, 0, resident, 0, stream);
 }
 
 } // namespace
@@ -960,8 +1308,14 @@ extern "C" cudaError_t gk_histogram_11_guarded_cells_run_ex(int dtype, const voi
             e = cudaGetLastError();
         }
         if (e || rows * row_pixels == 0) return e;
+        bool taken = false;
+        e = run_whole<T>(p, fs, stream, &taken);
+        if (e || taken) return e;
         if constexpr (Sample<T>::kFloat)
-            if (p.channels == 1 && fs.f[0].mode == kKeys) return run_plan<T, 1, true>(p, fs, stream);
+            if (p.channels == 1 && fs.f[0].mode == kKeys)
+                return one_run<T>(p) ? run_plan<T, 1, true, true>(p, fs, stream) : run_plan<T, 1, true>(p, fs, stream);
+        if constexpr (Sample<T>::kFloat) /* item 9: one channel of floats in one run of samples */
+            if (p.channels == 1 && one_run<T>(p)) return run_plan<T, 1, false, true>(p, fs, stream);
         switch (p.channels) {
         case 1: return run_plan<T, 1, false>(p, fs, stream);
         case 2: return run_plan<T, 2, false>(p, fs, stream);

@@ -73,6 +73,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <type_traits>
 
@@ -87,10 +88,16 @@ enum DtypeId { kF32 = 0, kI32 = 1, kU8 = 2, kU32 = 3, kF16 = 5, kU16 = 8 };
 
 struct Half { unsigned short bits; }; /* an f16 sample, as stored */
 
-/* The ordered key of a float, -0.0 taken as +0.0. */
-__device__ __forceinline__ unsigned fkey(float f)
+/* The ordered key of a float, -0.0 taken as +0.0 (also on the host, where
+ * variant 11 plans its key cells). */
+__host__ __device__ __forceinline__ unsigned fkey(float f)
 {
+#ifdef __CUDA_ARCH__
     unsigned b = __float_as_uint(f);
+#else
+    unsigned b;
+    memcpy(&b, &f, 4);
+#endif
     if (b == 0x80000000u) b = 0;
     return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
@@ -572,12 +579,14 @@ __device__ __forceinline__ void walk_rows(const Plan &p, K &k, size_t w0, unsign
 /* After a __syncthreads(): counter b of channel c, summed over its 2^shift
  * replicas (replica r of counter b at word (b << shift) + r), added to the
  * channel's 64-bit counts. The r-th replica read is (r + b) mod reps, so
- * that consecutive b (a warp's lanes) read different banks. */
+ * that consecutive b (a warp's lanes) read different banks. Threads: the
+ * block's. */
+template <unsigned Threads = kBlock>
 __device__ __forceinline__ void merge_replicas(const Plan &p, const unsigned *hist, unsigned shift)
 {
     const unsigned reps = 1u << shift;
     for (unsigned c = 0; c < p.channels; ++c)
-        for (unsigned b = threadIdx.x; b < p.ch[c].bins; b += kBlock) {
+        for (unsigned b = threadIdx.x; b < p.ch[c].bins; b += Threads) {
             const unsigned *h = hist + ((p.ch[c].off + b) << shift);
             unsigned n = 0; /* <= 2^31: a launch counts at most 2^31 samples */
             for (unsigned r = 0; r < reps; ++r) n += h[(r + b) & (reps - 1)];
