@@ -259,6 +259,15 @@
  *      ms against 0.1287-0.1288 for the build before, a ratio of 0.91
  *      where run/r1 had 0.87; RGBA, item 8's kernel on the same launch,
  *      0.0780-0.0782 against 0.0927-0.0930, 0.84, where run/r1 had 0.83).
+ *      Tried on top of it and not kept (run/flat/, one run of each build,
+ *      its patch there): the key cells' samples of a vector with no branch
+ *      per sample (the piece clamped into the table and the bin discarded
+ *      outside it, the atomic a predicated red.shared, marked cells
+ *      searched after, one branch per vector), so that ptxas interleaves
+ *      the four samples' shared loads. Levels at 256 bins took 0.4281 ms
+ *      against 0.4299, at 4096 0.4527 against 0.4500, f16 levels (2^26)
+ *      0.1271 against 0.1264: fewer instructions, no faster, so the
+ *      branches were not what bounds the key cells.
  *
  * Counted, per sample, after its 16-byte load and besides its shared
  * atomic (one per counted sample, to the lane's replica of the counter):
