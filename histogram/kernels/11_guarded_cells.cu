@@ -296,7 +296,9 @@
  * x 4 bytes per channel with levels: 32 KiB from 256 bins up, 4 KiB at 7;
  * key cells, item 7: the pieces' words and the cells, and no keys).
  * When they do not fit: keys and cells in global memory, then 64-bit global
- * atomics, as variant 10.
+ * atomics, as variant 10. Item 8's kernel: the counters alone, 2^5
+ * replicas where they fit in 112.5 KB (2 blocks per SM), fewer else
+ * (RGBA's 768 counters: 96 KB; 4 channels' 1024: 2^4 replicas, 64 KB).
  *
  * Bound by: measured on an H100 (histogram/README.md, "How the forms
  * compare"; uniform data, n = 2^28 f32, the read-only stream 0.357 ms):
@@ -375,7 +377,9 @@
  * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4
  * blocks (32 warps) per SM by registers; for one channel of f32 or f16
  * samples (item 6) __launch_bounds__(256, 5), 43 to 48, 5 blocks (40
- * warps).
+ * warps), item 9's hist_run too (38 to 47); item 8's hist_whole
+ * __launch_bounds__(512, 2), 40 to 58, 2 blocks (32 warps). No spills,
+ * no stack.
  *
  * Limits: 256 threads per block (item 8's kernel: 512); every dtype of
  * gk_histogram_ex, every form, 1-4 channels, any rows and strides;
