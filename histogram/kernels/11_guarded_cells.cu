@@ -249,10 +249,10 @@
  *      0.2627 at 4096 (84.1% -> 92.8-92.9%, 9.8-9.9x -> 10.9x), levels
  *      0.4898-0.4917 -> 0.4303-0.4314 at 256 bins (49.5-49.7% -> 56.5-
  *      56.6%, 6.9x -> 7.9x CUB's HistogramRange) and 0.5100-0.5105 ->
- *      0.4474-0.4504 at 4096 (47.7-47.8% -> 54.1-54.5%, 8.5x -> 9.7x);
+ *      0.4474-0.4504 at 4096 (47.7-47.8% -> 54.1-54.5%, 8.5x -> 9.6-9.7x);
  *      f16 even bins over 2^26 samples 0.1285 -> 0.1120-0.1122 (0.59x ->
  *      0.67x CUB). The same walk took u16, i32 and u32 samples (2^26, 256
- *      bins) 1.3% to 3% longer (u16 0.0494-0.0496 -> 0.0509-0.0512 ms,
+ *      bins) 1.2% to 3.6% longer (u16 0.0494-0.0496 -> 0.0509-0.0512 ms,
  *      u32 0.0815 -> 0.0838-0.0839), so integer samples keep the walk by
  *      rows. Evening out the rounds over fewer blocks, as walk_rows'
  *      launch does, was slower in a second run (run/r2: f16 0.1169-0.1170
