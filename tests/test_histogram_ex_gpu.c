@@ -96,6 +96,17 @@ static double near(gk_dtype dt, double v, int side)
     return floor(v) + (double)side;
 }
 
+/* The bins: even (EVEN, no levels) or between levels: quadratic from lo
+ * to hi with one repeat when bins >= 3 (QUAD), quadratic, all distinct
+ * (QUAD_STRICT); 2 to 40 ulps apart from a value in [1, 2) or [-3, -2)
+ * (ULPS); from a negative one, then the inner ones in [1, 2), to 1e30
+ * (OUTER); quadratic from 0 to 2 (ZERO_LO), from -2 to -0 (ZERO_HI), and
+ * from -1, then 0, then up to 2 (ZERO_IN). Floats only for all but the
+ * first two. */
+enum { QUAD = 0, EVEN = 1, QUAD_STRICT = 2, ULPS = 3, OUTER = 4, ZERO_LO = 5, ZERO_HI = 6, ZERO_IN = 7 };
+static const char *const form_names[] = {"levels", "even", "levels strict", "levels ulps", "levels outer",
+                                         "levels from 0", "levels to -0", "levels through 0"};
+
 /* whole: the samples' whole type in 2^bits bins (u8, u16: bins = 256,
  * 65536 over [0, 2^bits)), every channel counted (1) or channel 1 left out
  * when there are 3 or more (2). off: the region starts off elements past
@@ -105,7 +116,7 @@ static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, s
 {
     char label[200];
     snprintf(label, sizeof label, "v%d %s %s%s bins=%zu ch=%d rows=%zu pixels=%zu stride+%zu off=%zu", vid,
-             gk_dtype_name(dt), even ? "even" : "levels", whole == 2 ? " whole type, ch 1 out" : whole ? " whole type" : "",
+             gk_dtype_name(dt), form_names[even], whole == 2 ? " whole type, ch 1 out" : whole ? " whole type" : "",
              bins, channels, rows, pixels, stride_extra, off);
     gk_rng r;
     gk_rng_seed(&r, seed);
@@ -118,10 +129,31 @@ static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, s
     if (whole) lo = 0, hi = (double)bins;
     double *levels = (double *)gk_test_xmalloc((bins + 1) * sizeof(double));
     for (size_t i = 0; i <= bins; ++i) levels[i] = lo + (hi - lo) * (double)i / (double)bins;
-    if (!even) { /* quadratic levels, snapped to the type's values, one repeat when bins >= 3 */
+    if (even == QUAD || even == QUAD_STRICT) { /* quadratic levels, snapped to the type's values */
         for (size_t i = 0; i <= bins; ++i) levels[i] = near(dt, lo + (hi - lo) * ((double)i / bins) * ((double)i / bins), 0);
-        if (bins >= 3) levels[2] = levels[1];
+        if (even == QUAD && bins >= 3) levels[2] = levels[1];
         for (size_t i = 1; i <= bins; ++i) if (levels[i] < levels[i - 1]) levels[i] = levels[i - 1];
+    } else if (even == ULPS) {
+        const int step = 2 + (int)(gk_rng_next(&r) % (dt == GK_F16 ? 9 : 39)); /* f16: 10 ulps x 1000 bins stay finite */
+        levels[0] = near(dt, gk_rng_next(&r) % 2 ? 1.0 + (double)(gk_rng_next(&r) % 1000) / 1000 : -3.0, 0);
+        for (size_t i = 1; i <= bins; ++i) {
+            levels[i] = levels[i - 1];
+            for (int u = 0; u < step; ++u) levels[i] = near(dt, levels[i], 1);
+        }
+        lo = levels[0], hi = levels[bins];
+    } else if (even == OUTER) {
+        levels[0] = -5.0;
+        for (size_t i = 1; i < bins; ++i) levels[i] = near(dt, 1.0 + (double)i / bins, 0);
+        levels[bins] = dt == GK_F16 ? 65504.0 : 1e30;
+        lo = -6.0, hi = 3.0; /* the samples: past both ends, and mostly between the inner levels */
+    } else if (even >= ZERO_LO) {
+        for (size_t i = 0; i <= bins; ++i) {
+            const double q = (double)i / bins, q1 = bins > 1 ? (double)(i - 1) / (bins - 1) : 1.0;
+            levels[i] = even == ZERO_LO ? near(dt, 2.0 * q * q, 0)
+                        : even == ZERO_HI ? -2.0 * (1 - q) * (1 - q) /* levels[bins] = -0.0 */
+                        : i == 0 ? -1.0 : near(dt, 2.0 * q1 * q1, 0);
+        }
+        lo = levels[0], hi = levels[bins] == 0 ? 0.25 : levels[bins];
     }
     /* Fill every element, padding included. */
     for (size_t i = 0; i < total / es; ++i) {
@@ -152,7 +184,7 @@ static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, s
         d.ch[c].bins = bins;
         d.ch[c].lower = lo;
         d.ch[c].upper = hi;
-        d.ch[c].levels = even ? NULL : levels;
+        d.ch[c].levels = even == EVEN ? NULL : levels;
         d.ch[c].counts = d_counts[c];
     }
     size_t need = 0;
@@ -419,6 +451,25 @@ int main(int argc, char **argv)
                     run_case(v->id, GK_U8, 1, 256, channels, runs[sh][0], runs[sh][1], 0,
                              seed ^ (k * 0x9e3779b97f4a7c15ULL), whole, off);
             }
+        /* One channel of f32 or f16 samples between levels that variant 11
+         * cuts into flat key cells (item 10) where they allow: every two
+         * levels' keys far enough apart (quadratic ones, distinct; ulps
+         * apart: cells of 1 to 32 keys; inner levels in [1, 2) with the
+         * outer ones far off: samples past the cells on both sides; a
+         * level at 0 or -0, first, last or inner, where -0 and +0 samples
+         * must meet the same bin), in one run and in padded rows. */
+        const size_t runs2[][3] = {{1, 4097, 0}, {1, (1u << 20) + 5, 0}, {3, 7001, 0}, {37, 333, 5}};
+        const size_t bins2[] = {2, 7, 256, 1000};
+        const gk_dtype ftypes[] = {GK_F32, GK_F16};
+        for (size_t t = 0; t < 2; ++t)
+            for (int form = QUAD_STRICT; form <= ZERO_IN; ++form)
+                for (size_t bi = 0; bi < sizeof bins2 / sizeof bins2[0]; ++bi)
+                    for (size_t sh = 0; sh < sizeof runs2 / sizeof runs2[0]; ++sh, ++k) {
+                        if (small && runs2[sh][1] > 7001) continue;
+                        const size_t off = (size_t)((seed ^ k) % (16 / gk_dtype_size(ftypes[t])));
+                        run_case(v->id, ftypes[t], form, bins2[bi], 1, runs2[sh][0], runs2[sh][1], runs2[sh][2],
+                                 seed ^ (k * 0x9e3779b97f4a7c15ULL), 0, off);
+                    }
         printf("variant %d %-22s %s\n", v->id, v->name, check_failed == before ? "ok" : "FAILED");
         fflush(stdout);
     }

@@ -4,12 +4,13 @@
  * over the float's key for float samples); 8- and 16-bit integers into
  * power-of-two bins by a shift; each channel's plan read once per item;
  * bytes counted by their value, and one channel of floats in one run of
- * samples, in lean walks of their own.
+ * samples, in lean walks of their own; levels far enough apart in flat
+ * key cells, one shared load and no branch per sample.
  *
  * The idea. Variants 8-10 make every sample's bin exact by checking it: an
  * estimate, then two threshold loads from shared memory (even bins), or a
  * search of floor(log2 bins) + 1 loads (levels). Those loads, not the
- * reads from DRAM, set their pace. Nine changes:
+ * reads from DRAM, set their pace. Ten changes:
  *   1. Even bins: prove, don't check. The exact bin is floor(Q), Q = (x -
  *      lower) bins / (upper - lower), a real number. The kernel computes
  *      y = fl(fma(d, s, -0.5)), d = fl(x - lower) (integers: exact, then
@@ -268,6 +269,57 @@
  *      against 0.4299, at 4096 0.4527 against 0.4500, f16 levels (2^26)
  *      0.1271 against 0.1264: fewer instructions, no faster, so the
  *      branches were not what bounds the key cells.
+ *  10. Flat key cells. Nsight Compute on an H200 (2026-11-29, 2^28 f32
+ *      samples between 256 quadratic levels, item 9's kernel;
+ *      histogram/tuning/forms-h200/flat/profile/) counts 311 million warp
+ *      instructions, 37 per 32 samples, one issued in 74% of the active
+ *      cycles, the integer pipe (ALU) 61% busy, shared memory 52% (2.2
+ *      wavefronts per shared load: bank conflicts, but not the bound):
+ *      the instructions bound it. Per sample the key cells spend, beside
+ *      the key and the atomic, the piece's word (a load, and 3 operations
+ *      to take its cells' offset and width apart), the cell's load, a mask
+ *      built from the width, a test for a marked cell, the compare with
+ *      the boundary's place, an addition, a select and a 16-bit mask, and
+ *      a branch around the atomic with its reconvergence (BSSY, BSYNC).
+ *      Where every two levels lie far enough apart, one width serves all:
+ *      the window from just below the key of levels[1] to just past that
+ *      of levels[bins - 1] (every inner threshold) is cut into cells of
+ *      2^sh keys, sh <= 16 the largest that leaves at most one threshold
+ *      in a cell (keys of the levels' nearest floats 2^sh + 2 apart or
+ *      more: plan_flat), at most as many cells as item 7's table would
+ *      take. A cell's word is W = (b + 1) 2^16 - o, b the bin of its
+ *      first key and o its threshold's place in it, or b 2^16 with none:
+ *      for the key at place r of the cell, W + r carries into bit 16
+ *      exactly when r >= o, so (W + r) >> 16 is the bin. Per sample: the
+ *      key (2 operations: -0 is not turned into +0 first; the one
+ *      threshold that could part them, +0's key, is lowered to -0's), its
+ *      place in the window and its cell (a subtraction, a shift), a test
+ *      that the cell is in the window (else below every inner threshold,
+ *      bin 0, or above them all, the last bin, once the key's range test
+ *      passes), the cell's load, the place in the cell (a mask), an
+ *      addition, a shift. A sample outside the levels takes bin `bins`,
+ *      a sink: one row of counters past the last that is never read, so
+ *      that the atomic needs no branch; and no cell needs a clamp, for
+ *      the window starts above levels[0]'s threshold (its key lies 2^sh +
+ *      2 or more below levels[1]'s), so every cell's bins lie in [0,
+ *      bins]. 15 instructions a sample on the common path of the loop's
+ *      SASS (CUDA 13.0; a BSSY and a BSYNC around the window's test among
+ *      them), where the key cells take about 35. The bench's levels,
+ *      quadratic over [0, 1), take it at 256 bins (sh = 16, 2047 cells:
+ *      the levels lie at least 93440 keys apart); at 4096 bins the top
+ *      ones lie 5795 keys apart, and cells of 2^12 keys would need 49151:
+ *      item 7's pieces stay. Measured on an H200 (2026-11-29, gk_bench, cold L2, medians,
+ *      the builds alternated twice; histogram/tuning/forms-h200/flat/):
+ *      2^28 f32 samples between 256 quadratic levels 0.4318-0.4321 ms ->
+ *      0.2869-0.2875 (58.7% -> 88.1-88.3% of the read-only stream, 8.30x
+ *      -> 12.46-12.49x CUB's HistogramRange), 2^26 f16 samples 0.1263-
+ *      0.1270 -> 0.0778-0.0781 (33.1-33.3% -> 53.9-54.1%, 2.8x -> 4.6x
+ *      CUB); 4096 bins, still item 7's cells, 0.4460-0.4522 against
+ *      0.4471-0.4480 (noise). The steps, each in a run against the one
+ *      before on another H200 (flat/r1-r3): cells with a compare and a
+ *      select 77.2-77.8% of the stream (f32, 256 bins); the word W
+ *      82.6-82.9%; the sink 84.8-84.9%; the key in 2 operations 84.4-86.5%
+ *      there and 87.8% in the last run; no clamp 88.1-88.3%.
  *
  * Counted, per sample, after its 16-byte load and besides its shared
  * atomic (one per counted sample, to the lane's replica of the counter):
@@ -281,7 +333,9 @@
  * floor(log2(T[j + 1] - T[j])) + 1 steps of search (a load, a compare, a
  * select) when the cell holds boundaries; levels of float samples by key
  * cells (item 7): the key, its piece, two shared loads, a mask, a compare
- * and an addition. Per item (16 KiB; none in the walks of items 8 and
+ * and an addition; by flat key cells (item 10): the key (2 operations), a
+ * subtraction, a shift, a compare, one shared load, a mask, an addition and
+ * a shift. Per item (16 KiB; none in the walks of items 8 and
  * 9, which go grid-stride over vectors) and channel
  * (once per block when there is one channel): the fields of its plan,
  * loaded from the kernel's parameters (the constant bank), its first and
@@ -294,7 +348,8 @@
  * Shared memory per block: the private counters (replicas as variant 10),
  * the keys (sum of (bins + 1) x 4 bytes, 8 for i32 and u32), the cells (M
  * x 4 bytes per channel with levels: 32 KiB from 256 bins up, 4 KiB at 7;
- * key cells, item 7: the pieces' words and the cells, and no keys).
+ * key cells, item 7: the pieces' words and the cells, and no keys;
+ * item 10: the cells alone, and the counters one row more, the sink).
  * When they do not fit: keys and cells in global memory, then 64-bit global
  * atomics, as variant 10. Item 8's kernel: the counters alone, 2^5
  * replicas where they fit in 112.5 KB (2 blocks per SM), fewer else
@@ -407,7 +462,7 @@ namespace {
 /* How a channel finds a bin (the header's items 1-3); every mode ends in
  * the exact path (the key, the range test, the search) where its proof
  * does not hold. */
-enum Mode : unsigned { kOff = 0, kSearch = 1, kEven = 2, kCells = 3, kShift = 4, kShiftAll = 5, kCheck = 6, kKeys = 8 };
+enum Mode : unsigned { kOff = 0, kSearch = 1, kEven = 2, kCells = 3, kShift = 4, kShiftAll = 5, kCheck = 6, kKeys = 8, kFlat = 9 };
 constexpr unsigned kWhole = 7; /* kShiftAll with p = 0: each_mode's, never a plan's */
 
 constexpr float kMagic = 12582912.0f;       /* 1.5 x 2^23: y + kMagic rounds y to an integer */
@@ -431,12 +486,12 @@ struct Fast {
     unsigned mode;             /* Mode */
     unsigned bins;
     unsigned base;             /* SharedH: its first counter among the block's */
-    unsigned shift;            /* kShift: p */
+    unsigned shift;            /* kShift: p; kFlat: a cell's width's log */
     float lo, s, g;            /* kEven, kCells: d = x - lo (u8, u16: lo holds 2^23 + lower), y = fma(d, s, -0.5) */
     unsigned toff;             /* its first key among the block's shared keys */
     unsigned coff;             /* kCells: its first cell among the block's shared cells */
-    unsigned ncells;           /* kCells: M; kKeys: the pieces' words and the cells, in words */
-    unsigned np, p0;           /* kKeys: pieces, and the first one's number (key >> 23) */
+    unsigned ncells;           /* kCells: M; kKeys: the pieces' words and the cells, in words; kFlat: cells */
+    unsigned np, p0;           /* kKeys: pieces, and the first one's number (key >> 23); kFlat: cells, first key */
     long long lowi;            /* integers: lower (kShift; i32, u32: kEven, kCells) */
     unsigned long long range;  /* kShift: upper - lower */
     double cell0;              /* kCells: lo, the first cell's start, exactly (host side: build_cells) */
@@ -471,6 +526,12 @@ __device__ __forceinline__ bool guarded(T x, const Fast &f, unsigned limit, unsi
     *b = __float_as_uint(t) - kMagicBits;
     return fabsf(y - r) < f.g && *b < limit; /* NaN fails the compare */
 }
+
+/* Item 10 takes a float's key without turning -0 into +0 first, so that
+ * -0's key is 0x7fffffff, just below +0's; a threshold at +0's key (a
+ * level of 0, or of -0) is lowered to -0's, and no other key lies between
+ * the two. */
+__host__ __device__ __forceinline__ unsigned below_zero(unsigned t) { return t == 0x80000000u ? 0x7fffffffu : t; }
 
 template <typename T, bool SharedH, bool SharedT, bool Keys = false> struct Guarded {
     using Key = typename Sample<T>::Key;
@@ -528,10 +589,11 @@ template <typename T, bool SharedH, bool SharedT, bool Keys = false> struct Guar
         f = fp->f[c];
         if (f.mode == kOff) return false;
         hb = (char *)(hist + (f.base << shift) + mine);
-        t = SharedT && f.mode != kKeys ? keys + f.toff : (const Key *)f.t; /* kKeys: its keys stay in global memory */
+        t = SharedT && f.mode < kKeys ? keys + f.toff : (const Key *)f.t; /* kKeys, kFlat: keys stay in global memory */
         cell = SharedT ? cells + f.coff : f.cells;
         k0 = t[0];
         kb = t[f.bins];
+        if (Keys && f.mode == kFlat) k0 = below_zero(k0), kb = below_zero(kb);
         return true;
     }
     __device__ __forceinline__ void add(unsigned b) const
@@ -603,6 +665,18 @@ template <typename T, bool SharedH, bool SharedT, bool Keys = false> struct Guar
             const unsigned off = w >> 16;
             if (off == kSlowKey) return (k < k0 || k >= kb) ? kNone : search_lifting(t, f.bins, k);
             return (w + (((unsigned)k & ((1u << sh) - 1u)) >= off)) & 0xffffu; /* >= bins: not counted (count_as) */
+        } else if constexpr (M == kFlat) {
+            /* Item 10: the key's place r in the window, its cell r >> sh,
+             * and the cell's one boundary against r's place in the cell.
+             * The key in two operations, -0 kept apart from +0 (just
+             * below it): the thresholds of kFlat are lowered to match. */
+            const unsigned xb = __float_as_uint(Sample<T>::value(x));
+            const Key k = xb ^ ((unsigned)((int)xb >> 31) | 0x80000000u);
+            const unsigned r = (unsigned)k - f.p0, j = r >> f.shift;
+            if (j < f.np) return (cell[j] + (r & ((1u << f.shift) - 1u))) >> 16; /* 0 .. bins (bins: not counted) */
+            /* Outside the window: below every inner boundary, bin 0; above
+             * them, the last bin; outside the levels, bins (the sink). */
+            return (k < k0 || k >= kb) ? f.bins : (unsigned)k < f.p0 ? 0u : f.bins - 1;
         } else {
             return exact(x, false, 0);
         }
@@ -627,8 +701,14 @@ template <typename T, bool SharedH, bool SharedT, bool Keys = false> struct Guar
             if (!(t[b] <= k && k < t[b + 1])) b = search_lifting(t, f.bins, k);
             add(b);
         } else if constexpr (M == kKeys) {
-            const unsigned b = bin_as<kKeys>(x);
+            const unsigned b = bin_as<M>(x);
             if (b < f.bins) add(b); /* a bin past the last: outside the levels (kNone too) */
+        } else if constexpr (M == kFlat) {
+            /* Bin `bins` (outside the levels) is the sink, a counter no one
+             * reads: no branch. */
+            const unsigned b = bin_as<M>(x);
+            if constexpr (SharedH) add(b);
+            else if (b < f.bins) add(b);
         } else if constexpr (M == kEven) {
             float y, r;
             unsigned b;
@@ -649,8 +729,11 @@ template <typename T, bool SharedH, bool SharedT, bool Keys = false> struct Guar
                 return;
             }
         }
-        if constexpr (Keys) { /* a kernel of its own for key cells (item 7): one channel, kKeys */
-            if constexpr (Sample<T>::kFloat) body(integral_constant<unsigned, kKeys>());
+        if constexpr (Keys) { /* a kernel of its own for key cells (items 7, 10): one channel, kKeys or kFlat */
+            if constexpr (Sample<T>::kFloat) {
+                if (f.mode == kFlat) body(integral_constant<unsigned, kFlat>());
+                else body(integral_constant<unsigned, kKeys>());
+            }
             return;
         }
         switch (f.mode) {
@@ -694,7 +777,8 @@ __device__ __forceinline__ const unsigned *hist_of(unsigned long long *smem8)
 
 /* A block's start: its counters zeroed (SharedH), the keys and cells
  * copied in (SharedT), k set up on them. Dynamic shared memory: the
- * counters (total_bins << shift words, rounded to 8 bytes), then the keys
+ * counters ((total_bins + Keys) << shift words, rounded to 8 bytes: the
+ * key cells' kernels have one row more, item 10's sink), then the keys
  * and the cells. */
 template <typename T, bool SharedH, bool SharedT, bool Keys>
 __device__ __forceinline__ void start_block(const Plan &p, const Fasts &fs, unsigned shift, unsigned long long *smem8,
@@ -702,7 +786,7 @@ __device__ __forceinline__ void start_block(const Plan &p, const Fasts &fs, unsi
 {
     using Key = typename Sample<T>::Key;
     unsigned *hist = reinterpret_cast<unsigned *>(smem8);
-    const unsigned words = p.total_bins << shift;
+    const unsigned words = (p.total_bins + (Keys ? 1 : 0)) << shift;
     Key *keys = reinterpret_cast<Key *>(smem8 + (SharedH ? (words + 1) / 2 : 0));
     unsigned *cells = reinterpret_cast<unsigned *>(keys + (SharedT ? fs.keys : 0));
 
@@ -712,9 +796,9 @@ __device__ __forceinline__ void start_block(const Plan &p, const Fasts &fs, unsi
         for (unsigned c = 0; c < p.channels; ++c) {
             const Fast &f = fs.f[c];
             if (f.mode == kOff) continue;
-            if (f.mode != kKeys)
+            if (f.mode < kKeys)
                 for (unsigned b = threadIdx.x; b <= f.bins; b += kBlock) keys[f.toff + b] = __ldg((const Key *)f.t + b);
-            if (f.mode == kCells || f.mode == kKeys)
+            if (f.mode == kCells || f.mode >= kKeys)
                 for (unsigned j = threadIdx.x; j < f.ncells; j += kBlock) cells[f.coff + j] = __ldg(f.cells + j);
         }
     __syncthreads(); /* counters zero, keys and cells in place before any thread counts */
@@ -1018,9 +1102,41 @@ struct KeyPlan {
     unsigned e[kMaxPieces];
 };
 
-/* Writes a channel's pieces and cells (the cell word above, from the exact
- * thresholds t) into `out`. One thread a cell, the first np threads also a
- * piece. */
+/* The word of the key cell of keys kc .. kc + 2^sh - 1 (the word above),
+ * from the exact thresholds t. */
+/* n0, n1: the thresholds t <= kc, and < kc + 2^sh (Low: each lowered by
+ * below_zero). */
+template <bool Low = false>
+__device__ __forceinline__ void thresholds_in(unsigned long long kc, unsigned sh, const unsigned *t, unsigned bins,
+                                              unsigned *n0, unsigned *n1)
+{
+    const unsigned long long ke = kc + (1ull << sh);
+    *n0 = *n1 = 0;
+    for (unsigned lo = 0, hi = bins + 1; lo < hi;) {
+        const unsigned mid = (lo + hi) / 2;
+        if ((unsigned long long)(Low ? below_zero(t[mid]) : t[mid]) <= kc) lo = *n0 = mid + 1;
+        else hi = mid;
+    }
+    for (unsigned lo = 0, hi = bins + 1; lo < hi;) {
+        const unsigned mid = (lo + hi) / 2;
+        if ((unsigned long long)(Low ? below_zero(t[mid]) : t[mid]) < ke) lo = *n1 = mid + 1;
+        else hi = mid;
+    }
+}
+__device__ __forceinline__ unsigned key_cell_word(unsigned long long kc, unsigned sh, const unsigned *t, unsigned bins)
+{
+    unsigned n0, n1;
+    thresholds_in(kc, sh, t, bins, &n0, &n1);
+    unsigned w = (n0 - 2) & 0xffffu; /* no boundary: the bin less one, and 0 */
+    if (n1 > n0) {
+        const unsigned off = n1 == n0 + 1 && sh <= 16 ? (unsigned)(t[n0] - kc) : kSlowKey; /* 1 .. 2^16 - 1 */
+        w = ((n0 - 1) & 0xffffu) | off << 16;
+    }
+    return w;
+}
+
+/* Writes a channel's pieces and cells (kKeys) into `out`. One thread a
+ * cell, the first np threads also a piece. */
 __global__ void build_key_cells(unsigned *out, const __grid_constant__ KeyPlan kp, const unsigned *t, unsigned bins)
 {
     const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1034,24 +1150,28 @@ __global__ void build_key_cells(unsigned *out, const __grid_constant__ KeyPlan k
     }
     const unsigned sh = kp.e[a] >> 24;
     const unsigned long long kc = ((unsigned long long)(kp.p0 + a) << 23) + ((unsigned long long)(c - (kp.e[a] & 0xffffffu)) << sh);
-    const unsigned long long ke = kc + (1ull << sh);
-    unsigned n0 = 0, n1 = 0; /* thresholds <= kc, and < ke */
-    for (unsigned lo = 0, hi = bins + 1; lo < hi;) {
-        const unsigned mid = (lo + hi) / 2;
-        if ((unsigned long long)t[mid] <= kc) lo = n0 = mid + 1;
-        else hi = mid;
-    }
-    for (unsigned lo = 0, hi = bins + 1; lo < hi;) {
-        const unsigned mid = (lo + hi) / 2;
-        if ((unsigned long long)t[mid] < ke) lo = n1 = mid + 1;
-        else hi = mid;
-    }
-    unsigned w = (n0 - 2) & 0xffffu; /* no boundary: the bin less one, and 0 */
-    if (n1 > n0) {
-        const unsigned off = n1 == n0 + 1 && sh <= 16 ? (unsigned)(t[n0] - kc) : kSlowKey; /* 1 .. 2^16 - 1 */
-        w = ((n0 - 1) & 0xffffu) | off << 16;
-    }
-    out[kp.np + c] = w;
+    out[kp.np + c] = key_cell_word(kc, sh, t, bins);
+}
+
+/* Writes a channel's flat cells (kFlat, item 10): cell j holds keys k0 +
+ * j 2^sh on, at most one threshold (lowered by below_zero) among them,
+ * and lies above threshold 0 (plan_flat), so that its bins lie in [0,
+ * bins]. Its word W is
+ * (b + 1) 2^16 - o modulo 2^32, b the bin of its first key (-1 below the
+ * levels, bins above them) and o the place of its one threshold in it (1
+ * <= o < 2^sh <= 2^16), or b 2^16 when it holds none: then for the key at
+ * place r of the cell (0 <= r < 2^sh), (W + r) >> 16 is b + 1 when r >= o
+ * and b when r < o, so the bin itself, taken modulo 2^16 (-1: 65535, not
+ * counted). */
+__global__ void build_flat_cells(unsigned *out, unsigned ncells, unsigned k0, unsigned sh, const unsigned *t,
+                                 unsigned bins)
+{
+    const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= ncells) return;
+    const unsigned long long kc = k0 + ((unsigned long long)j << sh);
+    unsigned n0, n1;
+    thresholds_in<true>(kc, sh, t, bins, &n0, &n1);
+    out[j] = n1 > n0 ? (n0 << 16) - (unsigned)(below_zero(t[n0]) - kc) : (n0 - 1) << 16;
 }
 
 /* Words of workspace a channel's key cells may take (the query knows only
@@ -1086,6 +1206,39 @@ inline bool plan_keys(const double *lv, size_t bins, KeyPlan *kp)
     }
     kp->ncells = (unsigned)total;
     return kp->np + total <= key_words(bins) && 4 * (kp->np + total) < (1u << 24);
+}
+
+/* Plans flat key cells (item 10) for float samples between `bins` + 1
+ * levels, at most `limit` of them: the window from just below the key of
+ * levels[1] to just past that of levels[bins - 1] cut into cells 2^sh keys
+ * wide, sh as large as keeps every two levels' thresholds in different
+ * cells (sh <= 16). Each level's exact threshold (levels.cuh, Edge::level:
+ * the key of the least float >= the level) is the key of its nearest float
+ * or the next, and below_zero may lower it by one, so keys of nearest
+ * floats 2^sh + 2 apart or more put the thresholds 2^sh apart or more, in
+ * different cells; the window holds every inner threshold (1 .. bins - 1)
+ * and starts above threshold 0. False when the levels are not all finite floats, lie closer or need
+ * more cells. */
+inline bool plan_flat(const double *lv, size_t bins, size_t limit, unsigned *k0, unsigned *sh, unsigned *ncells)
+{
+    if (bins < 2 || bins > 65535) return false;
+    unsigned long long gap = ~0ull;
+    for (size_t i = 0; i <= bins; ++i) {
+        if (!(lv[i] > -3.4e38 && lv[i] < 3.4e38)) return false;
+        if (i > 0) {
+            const unsigned a = fkey((float)lv[i - 1]), z = fkey((float)lv[i]);
+            if (z <= a) return false;
+            if (z - a < gap) gap = z - a;
+        }
+    }
+    unsigned s = 16;
+    while (s > 0 && gap < (1ull << s) + 2) --s;
+    if (gap < (1ull << s) + 2) return false;
+    const unsigned long long a = fkey((float)lv[1]) - 1, z = (unsigned long long)fkey((float)lv[bins - 1]) + 2;
+    const unsigned long long n = (z - a + (1ull << s) - 1) >> s;
+    if (n > limit) return false;
+    *k0 = (unsigned)a, *sh = s, *ncells = (unsigned)n;
+    return true;
 }
 
 /* M for a channel with levels and `bins` bins: the least power of two >=
@@ -1185,6 +1338,7 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
             f.np = kp->np;
             f.p0 = kp->p0;
             f.ncells = kp->np + kp->ncells;
+            if (plan_flat(levels[c], bins[c], f.ncells, &f.p0, &f.shift, &f.np)) f.mode = kFlat, f.ncells = f.np;
             f.coff = cells;
             f.cells = (const unsigned *)cells_ws;
             cells += f.ncells;
@@ -1229,7 +1383,7 @@ void plan_fast(const Plan &p, const size_t *bins, const double *lower, const dou
         cells += m;
         cells_ws += round16(cell_words(bins[c], S::kFloat && p.channels == 1) * 4);
     }
-    fs->keys = p.channels == 1 && fs->f[0].mode == kKeys ? 0 : p.total_bins + p.counted; /* kKeys: none in shared memory */
+    fs->keys = p.channels == 1 && fs->f[0].mode >= kKeys ? 0 : p.total_bins + p.counted; /* kKeys, kFlat: none in shared memory */
     fs->cells = cells;
 }
 
@@ -1267,12 +1421,13 @@ cudaError_t run_plan(const Plan &p, const Fasts &fs, cudaStream_t stream)
     size_t resident = 0;
     bool fits = false;
     const size_t other = (size_t)fs.keys * sizeof(Key) + (size_t)fs.cells * 4;
-    unsigned sh = replica_shift(p.total_bins, other, &fits, kBudget<T, CC>);
+    const unsigned rows = p.total_bins + (Keys ? 1 : 0); /* the key cells' kernels: and the sink (item 10) */
+    unsigned sh = replica_shift(rows, other, &fits, kBudget<T, CC>);
     if (!fits) sh = 0; /* one copy, if it fits at all */
-    const size_t both = ((((size_t)p.total_bins << sh) + 1) / 2) * 8 + other;
+    const size_t both = ((((size_t)rows << sh) + 1) / 2) * 8 + other;
     cudaError_t e = setup_private(counting_kernel<T, true, true, CC, Keys, Run>(), both, &resident);
     if (e || resident) return e ? e : launch<T, true, true, CC, Keys, Run>(p, fs, both, resident, sh, stream);
-    const size_t hbytes = ((size_t)p.total_bins + 1) / 2 * 8; /* one copy, keys and cells in global memory */
+    const size_t hbytes = ((size_t)rows + 1) / 2 * 8; /* one copy, keys and cells in global memory */
     e = setup_private(counting_kernel<T, true, false, CC, Keys, Run>(), hbytes, &resident);
     if (e || resident) return e ? e : launch<T, true, false, CC, Keys, Run>(p, fs, hbytes, resident, 0, stream);
     e = resident_blocks(counting_kernel<T, false, false, CC, Keys, Run>(), kBlock, 0, &resident);
@@ -1315,6 +1470,12 @@ extern "C" cudaError_t gk_histogram_11_guarded_cells_run_ex(int dtype, const voi
                 e = cudaGetLastError();
                 continue;
             }
+            if (f.mode == kFlat) {
+                build_flat_cells<<<(f.ncells + 255) / 256, 256, 0, stream>>>((unsigned *)f.cells, f.ncells, f.p0, f.shift,
+                                                                           (const unsigned *)p.ch[c].t, f.bins);
+                e = cudaGetLastError();
+                continue;
+            }
             if (f.mode != kCells) continue;
             build_cells<<<(f.ncells + 255) / 256, 256, 0, stream>>>((unsigned *)f.cells, f.ncells, p.ch[c].levels,
                                                                     f.bins, f.cell0, (double)f.s);
@@ -1325,7 +1486,7 @@ extern "C" cudaError_t gk_histogram_11_guarded_cells_run_ex(int dtype, const voi
         e = run_whole<T>(p, fs, stream, &taken);
         if (e || taken) return e;
         if constexpr (Sample<T>::kFloat)
-            if (p.channels == 1 && fs.f[0].mode == kKeys)
+            if (p.channels == 1 && fs.f[0].mode >= kKeys)
                 return one_run<T>(p) ? run_plan<T, 1, true, true>(p, fs, stream) : run_plan<T, 1, true>(p, fs, stream);
         if constexpr (Sample<T>::kFloat) /* item 9: one channel of floats in one run of samples */
             if (p.channels == 1 && one_run<T>(p)) return run_plan<T, 1, false, true>(p, fs, stream);
