@@ -433,15 +433,16 @@
  * Registers: __launch_bounds__(256, 4), at most 64 per thread (ptxas -v,
  * CUDA 13.0, sm_90: 48 to 64 for the counting kernels, no spills), so 4
  * blocks (32 warps) per SM by registers; for one channel of f32 or f16
- * samples (item 6) __launch_bounds__(256, 5), 43 to 48, 5 blocks (40
- * warps), item 9's hist_run too (38 to 47); item 8's hist_whole
+ * samples (item 6) __launch_bounds__(256, 5), 44 to 48 (with item 10),
+ * 5 blocks (40 warps), item 9's hist_run too (40 to 46); item 8's hist_whole
  * __launch_bounds__(512, 2), 40 to 58, 2 blocks (32 warps). No spills,
  * no stack.
  *
  * Limits: 256 threads per block (item 8's kernel: 512); every dtype of
  * gk_histogram_ex, every form, 1-4 channels, any rows and strides;
  * launches of at most 2^31 samples. Cells for levels with bins <= 65536 and finite levels[0] and
- * levels[bins] (else variant 9's search); key cells as item 7 says.
+ * levels[bins] (else variant 9's search); key cells as item 7 says, flat ones
+ * as item 10 (plan_flat).
  * Workspace: the thresholds (levels.cuh, item 4), then per channel with
  * levels 4 M bytes of cells, or 4 x max(M, kMaxPieces + 8192 + 4 (bins +
  * 1)) where key cells may be taken (one channel of f32 or f16, bins <
