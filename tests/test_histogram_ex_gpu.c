@@ -101,11 +101,13 @@ static double near(gk_dtype dt, double v, int side)
  * (QUAD_STRICT); 2 to 40 ulps apart from a value in [1, 2) or [-3, -2)
  * (ULPS); from a negative one, then the inner ones in [1, 2), to 1e30
  * (OUTER); quadratic from 0 to 2 (ZERO_LO), from -2 to -0 (ZERO_HI), and
- * from -1, then 0, then up to 2 (ZERO_IN). Floats only for all but the
- * first two. */
-enum { QUAD = 0, EVEN = 1, QUAD_STRICT = 2, ULPS = 3, OUTER = 4, ZERO_LO = 5, ZERO_HI = 6, ZERO_IN = 7 };
+ * from -1, then 0, then up to 2 (ZERO_IN); 34 ulps apart from a value in
+ * [1, 2) (ULPS34: variant 11's flat cells of 2^5 keys, 1.07 a bin, which
+ * at 30011 and 60001 bins leave the cells or the counters too in global
+ * memory). Floats only for all but the first two. */
+enum { QUAD = 0, EVEN = 1, QUAD_STRICT = 2, ULPS = 3, OUTER = 4, ZERO_LO = 5, ZERO_HI = 6, ZERO_IN = 7, ULPS34 = 8 };
 static const char *const form_names[] = {"levels", "even", "levels strict", "levels ulps", "levels outer",
-                                         "levels from 0", "levels to -0", "levels through 0"};
+                                         "levels from 0", "levels to -0", "levels through 0", "levels 34 ulps"};
 
 /* whole: the samples' whole type in 2^bits bins (u8, u16: bins = 256,
  * 65536 over [0, 2^bits)), every channel counted (1) or channel 1 left out
@@ -133,9 +135,10 @@ static int run_case(int vid, gk_dtype dt, int even, size_t bins, int channels, s
         for (size_t i = 0; i <= bins; ++i) levels[i] = near(dt, lo + (hi - lo) * ((double)i / bins) * ((double)i / bins), 0);
         if (even == QUAD && bins >= 3) levels[2] = levels[1];
         for (size_t i = 1; i <= bins; ++i) if (levels[i] < levels[i - 1]) levels[i] = levels[i - 1];
-    } else if (even == ULPS) {
-        const int step = 2 + (int)(gk_rng_next(&r) % (dt == GK_F16 ? 9 : 39)); /* f16: 10 ulps x 1000 bins stay finite */
+    } else if (even == ULPS || even == ULPS34) {
+        int step = 2 + (int)(gk_rng_next(&r) % (dt == GK_F16 ? 9 : 39)); /* f16: 10 ulps x 1000 bins stay finite */
         levels[0] = near(dt, gk_rng_next(&r) % 2 ? 1.0 + (double)(gk_rng_next(&r) % 1000) / 1000 : -3.0, 0);
+        if (even == ULPS34) step = 34, levels[0] = near(dt, 1.0 + (double)(gk_rng_next(&r) % 1000) / 1000, 0);
         for (size_t i = 1; i <= bins; ++i) {
             levels[i] = levels[i - 1];
             for (int u = 0; u < step; ++u) levels[i] = near(dt, levels[i], 1);
@@ -470,6 +473,11 @@ int main(int argc, char **argv)
                         run_case(v->id, ftypes[t], form, bins2[bi], 1, runs2[sh][0], runs2[sh][1], runs2[sh][2],
                                  seed ^ (k * 0x9e3779b97f4a7c15ULL), 0, off);
                     }
+        const size_t bins3[] = {30011, 60001};
+        for (size_t bi = 0; bi < 2 && !small; ++bi)
+            for (size_t sh = 1; sh < sizeof runs2 / sizeof runs2[0]; sh += 2, ++k)
+                run_case(v->id, GK_F32, ULPS34, bins3[bi], 1, runs2[sh][0], runs2[sh][1], runs2[sh][2],
+                         seed ^ (k * 0x9e3779b97f4a7c15ULL), 0, (size_t)((seed ^ k) % 4));
         printf("variant %d %-22s %s\n", v->id, v->name, check_failed == before ? "ok" : "FAILED");
         fflush(stdout);
     }
