@@ -102,7 +102,7 @@ static double near(gk_dtype dt, double v, int side)
  * (ULPS); from a negative one, then the inner ones in [1, 2), to 1e30
  * (OUTER); quadratic from 0 to 2 (ZERO_LO), from -2 to -0 (ZERO_HI), and
  * from -1, then 0, then up to 2 (ZERO_IN); 34 ulps apart from a value in
- * [1, 2) (ULPS34: variant 11's flat cells of 2^5 keys, 1.07 a bin, which
+ * [1, 2) (ULPS34: variant 11's flat cells of 2^5 keys, 34/32 a bin, which
  * at 30011 and 60001 bins leave the cells or the counters too in global
  * memory). Floats only for all but the first two. */
 enum { QUAD = 0, EVEN = 1, QUAD_STRICT = 2, ULPS = 3, OUTER = 4, ZERO_LO = 5, ZERO_HI = 6, ZERO_IN = 7, ULPS34 = 8 };

@@ -5,7 +5,7 @@
  * power-of-two bins by a shift; each channel's plan read once per item;
  * bytes counted by their value, and one channel of floats in one run of
  * samples, in lean walks of their own; levels far enough apart in flat
- * key cells, one shared load and no branch per sample.
+ * key cells, one shared load and no branch around the atomic.
  *
  * The idea. Variants 8-10 make every sample's bin exact by checking it: an
  * estimate, then two threshold loads from shared memory (even bins), or a
@@ -308,8 +308,9 @@
  *      quadratic over [0, 1), take it at 256 bins (sh = 16, 2047 cells:
  *      the levels lie at least 93440 keys apart); at 4096 bins the top
  *      ones lie 5795 keys apart, and cells of 2^12 keys would need 49151:
- *      item 7's pieces stay. Measured on an H200 (2026-11-29, gk_bench, cold L2, medians,
- *      the builds alternated twice; histogram/tuning/forms-h200/flat/):
+ *      item 7's pieces stay. Measured on an H200 (2026-11-29, gk_bench,
+ *      cold L2, medians, the builds alternated twice;
+ *      histogram/tuning/forms-h200/flat/):
  *      2^28 f32 samples between 256 quadratic levels 0.4318-0.4321 ms ->
  *      0.2869-0.2875 (58.7% -> 88.1-88.3% of the read-only stream, 8.30x
  *      -> 12.46-12.49x CUB's HistogramRange), 2^26 f16 samples 0.1263-
@@ -1105,8 +1106,6 @@ struct KeyPlan {
     unsigned e[kMaxPieces];
 };
 
-/* The word of the key cell of keys kc .. kc + 2^sh - 1 (the word above),
- * from the exact thresholds t. */
 /* n0, n1: the thresholds t <= kc, and < kc + 2^sh (Low: each lowered by
  * below_zero). */
 template <bool Low = false>
@@ -1126,6 +1125,8 @@ __device__ __forceinline__ void thresholds_in(unsigned long long kc, unsigned sh
         else hi = mid;
     }
 }
+/* The word of the key cell of keys kc .. kc + 2^sh - 1 (the word above),
+ * from the exact thresholds t. */
 __device__ __forceinline__ unsigned key_cell_word(unsigned long long kc, unsigned sh, const unsigned *t, unsigned bins)
 {
     unsigned n0, n1;
@@ -1158,14 +1159,12 @@ __global__ void build_key_cells(unsigned *out, const __grid_constant__ KeyPlan k
 
 /* Writes a channel's flat cells (kFlat, item 10): cell j holds keys k0 +
  * j 2^sh on, at most one threshold (lowered by below_zero) among them,
- * and lies above threshold 0 (plan_flat), so that its bins lie in [0,
- * bins]. Its word W is
- * (b + 1) 2^16 - o modulo 2^32, b the bin of its first key (-1 below the
- * levels, bins above them) and o the place of its one threshold in it (1
- * <= o < 2^sh <= 2^16), or b 2^16 when it holds none: then for the key at
- * place r of the cell (0 <= r < 2^sh), (W + r) >> 16 is b + 1 when r >= o
- * and b when r < o, so the bin itself, taken modulo 2^16 (-1: 65535, not
- * counted). */
+ * and lies above threshold 0 (plan_flat). Its word W is (b + 1) 2^16 - o,
+ * b the bin of its first key (0 .. bins - 1, or bins above the levels)
+ * and o the place of its one threshold in it (1 <= o < 2^sh <= 2^16), or
+ * b 2^16 when it holds none: then for the key at place r of the cell (0
+ * <= r < 2^sh), (W + r) >> 16 is b + 1 when r >= o and b when r < o, the
+ * bin itself, in [0, bins] (bins: not counted). */
 __global__ void build_flat_cells(unsigned *out, unsigned ncells, unsigned k0, unsigned sh, const unsigned *t,
                                  unsigned bins)
 {
@@ -1220,8 +1219,8 @@ inline bool plan_keys(const double *lv, size_t bins, KeyPlan *kp)
  * or the next, and below_zero may lower it by one, so keys of nearest
  * floats 2^sh + 2 apart or more put the thresholds 2^sh apart or more, in
  * different cells; the window holds every inner threshold (1 .. bins - 1)
- * and starts above threshold 0. False when the levels are not all finite floats, lie closer or need
- * more cells. */
+ * and starts above threshold 0. False when the levels are not all finite
+ * floats, lie closer or need more cells. */
 inline bool plan_flat(const double *lv, size_t bins, size_t limit, unsigned *k0, unsigned *sh, unsigned *ncells)
 {
     if (bins < 2 || bins > 65535) return false;
