@@ -55,7 +55,7 @@ static const gk_reduce_row table[] = {
     {{11, "vectorized_single_pass", "16-byte loads, 4 in flight per thread, resident grid, one kernel; atomic tail for sums, ticket for max/min", ALL, 0,
       GK_PARTITION_NONE, 0, ARRAY},
      gk_reduce_11_vectorized_single_pass_workspace, NULL, gk_reduce_11_vectorized_single_pass_run, NULL, NULL, NULL},
-    {{12, "deterministic_sum", "variant 11 with a fixed-order tree over per-block results instead of atomics: same bits every run", ALL, 1,
+    {{12, "deterministic_sum", "variant 11 with a fixed-order tree over per-block results in tagged slots instead of atomics: same bits every run, no memset", ALL, 1,
       GK_PARTITION_NONE, 0, ARRAY},
      gk_reduce_12_deterministic_sum_workspace, NULL, gk_reduce_12_deterministic_sum_run, NULL, NULL, NULL},
     {{13, "every_type", "every type through 16-byte loads (8 halves, 4 words, 2 doubles), accumulated in f32/f64/wrapping ints", ALL, 1,

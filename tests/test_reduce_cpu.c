@@ -226,7 +226,7 @@ static void test_form_arguments(void)
     static _Alignas(16) float in[64], out[64];
     static size_t idx[64], beg[4], end_[4];
     static int bad;
-    static _Alignas(16) unsigned char ws[1 << 17];
+    static _Alignas(16) unsigned char ws[1 << 18]; /* more than any query here returns */
     size_t bytes, big = sizeof ws;
     int arg = gk_reduce_best_variant_for(GK_REDUCE_FORM_ARG);
     int rows = gk_reduce_best_variant_for(GK_REDUCE_FORM_ROWS);

@@ -133,9 +133,24 @@ static int run_one(buffers *b, const gk_reduce_variant *v, gk_dtype dt, gk_reduc
     gk_test_ensure_device(&b->d_ws, &b->cap_ws, need);
     gk_test_ensure_device(&b->d_partials, &b->cap_partials, (m ? m : 1) * 4);
     /* Poison: the output must be written by the call; the workspace must need
-     * no initialisation; every partial must be written. */
+     * no initialisation; every partial must be written. The workspace takes
+     * in turn one byte everywhere (0xa5), random bytes, and what the last
+     * call left in it (another n, operation or type: variant 12 keeps an
+     * epoch and tagged slots there). */
     TRY_CUDA(cudaMemset(b->d_out, 0xff, 4));
-    TRY_CUDA(cudaMemset(b->d_ws, 0xa5, b->cap_ws));
+    static unsigned poison_turn = 0;
+    switch (poison_turn++ % 3) {
+    case 0: TRY_CUDA(cudaMemset(b->d_ws, 0xa5, b->cap_ws)); break;
+    case 1: {
+        size_t words = b->cap_ws / 4;
+        int32_t *h = (int32_t *)gk_test_xmalloc(words * 4 + 4);
+        gk_fill_i32(h, words, mix(0x5eed, (uint64_t)poison_turn, n, off), INT32_MIN, INT32_MAX);
+        TRY_CUDA(cudaMemcpy(b->d_ws, h, words * 4, cudaMemcpyHostToDevice));
+        free(h);
+        break;
+    }
+    default: break;
+    }
     TRY_CUDA(cudaMemset(b->d_partials, 0xff, b->cap_partials));
     size_t bytes = b->cap_ws;
     s = partials ? gk_reduce_partials(v->id, dt, op, in, n, b->d_out, b->d_partials, m, b->d_ws, &bytes, 0)

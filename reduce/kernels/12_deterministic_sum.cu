@@ -7,13 +7,12 @@
  * everything inside a block (each thread's loop, then the shuffle tree) but
  * adds the block results into *out with atomicAdd, in the order the blocks
  * happen to finish; that order changes from run to run, and so may the last
- * bits of the sum. Here every block stores its result in the workspace at
- * its own slot, takes a ticket, and the last block to finish adds the stored
- * results in slot order with a fixed tree (lane l of its warp 0 adds slots
- * l, l + 32, ... in that order, then the warp's shuffle tree): the order of every
- * addition is set by the code, not by the timing. The ticket is an atomic on
- * a counter, never on the data. (Variant 11 already ends max and min with
- * a ticket; here sums do too.)
+ * bits of the sum. Here every block but the last stores its result in the
+ * workspace, at its own slot, and the last block of the grid adds the
+ * stored results in slot order with a fixed tree (thread t adds slots t and
+ * t + 512 of each round, then block_reduce's tree): the order of every
+ * addition is set by the code, not by the timing. No atomic touches the
+ * data or a counter.
  *
  * What makes it the same on every run: which elements a thread adds, and in
  * what order, depends on n, the alignment of `in` and the grid; the grid is
@@ -22,34 +21,36 @@
  * So the same input on the same GPU model gives the same bits; another GPU
  * model (another SM count) may round differently, always within the bound.
  *
- * The ticket is cheaper than variant 11's (which that file keeps for max
- * and min): a release-acquire atomic instead of a full fence and a relaxed
- * atomic, and one warp instead of the whole block in the tail. Lane 0 of
- * warp 0 stores the block's result and takes the ticket; the atomic's
- * release makes that store visible before the new count, and the last
- * block's acquire sees every result released before it. Warps 1-15 leave
- * as soon as block_reduce is done.
+ * How the last block knows a slot is ready, with no counter: each call tags
+ * its slots with a value no earlier call used (below, "tagged slots and an
+ * epoch"), and the last block loads each slot until it holds this call's
+ * tags. A ticket (an atomic counter, the last block to arrive adds) needs a
+ * counter at 0, and the workspace comes uninitialised, so a ticket costs a
+ * cudaMemsetAsync before every call; the tags need none.
  *
- * The cost, against variant 11: each block stores 4 bytes and takes a
- * ticket (an atomic whose answer it waits for, instead of a fire-and-forget
- * RED); one warp of the last block reads at most 4096 results (16 KiB) and
- * reduces them, after every other block has finished. Both launchers queue
- * one 4-byte cudaMemsetAsync before the kernel (variant 11 zeroes *out, this
- * one the ticket counter: the workspace comes uninitialised), so that is not
- * the difference. Measured on an H100 (reduce/tuning/forms-h100/
- * determinism.json, f32 sums): 8.30 against 7.23 us at n = 2^20 (1.146x CUB instead of
- * 1.316x), 35.47 against 33.79 us at 2^24, 355.7 against 353.6 us at 2^28
- * (1.014x CUB instead of 1.020x, both as fast as the read-only stream).
- * With a full fence before a relaxed atomicAdd and the whole last block in
- * the tail, 2^20 took 9.06 us; the README's table under step 12 compares
- * the ends one could build (reduce/tuning/det_tails.cu): a cooperative
- * launch's grid.sync() (no memset) is faster at 2^20 only, and a second
- * kernel started early by programmatic dependent launch, no faster.
+ * Measured on an H200 against a ticket end (a 4-byte memset, a
+ * release-acquire atomic per block, one warp of the last block to arrive
+ * adding), ten runs of this code and six of the ticket's
+ * (reduce/tuning/forms-h200/tags): at n = 2^20, 6.69 to 6.85 us against
+ * 7.62 to 7.68 (1.28x to 1.32x CUB instead of 1.13x to 1.17x; 80.6% to
+ * 82.1% of the read-only stream instead of 71.5% to 72.3%); at 2^24, 25.7
+ * to 26.0 us against 26.7 to 26.9 (1.07x to 1.08x CUB instead of 1.03x to 1.05x);
+ * at 2^28, 243.4 to 243.6 us, as fast as the stream.
+ * Variant 11, not reproducible, takes 6.59 to 6.75 us at 2^20: a memset
+ * (it zeroes *out) and a RED per block cost about what the tags cost.
+ * Slower, each timed beside this form: a last block that reads no data and waits for
+ * the slots from its start (7.01 to 7.14 us), one that adds the slots into
+ * its threads' values before its own tree (7.01), and one whose warp 0
+ * alone waits for the slots (7.55 to 7.66). The README's table under step
+ * 12 compares the other ends one could build (reduce/tuning/det_tails.cu):
+ * a cooperative launch's grid.sync(), a second kernel started early by
+ * programmatic dependent launch, one cluster with distributed shared memory.
  * Bound by: DRAM bandwidth at large n, launch and DRAM latency at small n.
  *
  * Limits: f32 and i32, sum, max, min; 512 threads per block; grid min(resident
  * blocks, 4096, what n needs); any n; `in` 4-byte aligned. Workspace: 256
- * bytes of counter + 4096 block results.
+ * bytes (the epoch) + 4096 slots of 16 bytes. A call's workspace must not be
+ * in use by another call at the same time (as everywhere in the library).
  * From common.cuh in this folder: the Sum/Max/Min operations, variant 8's
  * block reduction (v8::block_reduce, v8::warp_reduce) and the dtype x op
  * switch.
@@ -65,8 +66,7 @@ namespace {
 constexpr unsigned kBlock = 512; /* threads per block */
 constexpr unsigned kUnroll = 4;  /* 16-byte vectors in flight per thread */
 constexpr size_t kMaxBlocks = 4096;    /* bounds the workspace, whatever the GPU */
-constexpr size_t kCounterBytes = 256;  /* the arrival counter's slot; keeps the block results aligned */
-constexpr unsigned kTailLoads = 8;     /* block results in flight per lane in the last block */
+constexpr size_t kEpochBytes = 256;  /* the epoch's place; keeps the slots 16-byte aligned */
 
 template <typename T> struct Vec16;
 template <> struct Vec16<float> { typedef float4 type; };
@@ -88,29 +88,107 @@ template <typename Op> __device__ __forceinline__ int combine4(int4 v)
     return Op::apply(Op::apply(v.x, v.y), Op::apply(v.z, v.w));
 }
 
-/* The ticket: add 1 to the arrival counter and return its old value, as one
- * atom.add.acq_rel.gpu (PTX ISA, "Memory Consistency Model" and "atom").
- * Its release half makes this thread's earlier stores (the block's result)
- * visible before the new count is; its acquire half lets the thread that
- * draws the last ticket see what every earlier ticket released. A plain
- * atomicAdd is relaxed and needs __threadfence() before it, a fence.sc
- * (MEMBAR.SC.GPU in the SASS) where the release needs MEMBAR.ALL.GPU. */
-__device__ __forceinline__ unsigned ticket_acq_rel(unsigned *counter)
+/* ---- The end: tagged slots and an epoch ----------------------------------
+ * The workspace holds one 64-bit epoch word and a 16-byte slot per block.
+ * Thread 0 of each block reads the epoch e when the block starts. This call
+ * tags its slots with two 32-bit tags, A and B, the halves of mix64(e + 1)
+ * (B flipped in its last bit where it equals A). Every block but the last
+ * stores its result in its slot twice, as {A << 32 | bits, B << 32 | bits},
+ * with one 16-byte store, and leaves. The last block (blockIdx.x ==
+ * gridDim.x - 1, the combiner) loads every slot until each one carries this
+ * call's tags, adds them in a fixed order, stores the result and then the
+ * epoch e + 1, for the next call.
+ *
+ * Why no counter and no memset: a ticket counter must start at 0, and the
+ * workspace comes uninitialised, so a ticket needs a 4-byte cudaMemsetAsync
+ * before every call (0.83 us on an H100 and on an H200: an empty kernel
+ * with and without one, tuning/det_tails_h100.txt and det_tags_h200.txt).
+ * Tags need no zero: a slot holds this call's tags only once this call has
+ * stored it. Left over from an earlier call, a slot carries an earlier
+ * epoch's tags (mix64 is a bijection, so two epochs share their tags only
+ * where the flip of B makes them meet). Left over from anything else, it
+ * matches only if its two high words equal A and B and its two low words
+ * agree: random bits do so once in 2^96, and memory filled with one byte or
+ * one 8-byte word (0, 0xff..., a NaN) never does, since A is never B.
+ * mix64 is the finaliser of SplitMix64 (Steele, Lea and Flood, "Fast
+ * splittable pseudorandom number generators", OOPSLA 2014): it spreads
+ * neighbouring epochs over all 2^64 values, so small integers left in the
+ * workspace by other code do not look like tags.
+ *
+ * Why the epoch read is safe: every block reads it before it stores its
+ * slot, and the slot holds tags computed from what it read; the combiner
+ * writes e + 1 only after it has seen every slot with the tags of e + 1, so
+ * every read of the epoch in this call comes before that write and returns
+ * e. Slots and epoch are loaded and stored with relaxed .gpu operations
+ * (PTX ISA, "Memory Consistency Model"): each 8-byte half of a slot is one
+ * single-copy-atomic access, and a half that has arrived carries its own
+ * tag, so the combiner never takes a half-written slot.
+ *
+ * The combiner waits for the other blocks, so they must be able to run
+ * while it does: the grid is at most what fits on the GPU at once (SMs x
+ * resident blocks per SM), and beside other kernels a block waits only
+ * until they free an SM. (Where this process gets fewer SMs than the device
+ * has, under MPS or green contexts, it rests on the blocks being dispatched
+ * in index order, so that the last block starts last: what the hardware
+ * does, but CUDA does not promise.) */
+__device__ __forceinline__ unsigned long long mix64(unsigned long long z)
 {
-    unsigned old;
-    asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;" : "=r"(old) : "l"(counter), "r"(1u) : "memory");
-    return old;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
+/* This call's tags: A in the low half, B in the high half, B made to
+ * differ from A. */
+__device__ __forceinline__ unsigned long long tag_pair(unsigned long long e)
+{
+    const unsigned long long m = mix64(e + 1);
+    const unsigned a = (unsigned)m, b = (unsigned)(m >> 32);
+    return ((unsigned long long)(b == a ? b ^ 1u : b) << 32) | a;
+}
+__device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_relaxed(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ ulonglong2 ld_relaxed2(const ulonglong2 *p)
+{
+    ulonglong2 v;
+    asm volatile("ld.relaxed.gpu.global.v2.b64 {%0, %1}, [%2];" : "=l"(v.x), "=l"(v.y) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_relaxed2(ulonglong2 *p, ulonglong2 v)
+{
+    asm volatile("st.relaxed.gpu.global.v2.b64 [%0], {%1, %2};" ::"l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+__device__ __forceinline__ unsigned bits_of(float x) { return __float_as_uint(x); }
+__device__ __forceinline__ unsigned bits_of(int x) { return (unsigned)x; }
+__device__ __forceinline__ void from_bits(unsigned b, float *x) { *x = __uint_as_float(b); }
+__device__ __forceinline__ void from_bits(unsigned b, int *x) { *x = (int)b; }
+/* A slot of this call: both halves tagged, both payloads the same. */
+__device__ __forceinline__ bool tagged(ulonglong2 v, unsigned long long tags)
+{
+    return (v.x >> 32) == (tags & 0xffffffffu) && (v.y >> 32) == (tags >> 32) && (unsigned)v.x == (unsigned)v.y;
+}
+
+constexpr unsigned kRoundSlots = 2 * kBlock; /* slots the combiner waits for at once */
 
 template <typename T, typename Op>
 __global__ void __launch_bounds__(kBlock) reduce_deterministic(const T *__restrict__ in, size_t n, size_t head,
-                                                              T *__restrict__ out, T *__restrict__ block_results,
-                                                              unsigned *__restrict__ arrivals)
+                                                              T *__restrict__ out, ulonglong2 *__restrict__ slots,
+                                                              unsigned long long *__restrict__ epoch)
 {
     typedef typename Vec16<T>::type V;
     const V *vin = reinterpret_cast<const V *>(in + head); /* 16-byte aligned by the choice of head */
     const size_t nvec = (n - head) / 4;
     T acc = Op::identity(T());
+    /* The epoch, read at the start: its latency hides behind the data's. */
+    unsigned long long e = 0;
+    if (threadIdx.x == 0 && gridDim.x > 1) e = ld_relaxed(epoch);
 
     /* The scalars outside the vector range: threads 0-3 of block 0 take the
      * head (elements 0..head-1), threads 4-7 the tail (after the last vector). */
@@ -138,46 +216,65 @@ __global__ void __launch_bounds__(kBlock) reduce_deterministic(const T *__restri
     for (unsigned u = 0; u < kUnroll; ++u)
         if (v + u * kBlock < nvec) acc = Op::apply(acc, combine4<Op>(load16(vin + v + u * kBlock)));
 
-    T r = v8::block_reduce<T, Op, kBlock>(acc);
-    if (gridDim.x == 1) { /* one block: nothing to combine */
+    T r = v8::block_reduce<T, Op, kBlock>(acc); /* valid in thread 0 */
+    const unsigned grid = gridDim.x;
+    if (grid == 1) { /* one block: nothing to combine */
         if (threadIdx.x == 0) *out = r;
         return;
     }
-    /* From here on only warp 0 works: block_reduce left the result in its
-     * lane 0, and one warp is enough to add the stored results. */
-    if (threadIdx.x >= 32) return;
-    /* Every operation: lane 0 stores this block's result at its own slot,
-     * then takes a ticket with a release-acquire atomic. */
-    unsigned ticket = 0;
-    if (threadIdx.x == 0) {
-        block_results[blockIdx.x] = r;
-        ticket = ticket_acq_rel(arrivals);
+    if (blockIdx.x != grid - 1) { /* store the slot, tagged, and leave */
+        if (threadIdx.x == 0) {
+            const unsigned long long tags = tag_pair(e);
+            const unsigned long long b = bits_of(r);
+            st_relaxed2(slots + blockIdx.x, make_ulonglong2((tags << 32) | b, (tags & 0xffffffff00000000ull) | b));
+        }
+        return;
     }
-    ticket = __shfl_sync(0xffffffffu, ticket, 0);
-    if (ticket != gridDim.x - 1) return;
 
-    /* The last block. Its ticket's acquire saw every other block's release,
-     * so every stored result is visible to lane 0, and __syncwarp passes
-     * that on to the other lanes. Read through L2 (__ldcg), never a stale L1
-     * line. The order is fixed: lane l adds slots l, l + 32, ... in turn,
-     * then the shuffle tree adds the lanes' values in a fixed pattern. Which
-     * block happens to be last changes nothing. Each lane has eight loads in
-     * flight before it adds any, so 528 results take three trips to L2, not
-     * seventeen. */
-    __syncwarp();
-    T p = Op::identity(T());
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += kTailLoads * 32) {
-        T x[kTailLoads];
-#pragma unroll
-        for (unsigned j = 0; j < kTailLoads; ++j)
-            x[j] = b + 32 * j < gridDim.x ? __ldcg(block_results + b + 32 * j) : Op::identity(T());
-#pragma unroll
-        for (unsigned j = 0; j < kTailLoads; ++j) p = Op::apply(p, x[j]);
+    /* The combiner. In each round its threads take kRoundSlots slots at
+     * once, thread t slots t and t + kBlock of the round: it loads both,
+     * then loads again whichever does not yet carry this call's tags, until
+     * both do, and adds them to its value in that order. Its own result r
+     * takes slot grid - 1. Then the block's tree (block_reduce) adds the
+     * threads' values: the order of every addition is fixed, and which block
+     * finished last changes nothing. */
+    __shared__ unsigned long long s_tags;
+    __shared__ T s_r;
+    if (threadIdx.x == 0) {
+        s_tags = tag_pair(e);
+        s_r = r;
     }
-    p = v8::warp_reduce<T, Op>(p);
+    __syncthreads(); /* also the barrier block_reduce asks for before its second call */
+    const unsigned long long tags = s_tags;
+    T p = Op::identity(T());
+    for (unsigned b0 = 0; b0 < grid; b0 += kRoundSlots) {
+        const unsigned b[2] = {b0 + threadIdx.x, b0 + kBlock + threadIdx.x};
+        ulonglong2 got[2];
+#pragma unroll
+        for (unsigned j = 0; j < 2; ++j)
+            if (b[j] + 1 < grid) got[j] = ld_relaxed2(slots + b[j]);
+        for (;;) {
+            bool waiting = false;
+#pragma unroll
+            for (unsigned j = 0; j < 2; ++j)
+                if (b[j] + 1 < grid && !tagged(got[j], tags)) {
+                    got[j] = ld_relaxed2(slots + b[j]);
+                    waiting = true;
+                }
+            if (!waiting) break;
+        }
+#pragma unroll
+        for (unsigned j = 0; j < 2; ++j) {
+            T x = Op::identity(T());
+            if (b[j] + 1 < grid) from_bits((unsigned)got[j].x, &x);
+            else if (b[j] + 1 == grid) x = s_r;
+            p = Op::apply(p, x);
+        }
+    }
+    p = v8::block_reduce<T, Op, kBlock>(p);
     if (threadIdx.x == 0) {
         *out = p;
-        *arrivals = 0u; /* tidy: leave the counter at 0 */
+        st_relaxed(epoch, e + 1); /* after every slot of this call was seen */
     }
 }
 
@@ -202,16 +299,10 @@ cudaError_t run(const void *in_, size_t n, void *out, void *workspace, cudaStrea
     if (blocks > kMaxBlocks) blocks = kMaxBlocks;
     if (blocks == 0) blocks = 1;
 
-    unsigned *arrivals = (unsigned *)workspace;
-    T *block_results = (T *)((char *)workspace + kCounterBytes);
-    if (blocks > 1) {
-        /* The ticket counter starts at 0 (the workspace comes
-         * uninitialised). Memory the data never passes through. */
-        err = cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream);
-        if (err != cudaSuccess) return err;
-    }
-    reduce_deterministic<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(in, n, head, (T *)out, block_results,
-                                                                      arrivals);
+    /* No memset: the tags need no initialised memory (above). */
+    unsigned long long *epoch = (unsigned long long *)workspace;
+    ulonglong2 *slots = (ulonglong2 *)((char *)workspace + kEpochBytes);
+    reduce_deterministic<T, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(in, n, head, (T *)out, slots, epoch);
     return cudaGetLastError();
 }
 
@@ -220,7 +311,8 @@ cudaError_t run(const void *in_, size_t n, void *out, void *workspace, cudaStrea
 extern "C" size_t gk_reduce_12_deterministic_sum_workspace(size_t n, size_t elem_size)
 {
     (void)n;
-    return kCounterBytes + kMaxBlocks * elem_size;
+    (void)elem_size;
+    return kEpochBytes + kMaxBlocks * sizeof(ulonglong2);
 }
 
 extern "C" cudaError_t gk_reduce_12_deterministic_sum_run(const void *in, size_t n, int dtype, int op,

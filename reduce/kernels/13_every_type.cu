@@ -24,9 +24,9 @@
  * the elements are combined as a tree (pairs, then pairs of pairs), which
  * keeps the chain of dependent adds short.
  *
- * The tail is variant 12's (ticket_tail in typed.cuh): per-block results
- * at fixed slots, a release-acquire ticket, a fixed-order sum by one warp
- * of the last block. So every result of this variant (f32, f64 and half
+ * The tail is variant 12's (tag_tail in typed.cuh): per-block results in
+ * tagged slots, a fixed-order sum by the grid's last block, no counter and
+ * no memset. So every result of this variant (f32, f64 and half
  * sums included) has the same bits on every run for the same input and
  * GPU model.
  *
@@ -41,10 +41,10 @@
  * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
  * needs); any n; `in` aligned to its element size (the 0 to kPerVec - 1
  * elements before the first 16-byte boundary and after the last whole
- * vector are added by threads of block 0). Workspace: 256 bytes of counter +
- * 4096 block results of 16 bytes.
+ * vector are added by threads of block 0). Workspace: 256 bytes (the
+ * epoch) + 4096 tagged slots of 32 bytes.
  * From typed.cuh in this folder: Elem<In>, the operations, block_reduce,
- * ticket_tail and the type x op switch. This file and that header are all
+ * tag_tail and the type x op switch. This file and that header are all
  * a project needs besides the CUDA toolkit.
  * Build alone (in this folder): nvcc -arch=sm_90 -c 13_every_type.cu
  */
@@ -55,8 +55,7 @@ namespace {
 constexpr unsigned kBlock = 512;      /* threads per block */
 constexpr unsigned kUnroll = 4;       /* 16-byte vectors in flight per thread */
 constexpr size_t kMaxBlocks = 4096;   /* bounds the workspace, whatever the GPU */
-constexpr size_t kCounterBytes = 256; /* the arrival counter's slot; keeps the block results aligned */
-constexpr size_t kSlotBytes = 16;     /* one block result (the largest state, a double or an i64, fits) */
+constexpr size_t kEpochBytes = 256;   /* the epoch word; keeps the slots 32-byte aligned */
 
 /* The kPerVec elements of one 16-byte vector combined as a tree. */
 template <typename In, typename Op> __device__ __forceinline__ typename Op::State fold(const uint4 &u)
@@ -75,13 +74,17 @@ template <typename In, typename Op> __device__ __forceinline__ typename Op::Stat
 template <typename In, typename Op>
 __global__ void __launch_bounds__(kBlock)
     reduce_every_type(const In *__restrict__ in, size_t n, size_t head, typename Op::State *__restrict__ out,
-                      typename Op::State *__restrict__ block_results, unsigned *__restrict__ arrivals)
+                      ulonglong2 *__restrict__ slots, unsigned long long *__restrict__ epoch)
 {
     typedef typename Op::State S;
     constexpr unsigned kV = Elem<In>::kPerVec;
     const uint4 *vin = reinterpret_cast<const uint4 *>(in + head); /* 16-byte aligned by the choice of head */
     const size_t nvec = (n - head) / kV;
     S acc = Op::identity();
+    /* Variant 12's epoch, read at the start (its latency hides behind the
+     * data's). */
+    unsigned long long e = 0;
+    if (threadIdx.x == 0 && gridDim.x > 1) e = ld_relaxed(epoch);
 
     /* The scalars outside the vector range: threads 0..kV-1 of block 0 take
      * the head (elements 0..head-1, head < kV), threads kV..2kV-1 the tail
@@ -113,16 +116,11 @@ __global__ void __launch_bounds__(kBlock)
         if (threadIdx.x == 0) *out = r;
         return;
     }
-    /* Variant 12's tail (ticket_tail in typed.cuh): warp 0 stores this
-     * block's result at its slot and takes a ticket; in the last block it
-     * adds all the slots in a fixed order. */
-    if (threadIdx.x >= 32) return;
+    /* Variant 12's tail (tag_tail in typed.cuh): every block but the last
+     * stores its result in a tagged slot; the last adds all the slots in a
+     * fixed order. */
     S p;
-    if (!ticket_tail<Op>(r, block_results, arrivals, &p)) return;
-    if (threadIdx.x == 0) {
-        *out = p;
-        *arrivals = 0u; /* tidy: leave the counter at 0 */
-    }
+    if (tag_tail<Op, kBlock>(r, slots, epoch, e, &p) && threadIdx.x == 0) *out = p;
 }
 
 template <typename In, typename Op>
@@ -148,18 +146,12 @@ cudaError_t run(const void *in_, size_t n, void *out, void *workspace, cudaStrea
     if (blocks > kMaxBlocks) blocks = kMaxBlocks;
     if (blocks == 0) blocks = 1;
 
-    unsigned *arrivals = (unsigned *)workspace;
-    S *block_results = (S *)((char *)workspace + kCounterBytes);
-    if (blocks > 1) {
-        err = cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream); /* the workspace comes uninitialised */
-        if (err != cudaSuccess) return err;
-    }
-    reduce_every_type<In, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(in, n, head, (S *)out, block_results,
-                                                                      arrivals);
+    /* No memset: variant 12's tags need no initialised memory. */
+    unsigned long long *epoch = (unsigned long long *)workspace;
+    ulonglong2 *slots = (ulonglong2 *)((char *)workspace + kEpochBytes);
+    reduce_every_type<In, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(in, n, head, (S *)out, slots, epoch);
     return cudaGetLastError();
 }
-
-static_assert(sizeof(double) <= kSlotBytes && sizeof(long long) <= kSlotBytes, "a block result fits its slot");
 
 } // namespace
 
@@ -167,7 +159,7 @@ extern "C" size_t gk_reduce_13_every_type_workspace(size_t n, size_t elem_size)
 {
     (void)n;
     (void)elem_size;
-    return kCounterBytes + kMaxBlocks * kSlotBytes;
+    return kEpochBytes + kMaxBlocks * kTagSlotBytes;
 }
 
 /* dtype: gk_dtype's value; op 0 sum, 1 max, 2 min. *out is the accumulator

@@ -69,10 +69,10 @@
  * takes every type and operation.
  *
  * Limits: 512 threads per block; grid min(resident blocks, 4096, what n
- * needs); any n; `in` aligned to its element size. Workspace: 256 bytes of
- * counter + 4096 block results of 16 bytes (one pair).
+ * needs); any n; `in` aligned to its element size. Workspace: 256 bytes (the
+ * epoch) + 4096 tagged slots of 32 bytes (a pair and its tags).
  * From typed.cuh in this folder: Elem<In>, the operations (ArgMax, ArgMin),
- * block_reduce, ticket_tail and the type x op switch.
+ * block_reduce, tag_tail and the type x op switch.
  * Build alone (in this folder): nvcc -arch=sm_90 -c 14_arg_pairs.cu
  */
 #include "typed.cuh"
@@ -82,8 +82,7 @@ namespace {
 constexpr unsigned kBlock = 512;      /* threads per block */
 constexpr unsigned kUnroll = 4;       /* 16-byte vectors in flight per thread */
 constexpr size_t kMaxBlocks = 4096;   /* bounds the workspace, whatever the GPU */
-constexpr size_t kCounterBytes = 256; /* the arrival counter's slot; keeps the block results aligned */
-constexpr size_t kSlotBytes = 16;     /* one block result: the largest state, a (double, index) pair */
+constexpr size_t kEpochBytes = 256;   /* the epoch word; keeps the slots 32-byte aligned */
 constexpr size_t kNone = ~(size_t)0;  /* no vector */
 
 /* The kPerVec elements of one 16-byte vector combined as a tree by
@@ -149,14 +148,18 @@ __device__ __forceinline__ void each_vector(const uint4 *__restrict__ vin, size_
 template <typename In, typename Op>
 __global__ void __launch_bounds__(kBlock)
     reduce_arg_pairs(const In *__restrict__ in, size_t n, size_t head, typename Elem<In>::Acc *__restrict__ out,
-                     unsigned long long *__restrict__ out_index, typename Op::State *__restrict__ block_results,
-                     unsigned *__restrict__ arrivals)
+                     unsigned long long *__restrict__ out_index, ulonglong2 *__restrict__ slots,
+                     unsigned long long *__restrict__ epoch)
 {
     typedef typename Op::State S;
     constexpr unsigned kV = Elem<In>::kPerVec;
     const uint4 *vin = reinterpret_cast<const uint4 *>(in + head); /* 16-byte aligned by the choice of head */
     const size_t nvec = (n - head) / kV;
     S acc = Op::identity();
+    /* Variant 12's epoch, read at the start (its latency hides behind the
+     * data's). */
+    unsigned long long e = 0;
+    if (threadIdx.x == 0 && gridDim.x > 1) e = ld_relaxed(epoch);
 
     /* The scalars outside the vector range: threads 0..kV-1 of block 0 take
      * the head (elements 0..head-1, head < kV), threads kV..2kV-1 the tail
@@ -208,16 +211,13 @@ __global__ void __launch_bounds__(kBlock)
         }
         return;
     }
-    /* Variant 12's tail (ticket_tail in typed.cuh): warp 0 stores this
-     * block's result at its slot and takes a ticket; in the last block it
-     * adds all the slots in a fixed order. */
-    if (threadIdx.x >= 32) return;
+    /* Variant 12's tail (tag_tail in typed.cuh): every block but the last
+     * stores its result in a tagged slot; the last adds all the slots in a
+     * fixed order. */
     S p;
-    if (!ticket_tail<Op>(r, block_results, arrivals, &p)) return;
-    if (threadIdx.x == 0) {
+    if (tag_tail<Op, kBlock>(r, slots, epoch, e, &p) && threadIdx.x == 0) {
         *out = Op::value(p);
         if (Op::kArg) *out_index = Op::index(p);
-        *arrivals = 0u; /* tidy: leave the counter at 0 */
     }
 }
 
@@ -245,18 +245,13 @@ cudaError_t run(const void *in_, size_t n, void *out, unsigned long long *out_in
     if (blocks > kMaxBlocks) blocks = kMaxBlocks;
     if (blocks == 0) blocks = 1;
 
-    unsigned *arrivals = (unsigned *)workspace;
-    S *block_results = (S *)((char *)workspace + kCounterBytes);
-    if (blocks > 1) {
-        err = cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream); /* the workspace comes uninitialised */
-        if (err != cudaSuccess) return err;
-    }
+    /* No memset: variant 12's tags need no initialised memory. */
+    unsigned long long *epoch = (unsigned long long *)workspace;
+    ulonglong2 *slots = (ulonglong2 *)((char *)workspace + kEpochBytes);
     reduce_arg_pairs<In, Op><<<(unsigned)blocks, kBlock, 0, stream>>>(
-        in, n, head, (typename Elem<In>::Acc *)out, out_index, block_results, arrivals);
+        in, n, head, (typename Elem<In>::Acc *)out, out_index, slots, epoch);
     return cudaGetLastError();
 }
-
-static_assert(sizeof(double) <= kSlotBytes && sizeof(long long) <= kSlotBytes, "a block result fits its slot");
 
 } // namespace
 
@@ -264,7 +259,7 @@ extern "C" size_t gk_reduce_14_arg_pairs_workspace(size_t n, size_t elem_size)
 {
     (void)n;
     (void)elem_size;
-    return kCounterBytes + kMaxBlocks * kSlotBytes;
+    return kEpochBytes + kMaxBlocks * kTagSlotBytes;
 }
 
 /* dtype: gk_dtype's value; op 0 sum, 1 max, 2 min. *out is the accumulator

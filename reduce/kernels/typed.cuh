@@ -15,9 +15,9 @@
  *   - shfl_down, ldcg and store of a state (a pair is two fields).
  *   - warp_reduce and block_reduce over any state: variant 8's shuffles
  *     (08_warp_shuffle.cu explains them), written for a state type.
- *   - ticket_tail: variant 12's end (12_deterministic_sum.cu explains it),
- *     written for a state type: block results at fixed slots, a ticket, the
- *     last block adds them in a fixed order.
+ *   - tag_tail: variant 12's end (12_deterministic_sum.cu explains it),
+ *     written for a state type: block results in tagged slots, the grid's
+ *     last block adds them in a fixed order, no counter and no memset.
  *   - dispatch_plain / dispatch_all: the switch from the launchers' codes to
  *     the template arguments In and Op.
  * The codes: dtype is gk_dtype's value (0 f32, 1 i32, 3 u32, 4 f64, 5 f16,
@@ -34,6 +34,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 namespace {
 
@@ -320,37 +321,145 @@ template <typename Op, unsigned Block> __device__ typename Op::State block_reduc
 }
 
 /* ---- Variant 12's tail, for any state ----------------------------------- */
-/* 12_deterministic_sum.cu writes this tail out and explains it. Called by
- * the whole of warp 0 of every block, after block_reduce, with the block's
- * result r in lane 0. Lane 0 stores r at the block's slot and takes a ticket
- * with a release-acquire atomic (atom.add.acq_rel.gpu). In the last block to
- * arrive it returns true, with the grid's result in lane 0 of *total, added
- * in a fixed order (lane l takes slots l, l + 32, ... in turn, eight loads
- * in flight, then the shuffle tree); in every other block it returns false. */
-template <typename Op>
-__device__ bool ticket_tail(typename Op::State r, typename Op::State *block_results, unsigned *arrivals,
-                            typename Op::State *total)
+/* 12_deterministic_sum.cu writes this end out for 4-byte values and
+ * explains it: an epoch word in the workspace, a slot per block tagged with
+ * two 32-bit tags (A, B) made from the epoch, the grid's last block loading
+ * the slots until each carries this call's tags and adding them in a fixed
+ * order, then storing epoch + 1; no counter, so no memset. Here a slot is
+ * 32 bytes, four 8-byte halves, half k = tag << 32 | word k % K, where the
+ * state is K 4-byte words (1, 2 or 4: a value of 4 or 8 bytes, or a
+ * (value, index) pair of 16) and the tags alternate A, B, A, B; a half is
+ * taken only with its own tag, and a word stored twice or more must agree
+ * with itself. Stored and loaded as two 16-byte relaxed .gpu accesses. */
+constexpr size_t kTagSlotBytes = 32;
+
+__device__ __forceinline__ unsigned long long mix64(unsigned long long z)
 {
-    const unsigned lane = threadIdx.x % 32;
-    unsigned ticket = 0;
-    if (lane == 0) {
-        block_results[blockIdx.x] = r;
-        asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;" : "=r"(ticket) : "l"(arrivals), "r"(1u) : "memory");
-    }
-    ticket = __shfl_sync(0xffffffffu, ticket, 0);
-    if (ticket != gridDim.x - 1) return false;
-    __syncwarp(); /* lane 0's acquire, passed on to the other lanes */
-    constexpr unsigned kLoads = 8; /* results in flight per lane */
-    typename Op::State p = Op::identity();
-    for (unsigned b = lane; b < gridDim.x; b += kLoads * 32) {
-        typename Op::State x[kLoads];
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+/* The tags of the call that read epoch e: A low, B high, B made to differ
+ * from A. */
+__device__ __forceinline__ unsigned long long tag_pair(unsigned long long e)
+{
+    const unsigned long long m = mix64(e + 1);
+    const unsigned a = (unsigned)m, b = (unsigned)(m >> 32);
+    return ((unsigned long long)(b == a ? b ^ 1u : b) << 32) | a;
+}
+__device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_relaxed(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ ulonglong2 ld_relaxed2(const ulonglong2 *p)
+{
+    ulonglong2 v;
+    asm volatile("ld.relaxed.gpu.global.v2.b64 {%0, %1}, [%2];" : "=l"(v.x), "=l"(v.y) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_relaxed2(ulonglong2 *p, ulonglong2 v)
+{
+    asm volatile("st.relaxed.gpu.global.v2.b64 [%0], {%1, %2};" ::"l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+
+/* A state as 4-byte words and back. */
+template <typename S> struct Words {
+    static constexpr unsigned K = sizeof(S) / 4;
+    static_assert(sizeof(S) % 4 == 0 && (K == 1 || K == 2 || K == 4), "a state of 4, 8 or 16 bytes");
+    unsigned w[K];
+};
+template <typename S> __device__ __forceinline__ Words<S> to_words(S s)
+{
+    Words<S> x;
+    memcpy(x.w, &s, sizeof(S));
+    return x;
+}
+template <typename S> __device__ __forceinline__ S from_words(Words<S> x)
+{
+    S s;
+    memcpy(&s, x.w, sizeof(S));
+    return s;
+}
+/* Slot halves h[0..3] of a state, tagged. */
+template <typename S> __device__ __forceinline__ void tag_halves(S s, unsigned long long tags, unsigned long long h[4])
+{
+    const Words<S> x = to_words(s);
 #pragma unroll
-        for (unsigned j = 0; j < kLoads; ++j)
-            x[j] = b + 32 * j < gridDim.x ? ldcg(block_results + b + 32 * j) : Op::identity();
+    for (unsigned k = 0; k < 4; ++k)
+        h[k] = ((k & 1 ? tags >> 32 : tags & 0xffffffffu) << 32) | x.w[k % Words<S>::K];
+}
+/* Whether halves h[0..3] are a whole slot of this call; if so, its state. */
+template <typename S> __device__ __forceinline__ bool untag_halves(const unsigned long long h[4], unsigned long long tags, S *s)
+{
+    bool ok = true;
+    Words<S> x;
 #pragma unroll
-        for (unsigned j = 0; j < kLoads; ++j) p = Op::apply(p, x[j]);
+    for (unsigned k = 0; k < 4; ++k) {
+        ok &= (h[k] >> 32) == (k & 1 ? tags >> 32 : tags & 0xffffffffu);
+        if (k < Words<S>::K) x.w[k] = (unsigned)h[k];
+        else ok &= (unsigned)h[k] == x.w[k % Words<S>::K];
     }
-    *total = warp_reduce<Op>(p);
+    *s = from_words(x);
+    return ok;
+}
+
+/* Called by every thread of every block after block_reduce, with the
+ * block's result r in thread 0 and the epoch e that thread 0 read at the
+ * block's start. Every block but the last stores its tagged slot and
+ * returns false. The last block returns true, with the grid's result in
+ * thread 0's *total: thread t adds slots t, t + Block, ... in turn, loading
+ * each until it carries this call's tags (the last block's own r takes
+ * slot gridDim.x - 1), then block_reduce adds the threads' values; thread
+ * 0 stores epoch e + 1. The grid must fit on the
+ * GPU at once (12_deterministic_sum.cu says why). */
+template <typename Op, unsigned Block>
+__device__ bool tag_tail(typename Op::State r, ulonglong2 *slots, unsigned long long *epoch, unsigned long long e,
+                         typename Op::State *total)
+{
+    typedef typename Op::State S;
+    const unsigned grid = gridDim.x;
+    if (blockIdx.x != grid - 1) {
+        if (threadIdx.x == 0) {
+            unsigned long long h[4];
+            tag_halves(r, tag_pair(e), h);
+            st_relaxed2(slots + 2 * blockIdx.x, make_ulonglong2(h[0], h[1]));
+            st_relaxed2(slots + 2 * blockIdx.x + 1, make_ulonglong2(h[2], h[3]));
+        }
+        return false;
+    }
+    __shared__ unsigned long long s_e;
+    __shared__ S s_r;
+    if (threadIdx.x == 0) {
+        s_e = e;
+        s_r = r;
+    }
+    __syncthreads(); /* also the barrier block_reduce asks for before its second call */
+    e = s_e;
+    const unsigned long long tags = tag_pair(e);
+    S p = Op::identity();
+    for (unsigned b = threadIdx.x; b < grid; b += Block) {
+        S x = s_r; /* slot grid - 1 */
+        if (b + 1 < grid) {
+            unsigned long long h[4];
+            for (;;) {
+                const ulonglong2 lo = ld_relaxed2(slots + 2 * b), hi = ld_relaxed2(slots + 2 * b + 1);
+                h[0] = lo.x, h[1] = lo.y, h[2] = hi.x, h[3] = hi.y;
+                if (untag_halves(h, tags, &x)) break;
+            }
+        }
+        p = Op::apply(p, x);
+    }
+    p = block_reduce<Op, Block>(p);
+    if (threadIdx.x == 0) {
+        *total = p;
+        st_relaxed(epoch, e + 1); /* after every slot of this call was seen */
+    }
     return true;
 }
 
