@@ -3,8 +3,9 @@
  * For each variant, f32 and i32, each operation it supports, and n in the
  * awkward sizes below: fresh random input (a new seed every run, printed so a
  * failure can be replayed with --seed), the input placed at an element
- * offset 0-3 from a 16-byte boundary, the output, the partials and the
- * workspace poisoned first, then the result compared with the CPU reference:
+ * offset 0-3 from a 16-byte boundary, the output and the partials poisoned
+ * first, the workspace filled with 0xa5 bytes, random bytes or what the
+ * last call left in it, in turn, then the result compared with the CPU reference:
  * f32 sums within gk_sum_tolerance (derived from n and sum |x|), everything
  * else exactly. Variants with per-block partials are run a second time
  * through gk_reduce_partials and every partial is checked against its own
