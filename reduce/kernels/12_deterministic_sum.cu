@@ -28,23 +28,30 @@
  * counter at 0, and the workspace comes uninitialised, so a ticket costs a
  * cudaMemsetAsync before every call; the tags need none.
  *
- * Measured on an H200 against a ticket end (a 4-byte memset, a
- * release-acquire atomic per block, one warp of the last block to arrive
- * adding), ten runs of this code and six of the ticket's
- * (reduce/tuning/forms-h200/tags): at n = 2^20, 6.69 to 6.85 us against
- * 7.62 to 7.68 (1.28x to 1.32x CUB instead of 1.13x to 1.17x; 80.6% to
- * 82.1% of the read-only stream instead of 71.5% to 72.3%); at 2^24, 25.7
- * to 26.0 us against 26.7 to 26.9 (1.07x to 1.08x CUB instead of 1.03x to 1.05x);
- * at 2^28, 243.4 to 243.6 us, as fast as the stream.
+ * Measured on an H200 (reduce/tuning/forms-h200/tags), f32 sums at n =
+ * 2^20: a ticket end (a 4-byte memset, a release-acquire atomic per block,
+ * one warp of the last block to arrive adding) took 7.62 to 7.68 us in six
+ * runs (1.13x to 1.17x CUB, 71.5% to 72.3% of the read-only stream); the
+ * tagged slots 6.69 to 6.85 us in ten runs (1.28x to 1.32x CUB, 80.6% to
+ * 82.1%); each block's slot prefetched into L2 as well (below), 6.62 to
+ * 6.70 us in six runs beside 6.69 to 6.82 without it, and this file's
+ * build (with the 4-blocks-per-SM bound, below) 6.75 us in each of three
+ * runs beside 6.75 to 6.82 (1.29x to 1.31x CUB, 82.5% of the stream). At
+ * 2^24 it takes 25.8 to 25.9 us (1.08x to 1.09x CUB; the ticket 26.7 to
+ * 26.9, 1.03x to 1.05x), at 2^28 243.9 to 244.1 us, as fast as the stream.
  * Variant 11, not reproducible, takes 6.59 to 6.75 us at 2^20: a memset
  * (it zeroes *out) and a RED per block cost about what the tags cost.
- * Slower, each timed beside this form: a last block that reads no data and waits for
- * the slots from its start (7.01 to 7.14 us), one that adds the slots into
- * its threads' values before its own tree (7.01), and one whose warp 0
- * alone waits for the slots (7.55 to 7.66). The README's table under step
- * 12 compares the other ends one could build (reduce/tuning/det_tails.cu):
- * a cooperative launch's grid.sync(), a second kernel started early by
- * programmatic dependent launch, one cluster with distributed shared memory.
+ * What bounds the end is latency (a reading of the code, not a profile):
+ * the last block's loads of the slots wait a trip to L2 after its own
+ * share is read, then its second tree. Slower, each timed beside the
+ * tagged end without the prefetch: a last block that reads no data and
+ * waits for the slots from its start (7.01 to 7.14 us), one that adds the
+ * slots into its threads' values before its own tree (7.01; 6.98 to 7.17
+ * with the slots' lines prefetched), and one whose warp 0 alone waits for
+ * the slots (7.55 to 7.66). The README's table under step 12 compares the
+ * other ends one could build (reduce/tuning/det_tails.cu): a cooperative
+ * launch's grid.sync(), a second kernel started early by programmatic
+ * dependent launch, one cluster with distributed shared memory.
  * Bound by: DRAM bandwidth at large n, launch and DRAM latency at small n.
  *
  * Limits: f32 and i32, sum, max, min; 512 threads per block; grid min(resident
@@ -155,6 +162,7 @@ __device__ __forceinline__ void st_relaxed(unsigned long long *p, unsigned long 
 {
     asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+__device__ __forceinline__ void prefetch_l2(const void *p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 __device__ __forceinline__ ulonglong2 ld_relaxed2(const ulonglong2 *p)
 {
     ulonglong2 v;
@@ -177,8 +185,11 @@ __device__ __forceinline__ bool tagged(ulonglong2 v, unsigned long long tags)
 
 constexpr unsigned kRoundSlots = 2 * kBlock; /* slots the combiner waits for at once */
 
+/* 4 blocks per SM, at most 32 registers a thread: ptxas gives the i32 max
+ * and min instances 40 otherwise (the prefetch's address beside the
+ * epoch), which would hold 3 blocks per SM and 25% fewer loads in flight. */
 template <typename T, typename Op>
-__global__ void __launch_bounds__(kBlock) reduce_deterministic(const T *__restrict__ in, size_t n, size_t head,
+__global__ void __launch_bounds__(kBlock, 4) reduce_deterministic(const T *__restrict__ in, size_t n, size_t head,
                                                               T *__restrict__ out, ulonglong2 *__restrict__ slots,
                                                               unsigned long long *__restrict__ epoch)
 {
@@ -186,9 +197,16 @@ __global__ void __launch_bounds__(kBlock) reduce_deterministic(const T *__restri
     const V *vin = reinterpret_cast<const V *>(in + head); /* 16-byte aligned by the choice of head */
     const size_t nvec = (n - head) / 4;
     T acc = Op::identity(T());
-    /* The epoch, read at the start: its latency hides behind the data's. */
+    /* The epoch, read at the start: its latency hides behind the data's.
+     * And this block's slot brought into L2 (prefetch.global.L2): the L2
+     * comes to the call cold (the bench flushes it), and with the slot's
+     * line already there the store and the last block's load of it do not
+     * wait on DRAM. */
     unsigned long long e = 0;
-    if (threadIdx.x == 0 && gridDim.x > 1) e = ld_relaxed(epoch);
+    if (threadIdx.x == 0 && gridDim.x > 1) {
+        e = ld_relaxed(epoch);
+        if (blockIdx.x + 1 < gridDim.x) prefetch_l2(slots + blockIdx.x);
+    }
 
     /* The scalars outside the vector range: threads 0-3 of block 0 take the
      * head (elements 0..head-1), threads 4-7 the tail (after the last vector). */

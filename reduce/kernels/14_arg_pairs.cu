@@ -157,9 +157,12 @@ __global__ void __launch_bounds__(kBlock)
     const size_t nvec = (n - head) / kV;
     S acc = Op::identity();
     /* Variant 12's epoch, read at the start (its latency hides behind the
-     * data's). */
+     * data's), and this block's slot brought into L2, as there. */
     unsigned long long e = 0;
-    if (threadIdx.x == 0 && gridDim.x > 1) e = ld_relaxed(epoch);
+    if (threadIdx.x == 0 && gridDim.x > 1) {
+        e = ld_relaxed(epoch);
+        if (blockIdx.x + 1 < gridDim.x) prefetch_l2(slots + 2 * blockIdx.x);
+    }
 
     /* The scalars outside the vector range: threads 0..kV-1 of block 0 take
      * the head (elements 0..head-1, head < kV), threads kV..2kV-1 the tail

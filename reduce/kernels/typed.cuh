@@ -357,6 +357,7 @@ __device__ __forceinline__ void st_relaxed(unsigned long long *p, unsigned long 
 {
     asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+__device__ __forceinline__ void prefetch_l2(const void *p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 __device__ __forceinline__ ulonglong2 ld_relaxed2(const ulonglong2 *p)
 {
     ulonglong2 v;
