@@ -23,220 +23,22 @@
  * list runs twice. Each line also says whether two runs gave the same bits,
  * and the error against a double sum.
  *
- * Not part of the library or its build. On a GPU of compute capability 9.0:
+ * Not part of the library or its build. It includes det_tails.cu (beside
+ * it) for the loop and the ends the two share. On a GPU of compute
+ * capability 9.0, in this folder:
  *   nvcc -std=c++17 -arch=sm_90 -O3 -o det_tags det_tags.cu && ./det_tags
  */
 #include <cuda.h>
-#include <cooperative_groups.h>
-#include <cub/cub.cuh>
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstring>
-#include <functional>
-#include <vector>
 
-namespace cg = cooperative_groups;
+/* det_tails.cu's kernels, helpers and includes (CK, block_sum, thread_part,
+ * k_stream, k_atomic, k_ticket_acq_rel, k_empty, B, U), without its main. */
+#define main det_tails_main
+#include "det_tails.cu"
+#undef main
 
-#define CK(x)                                                                                        \
-    do {                                                                                             \
-        cudaError_t e_ = (x);                                                                        \
-        if (e_ != cudaSuccess) {                                                                     \
-            printf("error: %s at line %d: %s\n", #x, __LINE__, cudaGetErrorString(e_));              \
-            exit(1);                                                                                 \
-        }                                                                                            \
-    } while (0)
-
-__device__ __forceinline__ float warp_sum(float v)
-{
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-/* Valid in every lane of warp 0. */
-template <int NT> __device__ __forceinline__ float block_sum(float v)
-{
-    __shared__ float s[32];
-    v = warp_sum(v);
-    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
-    if (l == 0) s[w] = v;
-    __syncthreads();
-    v = 0.f;
-    if (w == 0) v = warp_sum(l < NT / 32 ? s[l] : 0.f);
-    return v;
-}
-/* Variant 12's tail: one warp adds the block results in a fixed order,
- * lane l taking slots l, l + 32, ... with eight loads in flight, then the
- * shuffle tree. Valid in every lane. */
-__device__ __forceinline__ float slots_sum(const float *slots, unsigned nslots)
-{
-    float p = 0.f;
-    for (unsigned b = threadIdx.x % 32; b < nslots; b += 8 * 32) {
-        float x[8];
-#pragma unroll
-        for (unsigned j = 0; j < 8; ++j) x[j] = b + 32 * j < nslots ? __ldcg(slots + b + 32 * j) : 0.f;
-#pragma unroll
-        for (unsigned j = 0; j < 8; ++j) p += x[j];
-    }
-    return warp_sum(p);
-}
-/* Variant 11's loop: this thread's part of the grid-stride sum. */
-template <int NT, int U> __device__ __forceinline__ float thread_part(const float4 *in, size_t nvec)
-{
-    float acc = 0.f;
-    const size_t per = (size_t)NT * U, stride = (size_t)gridDim.x * per;
-    size_t v = blockIdx.x * per + threadIdx.x;
-    for (; v + (U - 1) * NT < nvec; v += stride) {
-        float4 x[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) x[u] = __ldg(in + v + u * NT);
-#pragma unroll
-        for (int u = 0; u < U; ++u) acc += (x[u].x + x[u].y) + (x[u].z + x[u].w);
-    }
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-        if (v + u * NT < nvec) {
-            float4 x = __ldg(in + v + u * NT);
-            acc += (x.x + x.y) + (x.z + x.w);
-        }
-    return acc;
-}
-
-constexpr int B = 512, U = 4;
-
-/* Programmatic dependent launch (PTX griddepcontrol, sm_90): a kernel
- * launched with cudaLaunchAttributeProgrammaticStreamSerialization may start
- * before the kernel ahead of it in the stream ends (once every block of that
- * one has run launch_dependents, or ended); its griddepcontrol.wait returns
- * when that kernel has completed and its writes are visible. */
-__device__ __forceinline__ void pdl_trigger() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
-__device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
-
-__global__ void __launch_bounds__(B) k_stream(const float4 *in, size_t nvec, float *out)
-{
-    float r = block_sum<B>(thread_part<B, U>(in, nvec));
-    if (threadIdx.x == 0 && r == 1.2345e-30f) *out = r; /* keeps the loads; never true here */
-}
-__global__ void __launch_bounds__(B) k_atomic(const float4 *in, size_t nvec, float *out)
-{
-    float r = block_sum<B>(thread_part<B, U>(in, nvec));
-    if (threadIdx.x == 0) atomicAdd(out, r);
-}
-__global__ void __launch_bounds__(B) k_ticket_fence(const float4 *in, size_t nvec, float *out, float *slots,
-                                                    unsigned *cnt)
-{
-    float r = block_sum<B>(thread_part<B, U>(in, nvec));
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        slots[blockIdx.x] = r;
-        __threadfence();
-        last = atomicAdd(cnt, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
-    float p = 0.f;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += B) p += __ldcg(slots + b);
-    p = block_sum<B>(p);
-    if (threadIdx.x == 0) {
-        *out = p;
-        *cnt = 0;
-    }
-}
-/* Pdl (pdl-zero-ticket): launched as a programmatic dependent launch
- * behind k_zero, whose write of the counter it waits for before its
- * ticket (pdl_wait, below). */
-template <bool Pdl>
-__global__ void __launch_bounds__(B) k_ticket_acq_rel(const float4 *in, size_t nvec, float *out, float *slots,
-                                                      unsigned *cnt)
-{
-    float r = block_sum<B>(thread_part<B, U>(in, nvec));
-    if (threadIdx.x >= 32) return;
-    unsigned t = 0;
-    if (threadIdx.x == 0) {
-        slots[blockIdx.x] = r;
-        if (Pdl) pdl_wait();
-        asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;" : "=r"(t) : "l"(cnt), "r"(1u) : "memory");
-    }
-    t = __shfl_sync(0xffffffffu, t, 0);
-    if (t != gridDim.x - 1) return;
-    __syncwarp();
-    float p = slots_sum(slots, gridDim.x);
-    if (threadIdx.x == 0) {
-        *out = p;
-        *cnt = 0;
-    }
-}
-__global__ void __launch_bounds__(B) k_coop(const float4 *in, size_t nvec, float *out, float *slots)
-{
-    float r = block_sum<B>(thread_part<B, U>(in, nvec));
-    if (threadIdx.x == 0) slots[blockIdx.x] = r;
-    cg::this_grid().sync();
-    if (blockIdx.x != 0 || threadIdx.x >= 32) return;
-    float p = 0.f;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += 32) p += __ldcg(slots + b);
-    p = warp_sum(p);
-    if (threadIdx.x == 0) *out = p;
-}
-__global__ void __launch_bounds__(1024, 1) k_cluster(const float4 *in, size_t nvec, float *out)
-{
-    __shared__ float mine;
-    float r = block_sum<1024>(thread_part<1024, 8>(in, nvec));
-    cg::cluster_group cl = cg::this_cluster();
-    if (threadIdx.x == 0) mine = r;
-    cl.sync(); /* every block's result is in its shared memory */
-    if (blockIdx.x == 0 && threadIdx.x < 32) {
-        float p = threadIdx.x < cl.num_blocks() ? *cl.map_shared_rank(&mine, threadIdx.x) : 0.f;
-        p = warp_sum(p);
-        if (threadIdx.x == 0) *out = p;
-    }
-    cl.sync(); /* no block leaves while block 0 may still read its shared memory */
-}
-
-/* pdl-tail: the blocks store their results and end; a second kernel of one
- * warp, launched early, waits for them and adds the slots in order. */
-template <bool EarlyTrigger>
-__global__ void __launch_bounds__(B) k_slots(const float4 *in, size_t nvec, float *slots)
-{
-    if (EarlyTrigger) pdl_trigger();
-    float r = block_sum<B>(thread_part<B, U>(in, nvec));
-    if (threadIdx.x == 0) slots[blockIdx.x] = r;
-}
-__global__ void __launch_bounds__(32) k_tail(const float *slots, unsigned nslots, float *out)
-{
-    pdl_wait();
-    float p = slots_sum(slots, nslots);
-    if (threadIdx.x == 0) *out = p;
-}
-/* pdl-zero: a one-thread kernel zeroes the ticket counter and lets the sum
- * start at once; the sum waits for it only before taking its ticket. */
-__global__ void k_zero(unsigned *cnt)
-{
-    pdl_trigger();
-    *cnt = 0;
-}
-template <typename... P, typename... A> static void launch_pdl(void (*k)(P...), dim3 g, dim3 b, cudaStream_t st, A... a)
-{
-    cudaLaunchConfig_t c = {};
-    c.gridDim = g;
-    c.blockDim = b;
-    c.stream = st;
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    c.attrs = at;
-    c.numAttrs = 1;
-    CK(cudaLaunchKernelEx(&c, k, a...));
-}
-__global__ void k_empty(float *out)
-{
-    if (threadIdx.x == 1000) *out = 0.f;
-}
-
-
-/* --- new ends --- */
+/* ---- The ends that need no counter at 0 ---------------------------------- */
 __device__ __forceinline__ void st_relaxed64(unsigned long long *p, unsigned long long v)
 {
     asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
