@@ -178,6 +178,41 @@ static void upload(buffers *b, size_t n, size_t off)
     if (n) TRY_CUDA(cudaMemcpy(b->d_in + off * 4, b->h_in, n * 4, cudaMemcpyHostToDevice));
 }
 
+/* Variants 12-14 end with tagged slots in the workspace after a 256-byte
+ * epoch (12_deterministic_sum.cu). A white-box check of what makes a
+ * workspace shared with other calls safe: after a call on a zeroed
+ * workspace, every slot is zero again (the last block clears what it
+ * took), and with the epoch then set back to 0, as another variant's
+ * 4-byte counter memset on the same workspace would leave it, the next
+ * call on other data is still right. */
+static void test_slots_cleared(buffers *b, const gk_reduce_variant *v, uint64_t seed)
+{
+    if (v->id < 12 || v->id > 14) return;
+    const size_t n = ((size_t)1 << 20) + 13, epoch_bytes = 256;
+    size_t need = 0;
+    gk_test_require(gk_reduce(v->id, GK_F32, GK_REDUCE_SUM, NULL, n, NULL, NULL, &need, 0), "query");
+    gk_test_ensure_device(&b->d_ws, &b->cap_ws, need);
+    TRY_CUDA(cudaMemset(b->d_ws, 0, need));
+    unsigned char *h = (unsigned char *)gk_test_xmalloc(need);
+    for (int round = 0; round < 2; ++round) {
+        fill(b, GK_F32, n, mix(seed, (uint64_t)v->id, 31, (uint64_t)round));
+        upload(b, n, 0);
+        if (round == 1) TRY_CUDA(cudaMemset(b->d_ws, 0, 8)); /* the epoch back to 0 */
+        size_t bytes = need;
+        gk_status st = gk_reduce(v->id, GK_F32, GK_REDUCE_SUM, b->d_in, n, b->d_out, b->d_ws, &bytes, 0);
+        if (gk_ok(st)) st = GK_CUDA_STATUS(cudaDeviceSynchronize());
+        gk_test_require(st, "slots");
+        char label[96];
+        snprintf(label, sizeof label, "v%d f32 sum n=%zu, call %d on one workspace", v->id, n, round + 1);
+        CHECK(check_result(b, GK_F32, GK_REDUCE_SUM, n, label, NULL), "%s", label);
+        TRY_CUDA(cudaMemcpy(h, b->d_ws, need, cudaMemcpyDeviceToHost));
+        size_t dirty = 0;
+        for (size_t i = epoch_bytes; i < need; ++i) dirty += h[i] != 0;
+        CHECK(dirty == 0, "%s: %zu bytes of the slots left non-zero", label, dirty);
+    }
+    free(h);
+}
+
 static void test_variant(buffers *b, const gk_reduce_variant *v, const size_t *sizes, int nsizes, uint64_t seed)
 {
     int before = check_failed;
@@ -211,6 +246,7 @@ static void test_variant(buffers *b, const gk_reduce_variant *v, const size_t *s
         upload(b, n, off);
         CHECK(run_one(b, v, GK_F32, GK_REDUCE_SUM, n, off, 0, NULL), "v%d offset %zu", v->id, off);
     }
+    test_slots_cleared(b, v, seed);
     printf("variant %2d %-24s %s\n", v->id, v->name, check_failed == before ? "ok" : "FAILED");
 }
 

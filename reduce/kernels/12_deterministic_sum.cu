@@ -34,11 +34,12 @@
  * runs (1.13x to 1.17x CUB, 71.5% to 72.3% of the read-only stream); the
  * tagged slots 6.69 to 6.85 us in ten runs (1.28x to 1.32x CUB, 80.6% to
  * 82.1%); each block's slot prefetched into L2 as well (below), 6.62 to
- * 6.70 us in six runs beside 6.69 to 6.82 without it, and this file's
- * build (with the 4-blocks-per-SM bound, below) 6.75 us in each of three
- * runs beside 6.75 to 6.82 (1.29x to 1.31x CUB, 82.5% of the stream). At
- * 2^24 it takes 25.8 to 25.9 us (1.08x to 1.09x CUB; the ticket 26.7 to
- * 26.9, 1.03x to 1.05x), at 2^28 243.9 to 244.1 us, as fast as the stream.
+ * 6.70 us in six runs beside 6.69 to 6.82 without it; and this file's
+ * build, which also clears the slots and holds 4 blocks per SM (below),
+ * 6.62 to 6.72 us in three runs beside 6.62 to 6.66 without the clearing
+ * (1.29x to 1.33x CUB, 81.7% to 82.4% of the stream). At 2^24 it takes
+ * 25.9 to 26.0 us (1.07x to 1.08x CUB; the ticket 26.7 to 26.9, 1.03x to
+ * 1.05x); at 2^28 it reads as fast as the stream (1.013x CUB).
  * Variant 11, not reproducible, takes 6.59 to 6.75 us at 2^20: a memset
  * (it zeroes *out) and a RED per block cost about what the tags cost.
  * What bounds the end is latency (a reading of the code, not a profile):
@@ -103,20 +104,27 @@ template <typename Op> __device__ __forceinline__ int combine4(int4 v)
  * stores its result in its slot twice, as {A << 32 | bits, B << 32 | bits},
  * with one 16-byte store, and leaves. The last block (blockIdx.x ==
  * gridDim.x - 1, the combiner) loads every slot until each one carries this
- * call's tags, adds them in a fixed order, stores the result and then the
- * epoch e + 1, for the next call.
+ * call's tags, clears it (stores zeros), adds them in a fixed order, stores
+ * the result and then the epoch e + 1, for the next call.
  *
  * Why no counter and no memset: a ticket counter must start at 0, and the
  * workspace comes uninitialised, so a ticket needs a 4-byte cudaMemsetAsync
  * before every call (0.83 us on an H100 and on an H200: an empty kernel
  * with and without one, tuning/det_tails_h100.txt and det_tags_h200.txt).
  * Tags need no zero: a slot holds this call's tags only once this call has
- * stored it. Left over from an earlier call, a slot carries an earlier
- * epoch's tags (mix64 is a bijection, so two epochs share their tags only
- * where the flip of B makes them meet). Left over from anything else, it
- * matches only if its two high words equal A and B and its two low words
- * agree: random bits do so once in 2^96, and memory filled with one byte or
- * one 8-byte word (0, 0xff..., a NaN) never does, since A is never B.
+ * stored it. An earlier call of this file left its slots cleared: zero tags
+ * are never a call's, since A is never B. (Its epoch alone would not do:
+ * other code sharing the workspace may write it back to an earlier value,
+ * as another variant's 4-byte counter memset writes its first word to 0,
+ * and then an uncleared slot of that earlier epoch would pass for this
+ * call's; tests/test_reduce_gpu.c does just that between two calls, and a
+ * build without the clearing returned a wrong sum there: reduce/tuning/
+ * forms-h200/tags/slots_check_without_clearing.txt.) Left over from
+ * anything else, a slot matches only if its two high words equal A and B
+ * and its two low words agree: random bits do so once in 2^96, and memory
+ * filled with one byte or one 8-byte word (0, 0xff..., a NaN) never does.
+ * mix64 is a bijection, so two epochs share their tags only where the flip
+ * of B makes them meet.
  * mix64 is the finaliser of SplitMix64 (Steele, Lea and Flood, "Fast
  * splittable pseudorandom number generators", OOPSLA 2014): it spreads
  * neighbouring epochs over all 2^64 values, so small integers left in the
@@ -281,6 +289,11 @@ __global__ void __launch_bounds__(kBlock, 4) reduce_deterministic(const T *__res
                 }
             if (!waiting) break;
         }
+        /* Taken: cleared, so that no later call can mistake it for its own
+         * (zero tags are never a call's: A differs from B). */
+#pragma unroll
+        for (unsigned j = 0; j < 2; ++j)
+            if (b[j] + 1 < grid) st_relaxed2(slots + b[j], make_ulonglong2(0ull, 0ull));
 #pragma unroll
         for (unsigned j = 0; j < 2; ++j) {
             T x = Op::identity(T());

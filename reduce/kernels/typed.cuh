@@ -324,8 +324,9 @@ template <typename Op, unsigned Block> __device__ typename Op::State block_reduc
 /* 12_deterministic_sum.cu writes this end out for 4-byte values and
  * explains it: an epoch word in the workspace, a slot per block tagged with
  * two 32-bit tags (A, B) made from the epoch, the grid's last block loading
- * the slots until each carries this call's tags and adding them in a fixed
- * order, then storing epoch + 1; no counter, so no memset. Here a slot is
+ * the slots until each carries this call's tags, clearing each it takes and
+ * adding them in a fixed order, then storing epoch + 1; no counter, so no
+ * memset. Here a slot is
  * 32 bytes, four 8-byte halves, half k = tag << 32 | word k % K, where the
  * state is K 4-byte words (1, 2 or 4: a value of 4 or 8 bytes, or a
  * (value, index) pair of 16) and the tags alternate A, B, A, B; a half is
@@ -415,9 +416,9 @@ template <typename S> __device__ __forceinline__ bool untag_halves(const unsigne
  * block's start. Every block but the last stores its tagged slot and
  * returns false. The last block returns true, with the grid's result in
  * thread 0's *total: thread t adds slots t, t + Block, ... in turn, loading
- * each until it carries this call's tags (the last block's own r takes
- * slot gridDim.x - 1), then block_reduce adds the threads' values; thread
- * 0 stores epoch e + 1. The grid must fit on the
+ * each until it carries this call's tags and then clearing it (the last
+ * block's own r takes slot gridDim.x - 1), then block_reduce adds the
+ * threads' values; thread 0 stores epoch e + 1. The grid must fit on the
  * GPU at once (12_deterministic_sum.cu says why). */
 template <typename Op, unsigned Block>
 __device__ bool tag_tail(typename Op::State r, ulonglong2 *slots, unsigned long long *epoch, unsigned long long e,
@@ -453,6 +454,9 @@ __device__ bool tag_tail(typename Op::State r, ulonglong2 *slots, unsigned long 
                 h[0] = lo.x, h[1] = lo.y, h[2] = hi.x, h[3] = hi.y;
                 if (untag_halves(h, tags, &x)) break;
             }
+            /* Taken: cleared, as in variant 12. */
+            st_relaxed2(slots + 2 * b, make_ulonglong2(0ull, 0ull));
+            st_relaxed2(slots + 2 * b + 1, make_ulonglong2(0ull, 0ull));
         }
         p = Op::apply(p, x);
     }
