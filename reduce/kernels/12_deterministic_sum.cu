@@ -42,17 +42,31 @@
  * 1.05x); at 2^28 it reads as fast as the stream (1.013x CUB).
  * Variant 11, not reproducible, takes 6.59 to 6.75 us at 2^20: a memset
  * (it zeroes *out) and a RED per block cost about what the tags cost.
- * What bounds the end is latency (a reading of the code, not a profile):
- * the last block's loads of the slots wait a trip to L2 after its own
- * share is read, then its second tree. Slower, each timed beside the
- * tagged end without the prefetch: a last block that reads no data and
- * waits for the slots from its start (7.01 to 7.14 us), one that adds the
- * slots into its threads' values before its own tree (7.01; 6.98 to 7.17
- * with the slots' lines prefetched), and one whose warp 0 alone waits for
- * the slots (7.55 to 7.66). The README's table under step 12 compares the
- * other ends one could build (reduce/tuning/det_tails.cu): a cooperative
- * launch's grid.sync(), a second kernel started early by programmatic
- * dependent launch, one cluster with distributed shared memory.
+ * What bounds the end is latency: two trips through the L2 and a tree.
+ * A sum built like this kernel (its loop, its end) that reads the GPU's
+ * global timer in every block (reduce/tuning/det_timeline.cu, its output
+ * beside it) shows, at 2^20 on an H200, from the first block's start: the
+ * other blocks hold their results at 2.11 to 2.82 us, the last of their
+ * slots' stores is issued at 2.85, and the last block, which began to wait
+ * at 2.59, has seen every slot at 3.42 (the median slot is seen 0.51 us
+ * after its store: a store to the L2 and a load back; no thread reloads a
+ * slot more than once); its tree and its store end at 3.68. The stream
+ * has neither. More loads of each slot in flight (2, 4 or 8 per thread)
+ * delay the slots instead: the median slot is seen 1.28, 1.02 and 1.54 us
+ * after its store. Slower, each timed beside the tagged end without the
+ * prefetch: a last block that reads no data and waits for the slots from
+ * its start (7.01 to 7.14 us), one that adds the slots into its threads'
+ * values before its own tree (7.01; 6.98 to 7.17 with the slots' lines
+ * prefetched), and one whose warp 0 alone waits for the slots (7.55 to
+ * 7.66); and, timed beside this file's code (reduce/tuning/forms-h200/
+ * tags/README.md): the read-only stream's order of loads (6.62 to 6.78 us
+ * at 2^20, where this code took 6.66, but 26.66 against 25.73 at 2^24),
+ * and an end that keeps only the warps with slots to wait for and no
+ * barrier before they wait (7.10 to 7.17). The README's table under step
+ * 12 compares the other ends one could build (reduce/tuning/det_tails.cu):
+ * a cooperative launch's grid.sync(), a second kernel started early by
+ * programmatic dependent launch, one cluster with distributed shared
+ * memory.
  * Bound by: DRAM bandwidth at large n, launch and DRAM latency at small n.
  *
  * Limits: f32 and i32, sum, max, min; 512 threads per block; grid min(resident
