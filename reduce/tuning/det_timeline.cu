@@ -40,8 +40,11 @@
  *   128 bytes apart    one slot per 128-byte line instead of eight
  *   weak loads         the slots loaded with ld.global.cg (weak, L2)
  *                      instead of ld.relaxed.gpu
+ *   idle               the last block reads the global timer for 128, 256
+ *                      or 384 ns before its first loads of the slots
  * and, for scale, an empty kernel, the stream (the same loop, its shuffle
- * tree, no end) and bench/ceilings.cu's read-only stream as it is.
+ * tree, no end; also without the timestamps, and with each warp's tree but
+ * no block barrier) and bench/ceilings.cu's read-only stream as it is.
  * Its output on an H200: det_timeline_h200.txt.
  *
  * Not part of the library or its build. It includes det_tails.cu (beside
@@ -137,6 +140,14 @@ template <bool Spread> __device__ __forceinline__ float part(const float4 *in, s
     return Spread ? thread_part_spread<B, U>(in, nvec) : thread_part<B, U>(in, nvec);
 }
 
+/* The stream with each warp's shuffle tree but no block barrier (events
+ * only): what the tree's barrier costs beside det_tails.cu's k_stream. */
+__global__ void __launch_bounds__(B) k_stream_warps(const float4 *in, size_t nvec, float *out)
+{
+    const float r = warp_sum(thread_part<B, U>(in, nvec));
+    if (threadIdx.x % 32 == 0 && r == 1.2345e-30f) *out = r; /* never true here */
+}
+
 template <bool Spread>
 __global__ void __launch_bounds__(B) k_stream_tl(const float4 *in, size_t nvec, float *out, unsigned long long *tl)
 {
@@ -178,7 +189,7 @@ __device__ __forceinline__ bool produce(const float4 *in, size_t nvec, ulonglong
 }
 
 /* Variant 12's end; tags a and b (a != b) come from the host. */
-template <bool Spread, int Stride = 1, bool Weak = false>
+template <bool Spread, int Stride = 1, bool Weak = false, unsigned SleepNs = 0>
 __global__ void __launch_bounds__(B) k_tagged_tl(const float4 *in, size_t nvec, float *out, ulonglong2 *slots,
                                                 unsigned a, unsigned b, unsigned long long *tl)
 {
@@ -189,6 +200,11 @@ __global__ void __launch_bounds__(B) k_tagged_tl(const float4 *in, size_t nvec, 
     __shared__ float s_r;
     if (threadIdx.x == 0) s_r = r;
     __syncthreads();
+    if constexpr (SleepNs != 0) { /* wait on the global timer before the first load of a slot */
+        const unsigned long long t1 = gtime();
+        while (gtime() - t1 < SleepNs) {
+        }
+    }
     if (threadIdx.x == 0) rec[kPolling] = gtime();
     float p = 0.f;
     unsigned polls = 0;
@@ -443,8 +459,13 @@ int main()
                         Row{"tagged slots, 128 bytes apart, the bench's order of loads", 13},
                         Row{"2 loads in flight, 400 cycles apart, slots 128 bytes apart", 14},
                         Row{"tagged slots, weak loads (ld.global.cg) waiting", 15},
-                        Row{"tagged slots, weak loads waiting, 128 bytes apart", 16}}) {
-            const bool tagged_end = row.kind >= 2 && row.kind != 9 && row.kind != 10;
+                        Row{"tagged slots, weak loads waiting, 128 bytes apart", 16},
+                        Row{"tagged slots, the last block idle 128 ns before it loads them", 17},
+                        Row{"tagged slots, the last block idle 256 ns before it loads them", 18},
+                        Row{"tagged slots, the last block idle 384 ns before it loads them", 19},
+                        Row{"read-only stream with its tree, no timestamps (events only)", 20},
+                        Row{"read-only stream, warps' trees only, no barrier (events only)", 21}}) {
+            const bool tagged_end = row.kind >= 2 && row.kind != 9 && row.kind != 10 && row.kind < 20;
             double worst = 0.0;
             std::vector<double> lat_med, lat_last;
             std::vector<double> ev, start_span, red_min, red_med, red_max, stored_max, c_start, c_red, c_poll,
@@ -472,6 +493,11 @@ int main()
                 if (row.kind == 14) k_inflight_tl<2, 400, 8><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
                 if (row.kind == 15) k_tagged_tl<false, 1, true><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
                 if (row.kind == 16) k_tagged_tl<false, 8, true><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
+                if (row.kind == 17) k_tagged_tl<false, 1, false, 128><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
+                if (row.kind == 18) k_tagged_tl<false, 1, false, 256><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
+                if (row.kind == 19) k_tagged_tl<false, 1, false, 384><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
+                if (row.kind == 20) k_stream<<<G, B, 0, st>>>(in4, nvec, d_out);
+                if (row.kind == 21) k_stream_warps<<<G, B, 0, st>>>(in4, nvec, d_out);
                 if (row.kind == 8) k_inflight_tl<8, 100><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
                 CK(cudaEventRecord(e1, st));
                 CK(cudaStreamSynchronize(st));
@@ -484,7 +510,7 @@ int main()
                 float ms = 0.f;
                 CK(cudaEventElapsedTime(&ms, e0, e1));
                 ev.push_back(ms * 1e3);
-                if (row.kind == 9) continue;
+                if (row.kind == 9 || row.kind >= 20) continue;
                 std::vector<unsigned long long> tl((size_t)G * kRec);
                 CK(cudaMemcpy(tl.data(), d_tl, tl.size() * 8, cudaMemcpyDeviceToHost));
                 unsigned long long t0 = ~0ull, t1 = 0;
@@ -529,8 +555,8 @@ int main()
             }
             printf("\nn = 2^%d, %u blocks of %d threads: %s\n", lg, G, B, row.name);
             printf("  call (CUDA events, L2 flushed)        %7.2f us\n", median(ev));
-            printf("  block starts spread over              %7.0f ns\n", median(start_span));
-            if (row.kind == 0 || row.kind == 9) continue;
+            if (!start_span.empty()) printf("  block starts spread over              %7.0f ns\n", median(start_span));
+            if (row.kind == 0 || row.kind == 9 || row.kind >= 20) continue;
             printf("  %s reduced: first / median / last %5.0f / %5.0f / %5.0f ns\n",
                    tagged_end ? "other blocks" : "blocks      ", median(red_min), median(red_med), median(red_max));
             if (!tagged_end) continue;
