@@ -46,11 +46,11 @@
  * A sum built like this kernel (its loop, its end) that reads the GPU's
  * global timer in every block (reduce/tuning/det_timeline.cu, its output
  * beside it) shows, at 2^20 on an H200, from the first block's start: the
- * other blocks hold their results at 2.08 to 2.82 us, the last of their
- * slots' stores is issued at 2.82, and the last block, which began to wait
- * at 2.59, has seen every slot at 3.42 (the median slot is seen 0.51 us
- * after its store: a store to the L2 and a load back; no thread reloads a
- * slot more than once); its tree and its store end at 3.65. The stream
+ * other blocks hold their results at 2.11 to 2.85 us, the last of their
+ * slots' stores is issued at 2.88, and the last block, which began to wait
+ * at 2.62, has seen every slot at 3.46 (the median slot is seen 0.51 us
+ * after its store: a store to the L2 and a load back; a thread reloads a
+ * slot once or twice); its tree and its store end at 3.71. The stream
  * has neither. More loads of each slot in flight (2, 4 or 8 per thread)
  * delay the slots instead: the median slot is seen 1.28, 1.02 and 1.54 us
  * after its store. Slower, each timed beside the tagged end without the

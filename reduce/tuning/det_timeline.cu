@@ -43,8 +43,12 @@
  *   idle               the last block reads the global timer for 128, 256
  *                      or 384 ns before its first loads of the slots
  * and, for scale, an empty kernel, the stream (the same loop, its shuffle
- * tree, no end; also without the timestamps, and with each warp's tree but
- * no block barrier) and bench/ceilings.cu's read-only stream as it is.
+ * tree, no end; also without the timestamps, with each warp's tree but no
+ * block barrier, and with other shapes of the grid: 132 blocks of 512
+ * threads, 4 loads each; n / 4096 blocks of 256 threads, 4 loads; of 512
+ * threads, 2 loads; n / 2048 blocks of 512 threads, 1 load; n / 8192 of
+ * 1024 threads, 2 loads; 264 of 512 threads, 2 loads) and
+ * bench/ceilings.cu's read-only stream as it is.
  * Its output on an H200: det_timeline_h200.txt.
  *
  * Not part of the library or its build. It includes det_tails.cu (beside
@@ -146,6 +150,15 @@ __global__ void __launch_bounds__(B) k_stream_warps(const float4 *in, size_t nve
 {
     const float r = warp_sum(thread_part<B, U>(in, nvec));
     if (threadIdx.x % 32 == 0 && r == 1.2345e-30f) *out = r; /* never true here */
+}
+
+/* The stream with its tree at other shapes of the grid (events only):
+ * NT threads per block, UU 16-byte loads in flight per thread. */
+template <int NT, int UU>
+__global__ void __launch_bounds__(NT) k_stream_shape(const float4 *in, size_t nvec, float *out)
+{
+    const float r = block_sum<NT>(thread_part<NT, UU>(in, nvec));
+    if (threadIdx.x == 0 && r == 1.2345e-30f) *out = r; /* never true here */
 }
 
 template <bool Spread>
@@ -464,7 +477,13 @@ int main()
                         Row{"tagged slots, the last block idle 256 ns before it loads them", 18},
                         Row{"tagged slots, the last block idle 384 ns before it loads them", 19},
                         Row{"read-only stream with its tree, no timestamps (events only)", 20},
-                        Row{"read-only stream, warps' trees only, no barrier (events only)", 21}}) {
+                        Row{"read-only stream, warps' trees only, no barrier (events only)", 21},
+                        Row{"stream with its tree, 132 blocks of 512, 4 loads each (events only)", 22},
+                        Row{"stream with its tree, 256 blocks of 256, 4 loads each (events only)", 23},
+                        Row{"stream with its tree, 256 blocks of 512, 2 loads each (events only)", 24},
+                        Row{"stream with its tree, 512 blocks of 512, 1 load each (events only)", 25},
+                        Row{"stream with its tree, 128 blocks of 1024, 2 loads each (events only)", 26},
+                        Row{"stream with its tree, 264 blocks of 512, 2 loads each (events only)", 27}}) {
             const bool tagged_end = row.kind >= 2 && row.kind != 9 && row.kind != 10 && row.kind < 20;
             double worst = 0.0;
             std::vector<double> lat_med, lat_last;
@@ -498,6 +517,12 @@ int main()
                 if (row.kind == 19) k_tagged_tl<false, 1, false, 384><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
                 if (row.kind == 20) k_stream<<<G, B, 0, st>>>(in4, nvec, d_out);
                 if (row.kind == 21) k_stream_warps<<<G, B, 0, st>>>(in4, nvec, d_out);
+                if (row.kind == 22) k_stream_shape<512, 4><<<132, 512, 0, st>>>(in4, nvec, d_out);
+                if (row.kind == 23) k_stream_shape<256, 4><<<(unsigned)(nvec / 1024), 256, 0, st>>>(in4, nvec, d_out);
+                if (row.kind == 24) k_stream_shape<512, 2><<<(unsigned)(nvec / 1024), 512, 0, st>>>(in4, nvec, d_out);
+                if (row.kind == 25) k_stream_shape<512, 1><<<(unsigned)(nvec / 512), 512, 0, st>>>(in4, nvec, d_out);
+                if (row.kind == 26) k_stream_shape<1024, 2><<<(unsigned)(nvec / 2048), 1024, 0, st>>>(in4, nvec, d_out);
+                if (row.kind == 27) k_stream_shape<512, 2><<<264, 512, 0, st>>>(in4, nvec, d_out);
                 if (row.kind == 8) k_inflight_tl<8, 100><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
                 CK(cudaEventRecord(e1, st));
                 CK(cudaStreamSynchronize(st));
