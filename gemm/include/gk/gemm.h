@@ -761,7 +761,9 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_SPLIT22_MIN_KC ((size_t)64)
 #define GK_GEMM_SPLIT22_WIDE_MIN_KC ((size_t)256)
 #define GK_GEMM_SPLIT22_MAX_TILES ((size_t)198)
-/* Variant 23's split-K (above): one CTA on each of the H100's 132 SMs. */
+/* Variant 23's split-K (above): one CTA on each of the H100's 132 SMs
+ * (two per SM, 264, was slower at every shape tried on an H200:
+ * gemm/tuning/split-h200). */
 #define GK_GEMM_SPLIT23_MIN_K ((size_t)2048)
 #define GK_GEMM_SPLIT23_CTAS ((size_t)132)
 #define GK_GEMM_SPLIT23_MIN_KC ((size_t)512)
