@@ -46,14 +46,16 @@
  * A sum built like this kernel (its loop, its end) that reads the GPU's
  * global timer in every block (reduce/tuning/det_timeline.cu, its output
  * beside it) shows, at 2^20 on an H200, from the first block's start: the
- * other blocks hold their results at 2.11 to 2.85 us, the last of their
- * slots' stores is issued at 2.88, and the last block, which began to wait
- * at 2.62, has seen every slot at 3.46 (the median slot is seen 0.51 us
+ * other blocks hold their results at 2.08 to 2.82 us, the last of their
+ * slots' stores is issued at 2.85, and the last block, which began to wait
+ * at 2.59, has seen every slot at 3.42 (the median slot is seen 0.51 us
  * after its store: a store to the L2 and a load back; a thread reloads a
- * slot once or twice); its tree and its store end at 3.71. The stream
+ * slot once or twice); its tree and its store end at 3.65. The stream
  * has neither. More loads of each slot in flight (2, 4 or 8 per thread)
  * delay the slots instead: the median slot is seen 1.28, 1.02 and 1.54 us
- * after its store. Slower, each timed beside the tagged end without the
+ * after its store; a slot per warp (no block tree before the slots, 16
+ * times as many to wait for) makes the call 0.4 us slower. Slower, each
+ * timed beside the tagged end without the
  * prefetch: a last block that reads no data and waits for the slots from
  * its start (7.01 to 7.14 us), one that adds the slots into its threads'
  * values before its own tree (7.01; 6.98 to 7.17 with the slots' lines

@@ -42,6 +42,8 @@
  *                      instead of ld.relaxed.gpu
  *   idle               the last block reads the global timer for 128, 256
  *                      or 384 ns before its first loads of the slots
+ *   a slot per warp    each warp stores its own shuffle tree's result, no
+ *                      block tree before the slots (events only)
  * and, for scale, an empty kernel, the stream (the same loop, its shuffle
  * tree, no end; also without the timestamps, with each warp's tree but no
  * block barrier, and with other shapes of the grid: 132 blocks of 512
@@ -261,6 +263,57 @@ __global__ void __launch_bounds__(B) k_tagged_tl(const float4 *in, size_t nvec, 
         rec[kEnd] = gtime();
         rec[kPolls] = s_polls;
     }
+}
+
+/* Tagged slots without the producers' block tree (events only): each warp
+ * of every block but the last stores its own shuffle tree's result in a
+ * slot of its own (16 per block), so no block waits at a barrier before
+ * its slots go out; the last block waits for 16 times as many slots, four
+ * per thread in flight, and adds its own warps' results last. */
+__global__ void __launch_bounds__(B) k_warp_slots(const float4 *in, size_t nvec, float *out, ulonglong2 *slots,
+                                                 unsigned a, unsigned b)
+{
+    constexpr unsigned W = B / 32;
+    const unsigned G = gridDim.x, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (lane == 0 && warp % 8 == 0 && blockIdx.x + 1 < G)
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(slots + (size_t)blockIdx.x * W + warp));
+    const float w = warp_sum(thread_part<B, U>(in, nvec));
+    if (blockIdx.x + 1 < G) {
+        if (lane == 0) {
+            const unsigned long long bits = __float_as_uint(w);
+            st_relaxed2(slots + (size_t)blockIdx.x * W + warp,
+                        make_ulonglong2(((unsigned long long)a << 32) | bits, ((unsigned long long)b << 32) | bits));
+        }
+        return;
+    }
+    __shared__ float s_w[W];
+    if (lane == 0) s_w[warp] = w;
+    const unsigned ns = (G - 1) * W; /* at most 4 * B here */
+    float p = 0.f;
+    ulonglong2 got[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+        if (threadIdx.x + j * B < ns) got[j] = ld_relaxed2(slots + threadIdx.x + j * B);
+    for (;;) {
+        bool waiting = false;
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            if (threadIdx.x + j * B < ns && !tagged2(got[j], a, b)) {
+                got[j] = ld_relaxed2(slots + threadIdx.x + j * B);
+                waiting = true;
+            }
+        if (!waiting) break;
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+        if (threadIdx.x + j * B < ns) {
+            st_relaxed2(slots + threadIdx.x + j * B, make_ulonglong2(0ull, 0ull));
+            p += __uint_as_float((unsigned)got[j].x);
+        }
+    __syncthreads(); /* s_w written */
+    if (threadIdx.x < W) p += s_w[threadIdx.x];
+    p = block_sum<B>(p);
+    if (threadIdx.x == 0) *out = p;
 }
 
 /* The same end with the waiting spread over more threads: warps 1-15 poll
@@ -483,7 +536,8 @@ int main()
                         Row{"stream with its tree, 256 blocks of 512, 2 loads each (events only)", 24},
                         Row{"stream with its tree, 512 blocks of 512, 1 load each (events only)", 25},
                         Row{"stream with its tree, 128 blocks of 1024, 2 loads each (events only)", 26},
-                        Row{"stream with its tree, 264 blocks of 512, 2 loads each (events only)", 27}}) {
+                        Row{"stream with its tree, 264 blocks of 512, 2 loads each (events only)", 27},
+                        Row{"tagged slots, one per warp, no block tree before them (events only)", 28}}) {
             const bool tagged_end = row.kind >= 2 && row.kind != 9 && row.kind != 10 && row.kind < 20;
             double worst = 0.0;
             std::vector<double> lat_med, lat_last;
@@ -493,6 +547,7 @@ int main()
                 CK(cudaMemsetAsync(flush, call & 0xff, flush_bytes, st));
                 CK(cudaMemsetAsync(d_tl, 0, (size_t)G * kRec * 8, st));
                 if (((row.kind >= 6 && row.kind <= 8) || row.kind == 14) && G - 1 > (unsigned)B) break;
+                if (row.kind == 28 && (G - 1) * (B / 32) > 4u * B) break;
                 /* a new pair of tags per call, never zero, a != b */
                 const unsigned a = 0x9e3779b9u * (unsigned)(call + 1) | 1u, b = a ^ 0x80000000u;
                 CK(cudaEventRecord(e0, st));
@@ -523,10 +578,11 @@ int main()
                 if (row.kind == 25) k_stream_shape<512, 1><<<(unsigned)(nvec / 512), 512, 0, st>>>(in4, nvec, d_out);
                 if (row.kind == 26) k_stream_shape<1024, 2><<<(unsigned)(nvec / 2048), 1024, 0, st>>>(in4, nvec, d_out);
                 if (row.kind == 27) k_stream_shape<512, 2><<<264, 512, 0, st>>>(in4, nvec, d_out);
+                if (row.kind == 28) k_warp_slots<<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b);
                 if (row.kind == 8) k_inflight_tl<8, 100><<<G, B, 0, st>>>(in4, nvec, d_out, slots, a, b, d_tl);
                 CK(cudaEventRecord(e1, st));
                 CK(cudaStreamSynchronize(st));
-                if (tagged_end) {
+                if (tagged_end || row.kind == 28) {
                     float got = 0.f;
                     CK(cudaMemcpy(&got, d_out, 4, cudaMemcpyDeviceToHost));
                     worst = std::max(worst, std::fabs(got - ref) / sum_abs);
@@ -579,8 +635,13 @@ int main()
                 }
             }
             printf("\nn = 2^%d, %u blocks of %d threads: %s\n", lg, G, B, row.name);
+            if (ev.empty()) {
+                printf("  not run: more slots than this form waits for\n");
+                continue;
+            }
             printf("  call (CUDA events, L2 flushed)        %7.2f us\n", median(ev));
             if (!start_span.empty()) printf("  block starts spread over              %7.0f ns\n", median(start_span));
+            if (row.kind == 28 && !ev.empty()) printf("  worst |sum - exact| / sum |x| over the calls: %.2e\n", worst);
             if (row.kind == 0 || row.kind == 9 || row.kind >= 20) continue;
             printf("  %s reduced: first / median / last %5.0f / %5.0f / %5.0f ns\n",
                    tagged_end ? "other blocks" : "blocks      ", median(red_min), median(red_med), median(red_max));
