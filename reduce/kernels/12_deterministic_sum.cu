@@ -56,8 +56,9 @@
  * after its store; a slot per warp (no block tree before the slots, 16
  * times as many to wait for) makes the call 0.4 us slower. Slower as
  * well, each timed beside the tagged end without the prefetch: a last
- * block that reads no data and waits for the slots from its start (7.01 to 7.14 us), one that adds the slots into its threads'
- * values before its own tree (7.01; 6.98 to 7.17 with the slots' lines
+ * block that reads no data and waits for the slots from its start
+ * (7.01 to 7.14 us), one that adds the slots into its threads' values
+ * before its own tree (7.01; 6.98 to 7.17 with the slots' lines
  * prefetched), and one whose warp 0 alone waits for the slots (7.55 to
  * 7.66); and, timed beside this file's code (reduce/tuning/forms-h200/
  * tags/README.md): the read-only stream's order of loads (6.62 to 6.78 us
