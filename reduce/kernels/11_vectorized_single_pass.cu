@@ -104,9 +104,8 @@ template <> struct Vec16<float> { typedef float4 type; };
 template <> struct Vec16<int> { typedef int4 type; };
 
 /* A read-only 16-byte load (ld.global.nc: the input is not written during the
- * kernel). PTX also has cache-hinted forms (an L2::256B prefetch,
- * evict-first); none is used here, and this repository records no timing of
- * them. */
+ * kernel). PTX also has cache-hinted forms; none is used here (variant
+ * 12's header gives their timings on its loop, which is this one). */
 __device__ __forceinline__ float4 load16(const float4 *p) { return __ldg(p); }
 __device__ __forceinline__ int4 load16(const int4 *p) { return __ldg(p); }
 

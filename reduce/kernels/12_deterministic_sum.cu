@@ -97,9 +97,13 @@ template <> struct Vec16<float> { typedef float4 type; };
 template <> struct Vec16<int> { typedef int4 type; };
 
 /* A read-only 16-byte load (ld.global.nc: the input is not written during the
- * kernel). PTX also has cache-hinted forms (an L2::256B prefetch,
- * evict-first); none is used here, and this repository records no timing of
- * them. */
+ * kernel). PTX also has cache-hinted forms; none is used here. Timed on
+ * an H200 beside this file's code (reduce/tuning/forms-h200/tags/
+ * README.md, f32 sums, three runs each): with .L2::256B (each load asks the
+ * L2 for 256 bytes) 2^20 takes what it takes without it (6.62 to 6.72 us
+ * against 6.66 to 6.75), 2^24 0.2 us more and 2^28 260.5 to 261.2 us
+ * against 248.1 to 248.2; with .L1::no_allocate as well, 2^24 takes 23.1
+ * to 23.2 us against 25.8 to 25.9, but 2^28 262.1 to 262.3. */
 __device__ __forceinline__ float4 load16(const float4 *p) { return __ldg(p); }
 __device__ __forceinline__ int4 load16(const int4 *p) { return __ldg(p); }
 
