@@ -1,6 +1,6 @@
-/* Split-K (GK_GEMM_AUTO's configuration of variants 10 and 12 for fp32
- * storage, and of variants 17 and 21 for BF16 and F16): the sum of the slices, in
- * a fixed order.
+/* Split-K (GK_GEMM_AUTO's configuration of variants 10, 12, 21 and 22 for
+ * fp32 storage, and of variants 17, 21 and 23 for BF16 and F16): the sum of
+ * the slices, in a fixed order.
  *
  * The region it serves: products with few output tiles and a long k. At
  * 256 x 256 x 65536 variant 12's tiles of 256 x 128 are 2 for 132 SMs, and
@@ -12,9 +12,9 @@
  * lda) and B_z = B + z kc ldb (or + z kc), and writes its partial product,
  * alpha = 1, beta = 0, no epilogue, into P_z, a dense m x n slab of fp32 in
  * the workspace. gemm.c makes that batched call (and one more for a
- * shorter last slice; variants 17 and 21 instead compute every slice, the
- * shorter last one too, in one launch, storing fp32 partials of their
- * 16-bit inputs), then this file's kernel finishes C:
+ * shorter last slice; variants 17, 21, 22 and 23 instead compute every
+ * slice, the shorter last one too, in one launch), then this file's kernel
+ * finishes C:
  *
  *     C = epilogue(alpha (P_0 + P_1 + ... + P_{S-1}) + beta C + bias)
  *
@@ -36,10 +36,38 @@
  * The kernel: a grid-stride loop over groups of 4 consecutive elements of
  * the m x n (size_t indices), consecutive threads on consecutive groups, so
  * every partial's read and C's read and write are coalesced; where n is a
- * multiple of 4 a group's 4 partials of one slice are one 16-byte load,
- * and the slices' loop is unrolled by 4 (4 loads in flight per thread);
+ * multiple of 4 a group's 4 partials of one slice are one 16-byte load;
  * beta = 0 never reads C; the epilogue is common.cuh's epilogue_apply, its
  * kind and C's type switched once per launch into one instance each.
+ *
+ * Its launch is on the critical path: the product's last CTA ends, then
+ * the sum starts and reads partials the product has just written, mostly
+ * from L2. Two things shorten that, measured on an H200 against the form
+ * before them (gemm/tuning/splitsum-h200, cold L2, medians, BF16 auto):
+ *
+ *   - Loads in flight. With 16 slices or more each thread issues 16
+ *     slices' loads (64 registers of float4) before the first of their
+ *     adds, one trip to L2 where 4 loads at a time took 4: 128 x 128 x
+ *     65536 (66 slices) 26.1 -> 22.0 us. Below 16 slices the loop is
+ *     unrolled by 4 with every SM full of threads: at 2 slices the 16-load
+ *     form, with a quarter of the threads, was slower (100 x 3000 x 5000
+ *     28.7 -> 29.5 us).
+ *   - A programmatic dependent launch (sm_90 and later: the
+ *     programmatic-stream-serialization attribute here, griddepcontrol.wait
+ *     at the kernel's start; CUDA C++ Programming Guide, "Programmatic
+ *     Dependent Launch"): the runtime prepares the sum's launch while the
+ *     product runs, and the wait returns when the product's grid has
+ *     finished and its writes are visible. 1.2 to 1.6 us on every split
+ *     product timed (256 x 256 x 65536: 32.4 -> 30.8 us). The products do
+ *     not execute griddepcontrol.launch_dependents, so the sum's blocks
+ *     still start after the product's last block: variant 23 doing so at
+ *     its start or after its last load gained nothing.
+ *
+ * Together, in one run: 256 x 256 x 65536 from 33.1-33.6 to 30.7-30.9 us
+ * (cuBLAS BF16 30.5-30.6: 0.91x to 0.99x), 128 x 128 x 65536 26.0-26.4 to
+ * 20.6-20.8 (19.0-19.2: 0.73x to 0.92x), 384 x 384 x 4096 13.0-13.5 to
+ * 11.7-11.9; in fp32 and TF32 1% to 9% faster (gemm/tuning/splitsum-h200,
+ * run3).
  *
  * Sources: split-K ("slice-K") as in NVIDIA CUTLASS's documentation
  * ("Efficient GEMM in CUDA": parallelized reductions), and Osama et al.,
@@ -51,26 +79,59 @@
  */
 #include "kernels/common.cuh"
 
+#include <string.h>
+
 namespace {
 
+constexpr int kSumThreads = 128; /* per block */
+/* From kSumChunk slices up, each thread issues kSumChunk slices' loads
+ * before their adds: one trip to L2 for 16 slices where 4 loads at a time
+ * took 4. */
+constexpr int kSumChunk = 16;
+
 /* Each thread finishes 4 consecutive elements i .. i + 3 of the m n (a
- * grid-stride loop over groups of 4). kVec: n is a multiple of 4, so a
- * group never crosses a row and its partials are one 16-byte load per
- * slice (the partials start 256-byte aligned and m n is a multiple of 4);
- * else element by element. The slices are added from z = 0 up, 4 loads in
- * flight per step of the unrolled loop, the same order for every element. */
-template <int kEpi, typename T, bool kVec>
-__global__ void __launch_bounds__(256) split_k_sum(const float *__restrict__ partials, size_t splits, size_t m,
-                                                  size_t n, float alpha, float beta, T *__restrict__ c, size_t ldc,
-                                                  const T *__restrict__ bias)
+ * grid-stride loop over groups of 4), adding the slices from z = 0 up, the
+ * same order for every element. kVec: n is a multiple of 4, so a group
+ * never crosses a row and its partials are one 16-byte load per slice (the
+ * partials start 256-byte aligned and m n is a multiple of 4); else element
+ * by element. kChunk = kSumChunk (kVec only): the loads of 16 slices (64
+ * registers) are issued before the first of their adds, which then run in
+ * order; the 1 in __launch_bounds__ lets ptxas keep them all (96
+ * registers: without it, it held about 3 in flight at 42). kChunk 1: the
+ * slices' loop unrolled by 4 (4 loads in flight), no minimum of blocks (a
+ * 0 there emits none: ptxas takes 32 registers, so an SM holds 2048
+ * threads): the form for few slices, where one thread has little to
+ * overlap. */
+template <int kEpi, typename T, bool kVec, int kChunk>
+__global__ void __launch_bounds__(kSumThreads, kChunk > 1 ? 1 : 0)
+split_k_sum(const float *__restrict__ partials, size_t splits, size_t m, size_t n, float alpha, float beta,
+            T *__restrict__ c, size_t ldc, const T *__restrict__ bias)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    /* Launched as a programmatic dependent of the product (sm_90 and later:
+     * see the launcher): this waits until the product's grid has finished
+     * and its partials are visible. Without that launch attribute it
+     * returns at once. Nothing before it reads memory the product writes. */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
     const size_t mn = m * n, groups = (mn + 3) / 4, stride = (size_t)gridDim.x * blockDim.x;
     for (size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += stride) {
         const size_t i0 = 4 * g;
         float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         if constexpr (kVec) {
+            size_t z = 0;
+            if constexpr (kChunk > 1) {
+                for (; z + kChunk <= splits; z += kChunk) {
+                    float4 v[kChunk];
+#pragma unroll
+                    for (int j = 0; j < kChunk; ++j)
+                        v[j] = __ldg(reinterpret_cast<const float4 *>(partials + (z + j) * mn + i0));
+#pragma unroll
+                    for (int j = 0; j < kChunk; ++j) s[0] += v[j].x, s[1] += v[j].y, s[2] += v[j].z, s[3] += v[j].w;
+                }
+            }
 #pragma unroll 4
-            for (size_t z = 0; z < splits; ++z) { /* z = 0 first, always */
+            for (; z < splits; ++z) { /* z = 0 first, always */
                 const float4 v = __ldg(reinterpret_cast<const float4 *>(partials + z * mn + i0));
                 s[0] += v.x, s[1] += v.y, s[2] += v.z, s[3] += v.w;
             }
@@ -92,51 +153,79 @@ __global__ void __launch_bounds__(256) split_k_sum(const float *__restrict__ par
     }
 }
 
-template <typename T, bool kVec>
-void launch_sum(unsigned blocks, const float *partials, size_t splits, size_t m, size_t n, float alpha, float beta,
-                void *c, size_t ldc, int epilogue, const void *bias, cudaStream_t stream)
+/* One launch of split_k_sum<kEpi, T, kVec, kChunk>: `pdl` adds the
+ * programmatic-stream-serialization attribute (the kernel may be launched
+ * while the product's grid is still running, and waits for it in
+ * griddepcontrol.wait). */
+template <typename T, bool kVec, int kChunk>
+cudaError_t launch_sum(unsigned blocks, bool pdl, const float *partials, size_t splits, size_t m, size_t n,
+                       float alpha, float beta, void *c, size_t ldc, int epilogue, const void *bias,
+                       cudaStream_t stream)
 {
-    T *const ct = static_cast<T *>(c);
-    const T *const bt = static_cast<const T *>(bias);
-    switch (epilogue) {
-    case 0: split_k_sum<0, T, kVec><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, ct, ldc, bt); break;
-    case 1: split_k_sum<1, T, kVec><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, ct, ldc, bt); break;
-    case 2: split_k_sum<2, T, kVec><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, ct, ldc, bt); break;
-    default: split_k_sum<3, T, kVec><<<blocks, 256, 0, stream>>>(partials, splits, m, n, alpha, beta, ct, ldc, bt); break;
-    }
+    void (*kernel)(const float *, size_t, size_t, size_t, float, float, T *, size_t, const T *) =
+        epilogue == 0   ? split_k_sum<0, T, kVec, kChunk>
+        : epilogue == 1 ? split_k_sum<1, T, kVec, kChunk>
+        : epilogue == 2 ? split_k_sum<2, T, kVec, kChunk>
+                        : split_k_sum<3, T, kVec, kChunk>;
+    cudaLaunchAttribute attr[1];
+    memset(attr, 0, sizeof(attr));
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.gridDim = dim3(blocks);
+    cfg.blockDim = dim3(kSumThreads);
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kernel, partials, splits, m, n, alpha, beta, static_cast<T *>(c), ldc,
+                              static_cast<const T *>(bias));
 }
 
 template <typename T>
-void launch_type(bool vec, unsigned blocks, const float *partials, size_t splits, size_t m, size_t n, float alpha,
-                 float beta, void *c, size_t ldc, int epilogue, const void *bias, cudaStream_t stream)
+cudaError_t launch_type(int sms, bool vec, bool pdl, const float *partials, size_t splits, size_t m, size_t n,
+                        float alpha, float beta, void *c, size_t ldc, int epilogue, const void *bias,
+                        cudaStream_t stream)
 {
+    /* One group of 4 elements per thread, up to a grid of 2048 threads per
+     * SM (the unrolled-by-4 form) or 512 (the kSumChunk form, whose 96
+     * registers a thread leave room for 5 blocks of 128 an SM); past that
+     * the grid-stride loop. */
+    const bool chunk = vec && splits >= (size_t)kSumChunk;
+    const size_t per_block = 4 * (size_t)kSumThreads, want = (m * n + per_block - 1) / per_block;
+    const size_t cap = (size_t)sms * (chunk ? 512 : 2048) / kSumThreads;
+    const unsigned blocks = (unsigned)(want < cap ? want : cap);
+    if (chunk)
+        return launch_sum<T, true, kSumChunk>(blocks, pdl, partials, splits, m, n, alpha, beta, c, ldc, epilogue,
+                                              bias, stream);
     if (vec)
-        launch_sum<T, true>(blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
-    else
-        launch_sum<T, false>(blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
+        return launch_sum<T, true, 1>(blocks, pdl, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
+    return launch_sum<T, false, 1>(blocks, pdl, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
 }
 
 } // namespace
 
 /* Queue C = epilogue(alpha sum_z P_z + beta C + bias) over the `splits`
  * dense m x n partials at `partials` (gemm.c's split-K; m, n >= 1; type 0
- * f32, 1 bf16, 2 f16: C's and the bias's element). */
+ * f32, 1 bf16, 2 f16: C's and the bias's element). gemm.c queues it right
+ * after the product that writes the partials, on the same stream. */
 extern "C" cudaError_t gk_gemm_split_k_sum(int type, const float *partials, size_t splits, size_t m, size_t n,
                                            float alpha, float beta, void *c, size_t ldc, int epilogue,
                                            const void *bias, cudaStream_t stream)
 {
-    int dev = 0, sms = 0;
+    int dev = 0, sms = 0, major = 0;
     cudaError_t err = cudaGetDevice(&dev);
     if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
     if (err != cudaSuccess) return err;
-    const size_t want = (m * n + 1023) / 1024, cap = (size_t)sms * 8;
-    const unsigned blocks = (unsigned)(want < cap ? want : cap);
     const bool vec = n % 4 == 0 && ((uintptr_t)partials & 15u) == 0;
+    const bool pdl = major >= 9; /* programmatic dependent launch: sm_90 and later */
     if (type == 1)
-        launch_type<__nv_bfloat16>(vec, blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
+        err = launch_type<__nv_bfloat16>(sms, vec, pdl, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias,
+                                         stream);
     else if (type == 2)
-        launch_type<__half>(vec, blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
+        err = launch_type<__half>(sms, vec, pdl, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
     else
-        launch_type<float>(vec, blocks, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
-    return cudaGetLastError();
+        err = launch_type<float>(sms, vec, pdl, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias, stream);
+    return err != cudaSuccess ? err : cudaGetLastError();
 }
