@@ -79,8 +79,6 @@
  */
 #include "kernels/common.cuh"
 
-#include <string.h>
-
 namespace {
 
 constexpr int kSumThreads = 128; /* per block */
@@ -107,13 +105,7 @@ __global__ void __launch_bounds__(kSumThreads, kChunk > 1 ? 1 : 0)
 split_k_sum(const float *__restrict__ partials, size_t splits, size_t m, size_t n, float alpha, float beta,
             T *__restrict__ c, size_t ldc, const T *__restrict__ bias)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    /* Launched as a programmatic dependent of the product (sm_90 and later:
-     * see the launcher): this waits until the product's grid has finished
-     * and its partials are visible. Without that launch attribute it
-     * returns at once. Nothing before it reads memory the product writes. */
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+    pdl_wait(); /* a programmatic dependent launch (the launcher; common.cuh): the product may still be running */
     const size_t mn = m * n, groups = (mn + 3) / 4, stride = (size_t)gridDim.x * blockDim.x;
     for (size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += stride) {
         const size_t i0 = 4 * g;
@@ -153,10 +145,8 @@ split_k_sum(const float *__restrict__ partials, size_t splits, size_t m, size_t 
     }
 }
 
-/* One launch of split_k_sum<kEpi, T, kVec, kChunk>: `pdl` adds the
- * programmatic-stream-serialization attribute (the kernel may be launched
- * while the product's grid is still running, and waits for it in
- * griddepcontrol.wait). */
+/* One launch of split_k_sum<kEpi, T, kVec, kChunk>, a programmatic
+ * dependent launch where `pdl` (common.cuh). */
 template <typename T, bool kVec, int kChunk>
 cudaError_t launch_sum(unsigned blocks, bool pdl, const float *partials, size_t splits, size_t m, size_t n,
                        float alpha, float beta, void *c, size_t ldc, int epilogue, const void *bias,
@@ -167,19 +157,8 @@ cudaError_t launch_sum(unsigned blocks, bool pdl, const float *partials, size_t 
         : epilogue == 1 ? split_k_sum<1, T, kVec, kChunk>
         : epilogue == 2 ? split_k_sum<2, T, kVec, kChunk>
                         : split_k_sum<3, T, kVec, kChunk>;
-    cudaLaunchAttribute attr[1];
-    memset(attr, 0, sizeof(attr));
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.gridDim = dim3(blocks);
-    cfg.blockDim = dim3(kSumThreads);
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = pdl ? 1 : 0;
-    return cudaLaunchKernelEx(&cfg, kernel, partials, splits, m, n, alpha, beta, static_cast<T *>(c), ldc,
-                              static_cast<const T *>(bias));
+    return launch_pdl(pdl, kernel, dim3(blocks), dim3(kSumThreads), 0, stream, partials, splits, m, n, alpha, beta,
+                      static_cast<T *>(c), ldc, static_cast<const T *>(bias));
 }
 
 template <typename T>
@@ -213,13 +192,12 @@ extern "C" cudaError_t gk_gemm_split_k_sum(int type, const float *partials, size
                                            float alpha, float beta, void *c, size_t ldc, int epilogue,
                                            const void *bias, cudaStream_t stream)
 {
-    int dev = 0, sms = 0, major = 0;
+    int dev = 0, sms = 0;
     cudaError_t err = cudaGetDevice(&dev);
     if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
     if (err != cudaSuccess) return err;
     const bool vec = n % 4 == 0 && ((uintptr_t)partials & 15u) == 0;
-    const bool pdl = major >= 9; /* programmatic dependent launch: sm_90 and later */
+    const bool pdl = pdl_supported(); /* sm_90 and later */
     if (type == 1)
         err = launch_type<__nv_bfloat16>(sms, vec, pdl, partials, splits, m, n, alpha, beta, c, ldc, epilogue, bias,
                                          stream);

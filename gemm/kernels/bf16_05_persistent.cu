@@ -360,7 +360,11 @@
  * gemm/tuning/tiles-h100/padded_bf16.json), and 0.1630-0.1711 ms in the
  * nt and tn layouts (1.97-2.30x, padded_bf16_layouts.json); in gather
  * mode it took 0.5375 ms against 0.3725 (0.69x, the run before:
- * auto_bf16_gather.json).
+ * auto_bf16_gather.json). The copies and the kernel are programmatic
+ * dependent launches (common.cuh: pad_into, pdl_wait; sm90.cuh:
+ * launch_clusters), so each launch's latency overlaps the grid before it:
+ * on an H200 the three launches of 4097 x 3001 x 2049 took 0.1512-0.1513
+ * ms against 0.1533-0.1536 without (gemm/tuning/pdl-h200).
  *
  * ---- Gather mode (rows the TMA cannot address without a workspace, and k = 0) -------
  * An odd lda or ldb, as in 4097 x 3001 x 2049 (lda = 2049, ldb = 3001),
@@ -1327,6 +1331,7 @@ gemm16_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_consta
                   const __grid_constant__ CUtensorMap map_c, const __grid_constant__ Params prm)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
+    pdl_wait(); /* a programmatic dependent launch (sm90.cuh's launch_clusters; common.cuh) */
     persistent_body<true, kF16, kAT, kBT, kF32C>(&map_a, &map_b, &map_c, prm);
 #else
     sm90a_stub(prm.m, prm.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */

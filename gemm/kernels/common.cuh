@@ -4,8 +4,10 @@
  * one thing; what it needs besides that lesson is here, written once:
  *   - the grid: ceil_div, grid_blocks, the launchers of variants 1-9
  *     (launch_tiles, launch_tiles_vec), the compute-capability test
- *     (require_cc), and the L2-friendly tile order that variant 11 and the
- *     tensor-core rungs use (tile_origin);
+ *     (require_cc), the programmatic dependent launch of one call's
+ *     launches after the first (pdl_wait, launch_pdl), and the
+ *     L2-friendly tile order that variant 11 and the tensor-core rungs use
+ *     (tile_origin);
  *   - the FP32 epilogue (store_c), the 16-byte global accesses of variants
  *     6-9 (rows_aligned16, load4, store4) and their register-tile chores
  *     (zero_acc, put4, fma_outer: variant 5's outer product, store_pieces:
@@ -79,6 +81,65 @@ inline cudaError_t require_cc(int min_major, int exact_minor = -1, int *dev_out 
     if (dev_out) *dev_out = dev;
     if (exact_minor < 0) return major < min_major ? cudaErrorNotSupported : cudaSuccess;
     return major != min_major || minor != exact_minor ? cudaErrorNotSupported : cudaSuccess;
+}
+
+/* ---- Programmatic dependent launch (sm_90 and later) ----------------------
+ * A call of gk_gemm_ex can be several launches on one stream: padded
+ * copies of A and B, the product, split-K's sum. Each starts when the one
+ * before has ended, and the time between them (the last CTA's exit, the
+ * next grid's launch) adds to the call. A kernel launched with the
+ * programmatic-stream-serialization attribute (pdl_launch_attr) may be
+ * launched while the grid before it on the stream is still running; it
+ * must then execute griddepcontrol.wait (pdl_wait) before it reads
+ * anything that grid writes, and the wait returns once that grid has
+ * finished and its writes are visible (PTX ISA, "griddepcontrol"; CUDA C++
+ * Programming Guide, "Programmatic Dependent Launch"). None of the
+ * library's kernels executes griddepcontrol.launch_dependents, so the next
+ * grid's CTAs still start after the last CTA before them: what the
+ * attribute saves is the launch's own latency (split_k.cu's header and
+ * gemm/tuning/splitsum-h200 have the measured figures). The kernels that
+ * are launched so call pdl_wait first, before any load; where the kernel
+ * was launched without the attribute, the wait returns at once. */
+__device__ __forceinline__ void pdl_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+/* The attribute, for cudaLaunchKernelEx's attribute list. */
+inline cudaLaunchAttribute pdl_launch_attr()
+{
+    cudaLaunchAttribute a;
+    memset(&a, 0, sizeof(a));
+    a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    a.val.programmaticStreamSerializationAllowed = 1;
+    return a;
+}
+/* Whether the current device takes it (compute capability 9.0 or later);
+ * false where asking fails. */
+inline bool pdl_supported()
+{
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return false;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return false;
+    return major >= 9;
+}
+/* Launch kernel<<<grid, block, smem, stream>>>(args...), with the attribute
+ * where `pdl` (the kernel must begin with pdl_wait()). */
+template <typename... KArgs, typename... Args>
+cudaError_t launch_pdl(bool pdl, void (*kernel)(KArgs...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
+                       Args... args)
+{
+    cudaLaunchAttribute attr = pdl_launch_attr();
+    cudaLaunchConfig_t cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cfg.attrs = &attr;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kernel, static_cast<KArgs>(args)...);
 }
 
 /* Variants 1-5: their kernels take (m, n, k, tiles_n, alpha, a, lda, b, ldb,
@@ -1002,6 +1063,7 @@ __global__ void __launch_bounds__(128) pad_rows(const E *__restrict__ src, size_
                                                 E *__restrict__ dst, size_t ld_dst, size_t stride_dst, size_t rows,
                                                 size_t cols, size_t count)
 {
+    pdl_wait(); /* launched with the attribute on sm_90 (pad_into): the grid before may still be running */
     constexpr unsigned V = 16 / sizeof(E);
     const size_t units = (cols + V - 1) / V, all_rows = rows * count;
     for (size_t rz = blockIdx.y; rz < all_rows; rz += gridDim.y) {
@@ -1064,7 +1126,8 @@ inline size_t padded_pair_bytes(const PaddedCopy &pa, const PaddedCopy &pb)
     return pa.bytes + pb.bytes;
 }
 /* Queue pad_rows for a copy planned by padded_copy: 128-thread blocks
- * along a row (at most 4), rows over gridDim.y (at most 65535). */
+ * along a row (at most 4), rows over gridDim.y (at most 65535); a
+ * programmatic dependent launch on sm_90 (above). */
 template <typename E>
 inline cudaError_t pad_into(E *dst, const PaddedCopy &p, const E *src, size_t ld_src, size_t stride_src, size_t rows,
                             size_t cols, cudaStream_t stream)
@@ -1073,9 +1136,9 @@ inline cudaError_t pad_into(E *dst, const PaddedCopy &p, const E *src, size_t ld
     const size_t units = (cols + 16 / sizeof(E) - 1) / (16 / sizeof(E)), all_rows = rows * p.count;
     const size_t bx = (units + 127) / 128;
     dim3 grid((unsigned)(bx < 4 ? bx : 4), (unsigned)(all_rows < 65535 ? all_rows : 65535));
-    pad_rows<E><<<grid, 128, 0, stream>>>(src, ld_src, p.count > 1 ? stride_src : 0, dst, p.ld, p.stride, rows, cols,
-                                          p.count);
-    return cudaGetLastError();
+    const cudaError_t err = launch_pdl(pdl_supported(), pad_rows<E>, grid, dim3(128), 0, stream, src, ld_src,
+                                       p.count > 1 ? stride_src : 0, dst, p.ld, p.stride, rows, cols, p.count);
+    return err != cudaSuccess ? err : cudaGetLastError();
 }
 
 /* The padded copies of a 16-bit product's A and B as stored (A k x m when

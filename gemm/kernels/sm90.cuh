@@ -800,19 +800,22 @@ inline cudaLaunchConfig_t cluster_config(cudaLaunchAttribute *attr, unsigned clu
  * with this very configuration (the GPCs' sizes can leave an SM without a
  * partner), never more than `units` (the kernel's units of work, one per
  * cluster at a time); cluster q walks units q, q + gridDim.x / kCluster,
- * ... (variants 17 and 18). */
+ * ... (variants 17 and 18). A programmatic dependent launch (common.cuh):
+ * the kernel must call pdl_wait before its first load. */
 template <int kCluster, typename K, typename... Args>
 cudaError_t launch_clusters(K kernel, int threads, size_t smem, size_t units, cudaStream_t stream, Args... args)
 {
-    cudaLaunchAttribute attr;
+    cudaLaunchAttribute attr[2];
     /* A valid grid for the query; set below for the launch. */
-    cudaLaunchConfig_t cfg = cluster_config(&attr, kCluster, dim3(kCluster), threads, smem, stream);
+    cudaLaunchConfig_t cfg = cluster_config(&attr[0], kCluster, dim3(kCluster), threads, smem, stream);
     int max_clusters = 0;
     cudaError_t err = cudaOccupancyMaxActiveClusters(&max_clusters, kernel, &cfg);
     if (err != cudaSuccess) return err;
     if (max_clusters < 1) return cudaErrorInvalidConfiguration; /* no SMs of a GPC free for one cluster */
     const size_t grid = units < (size_t)max_clusters ? units : (size_t)max_clusters;
     cfg.gridDim = dim3((unsigned)(grid * kCluster)); /* a multiple of the cluster size */
+    attr[1] = pdl_launch_attr(); /* the kernel begins with pdl_wait (common.cuh) */
+    cfg.numAttrs = 2;
     err = cudaLaunchKernelEx(&cfg, kernel, args...);
     if (err != cudaSuccess) return err;
     return cudaGetLastError();

@@ -121,7 +121,13 @@
  * The copies cost two more launches, which lose on small or short-k
  * products (gemm/README.md, "Rows the TMA cannot address"), so
  * GK_GEMM_AUTO gives such rows to 23 through gk_gemm_ex only past the
- * edges gk/gemm.h names (GK_GEMM_PAD_*). Without a workspace (gk_gemm_bf16), a
+ * edges gk/gemm.h names (GK_GEMM_PAD_*). The copies and this kernel are
+ * programmatic dependent launches (common.cuh: pad_into, pdl_wait; the
+ * launch in run), so each launch's latency overlaps the grid before it:
+ * on an H200, 513 x 511 x 515 took 0.0129-0.0131 ms against 0.0164-0.0165
+ * without, 1025 x 1023 x 1027 0.0237-0.0238 against 0.0274-0.0275
+ * (gemm/tuning/pdl-h200; the edges were measured without it, on an
+ * H100). Without a workspace (gk_gemm_bf16), a
  * base not 16-byte aligned, and k = 0 run the same kernel in gather mode:
  * the producer warpgroup's 128 threads load each stage element by element
  * (common.cuh's Bf16Slab, 2-byte loads, any alignment), write it with
@@ -414,6 +420,7 @@ gemm16_wgmma_tiles(const __grid_constant__ CUtensorMap map_a, const __grid_const
                    const __grid_constant__ CUtensorMap map_c, const __grid_constant__ Params prm)
 {
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
+    pdl_wait(); /* a programmatic dependent launch (run, below; common.cuh) */
     tile_body<kBN, kTma, kF16, kAT, kBT, kF32C>(&map_a, &map_b, &map_c, prm);
 #else
     sm90a_stub(prm.m, prm.n); /* not compiled for sm_90a: a stub, never launched (sm90.cuh) */
@@ -463,8 +470,11 @@ cudaError_t run(Params prm, const void *a, const void *b, size_t batch, size_t u
     if (err != cudaSuccess) return err;
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Tile<kBN>::kSmem);
     if (err != cudaSuccess) return err;
-    kernel<<<(unsigned)units, kThreads, Tile<kBN>::kSmem, stream>>>(map_a, map_b, map_c, prm);
-    return cudaGetLastError();
+    /* A programmatic dependent launch (common.cuh): after padded copies, or
+     * before split_k.cu's sum, the launch's latency overlaps the grid before. */
+    err = launch_pdl(true, kernel, dim3((unsigned)units), dim3(kThreads), Tile<kBN>::kSmem, stream, map_a, map_b, map_c,
+                     prm);
+    return err != cudaSuccess ? err : cudaGetLastError();
 }
 
 /* The width for `units_wide` CTAs of 128 x 128 tiles (header: "The width"). */
