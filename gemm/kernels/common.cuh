@@ -4,10 +4,9 @@
  * one thing; what it needs besides that lesson is here, written once:
  *   - the grid: ceil_div, grid_blocks, the launchers of variants 1-9
  *     (launch_tiles, launch_tiles_vec), the compute-capability test
- *     (require_cc), the programmatic dependent launch of one call's
- *     launches after the first (pdl_wait, launch_pdl), and the
- *     L2-friendly tile order that variant 11 and the tensor-core rungs use
- *     (tile_origin);
+ *     (require_cc), the programmatic dependent launch (pdl_wait,
+ *     launch_pdl), and the L2-friendly tile order that variant 11 and the
+ *     tensor-core rungs use (tile_origin);
  *   - the FP32 epilogue (store_c), the 16-byte global accesses of variants
  *     6-9 (rows_aligned16, load4, store4) and their register-tile chores
  *     (zero_acc, put4, fma_outer: variant 5's outer product, store_pieces:

@@ -62,6 +62,14 @@
  *     zero, so the two paths' results can differ in the last bits.
  *   - Deterministic: every variant adds in a fixed order, so the same inputs
  *     give the same bits run to run on the same GPU.
+ *   - Stream order: a call's launches run in its stream's order, after
+ *     what the caller queued before. On a compute capability 9.0 GPU the
+ *     padded copies of A and B, the products of variants 17, 18 and 23 and
+ *     split-K's sum are programmatic dependent launches whose kernels begin
+ *     by waiting for the grid before them on the stream to finish
+ *     (griddepcontrol.wait): the same order, with each launch's latency
+ *     overlapping the grid before it (gemm/README.md, "One call, several
+ *     launches").
  *   - Any call (gk_gemm, gk_gemm_bf16, and the table queries below) may be
  *     made from several host threads at once, on different streams or
  *     devices, with nothing shared between them: a launcher's settings (the
