@@ -394,8 +394,9 @@ static split_plan auto_split16(const gk_gemm_desc *d, int dense_ld)
  * any type (F32: 21 on TF32, 22 in fp32), one product, k >= GK_GEMM_SPLIT21_MIN_K, at most
  * GK_GEMM_SPLIT21_CTAS / 2 tiles of 64 x 64 (so m n < 2^21: no overflow
  * below): S = min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k / kc_min))
- * >= 2 slices (kc_min = GK_GEMM_SPLIT21_MIN_KC, 4 times that past
- * GK_GEMM_SPLIT21_CTAS / 4 tiles) of kc = ceil(k / S) rounded up to a
+ * >= 2 slices (kc_min = GK_GEMM_SPLIT21_MIN_KC, GK_GEMM_SPLIT21_GATHER_MIN_KC
+ * where A's or B's rows are not whole 16-byte units, 4 GK_GEMM_SPLIT21_MIN_KC
+ * past GK_GEMM_SPLIT21_CTAS / 4 tiles) of kc = ceil(k / S) rounded up to a
  * multiple of 64 (then S = ceil(k / kc)). Any layout and leading dimension. */
 static split_plan auto_split21(const gk_gemm_desc *d)
 {
@@ -406,8 +407,14 @@ static split_plan auto_split21(const gk_gemm_desc *d)
     const size_t tm = (d->m + 63) / 64, tn = (d->n + 63) / 64;
     if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 2) return sp;
     size_t s = GK_GEMM_SPLIT21_CTAS / (tm * tn);
-    /* Past one tile per SM (2 slices at most), slices 4 times as deep. */
-    const size_t min_kc = tm * tn > GK_GEMM_SPLIT21_CTAS / 4 ? 4 * GK_GEMM_SPLIT21_MIN_KC : GK_GEMM_SPLIT21_MIN_KC;
+    /* Rows of whole 16-byte units (4 floats, 8 16-bit elements; a split is
+     * one product, so lda and ldb alone): the cp.async path. */
+    const size_t per = d->type == GK_GEMM_TYPE_F32 ? 4 : 8;
+    const size_t lda = d->lda == 0 ? (d->op_a == GK_GEMM_OP_T ? d->m : d->k) : d->lda;
+    const size_t ldb = d->ldb == 0 ? (d->op_b == GK_GEMM_OP_T ? d->k : d->n) : d->ldb;
+    const size_t kc_rows = lda % per == 0 && ldb % per == 0 ? GK_GEMM_SPLIT21_MIN_KC : GK_GEMM_SPLIT21_GATHER_MIN_KC;
+    /* Past one tile per SM (2 slices at most), slices of at least 4 GK_GEMM_SPLIT21_MIN_KC. */
+    const size_t min_kc = tm * tn > GK_GEMM_SPLIT21_CTAS / 4 ? 4 * GK_GEMM_SPLIT21_MIN_KC : kc_rows;
     if (s > d->k / min_kc) s = d->k / min_kc;
     return split_into(d, s, 64);
 }

@@ -1619,8 +1619,10 @@ static void test_auto(void)
          * 16) = 16, kc = 257 -> 320, S = ceil(4100 / 320) = 13 (the last slice 260 deep):
          * 13 x 136 x 128 x 4 = 905,216 bytes. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4100, 1, 21, 13, 905216},
-        /* Odd rows (lda = 4099): 21 splits them too, S = 13 (the last slice 259 deep). */
-        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4099, 1, 21, 13, 905216},
+        /* Odd rows (lda = 4099, not whole 16-byte units): slices of at least
+         * GK_GEMM_SPLIT21_GATHER_MIN_KC, S = min(88, 4099 / 64 = 64) = 64, kc = 65 -> 128, S = 33 (the
+         * last slice 3 deep): 33 x 136 x 128 x 4 = 2,297,856 bytes. */
+        {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 136, 128, 4099, 1, 21, 33, 2297856},
         /* 33 x 44 x 4100: 1,452 outputs, but 2^22.5 multiply-adds where 21 splits: 21, S = 13,
          * 13 x 33 x 44 x 4 = 75,504 -> 75,520. */
         {GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_N, 33, 44, 4100, 1, 21, 13, 75520},
@@ -1696,7 +1698,7 @@ static void test_auto(void)
          * 4 x 384 x 384 x 4 = 2,359,296 bytes; k = 2040 (lda 2040): no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 384, 384, 2048, 1, 23, 4, 2359296},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 384, 384, 2040, 1, 23, 1, 256},
-        /* Odd rows (ldb 383): 21, 6 x 6 = 36 tiles of 64 x 64, S = min(528 / 36 = 14, 4096 / 256 = 16) = 14,
+        /* Odd rows (ldb 383): 21, 6 x 6 = 36 tiles of 64 x 64, S = min(528 / 36 = 14, 4096 / 64 = 64) = 14,
          * kc = ceil(4096 / 14) = 293 -> 320, S = ceil(4096 / 320) = 13 (the last slice 256 deep):
          * 13 x 384 x 383 x 4 = 7,647,744 bytes. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 384, 383, 4096, 1, 21, 13, 7647744},
@@ -1726,16 +1728,17 @@ static void test_auto(void)
         /* 512 x 4352: 2 x 17 = 34 pairs, more than GK_GEMM_SPLIT16_MAX_PAIRS: no split. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 512, 4352, 8192, 1, 17, 1, 256},
         /* 256 x 256 x 2047 nt (lda = ldb = 2047: odd rows): 21, 16 tiles of 64 x 64: S = min(528 / 16 = 33,
-         * 2047 / 256 = 7) = 7, kc = 293 -> 320, S = ceil(2047 / 320) = 7: 7 x 256 x 256 x 4 = 1,835,008 bytes. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 256, 256, 2047, 1, 21, 7, 1835008},
-        /* 991 x 132 x 3663 (odd rows): 16 x 3 = 48 tiles: S = min(11, 14) = 11, kc = 333 -> 384, S = 10:
+         * 2047 / 64 = 31) = 31, kc = 67 -> 128, S = ceil(2047 / 128) = 16: 16 x 256 x 256 x 4 = 4,194,304
+         * bytes. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, 256, 256, 2047, 1, 21, 16, 4194304},
+        /* 991 x 132 x 3663 (odd rows): 16 x 3 = 48 tiles: S = min(11, 57) = 11, kc = 333 -> 384, S = 10:
          * 10 x 991 x 132 x 4 = 5,232,480 -> 5,232,640. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 991, 132, 3663, 1, 21, 10, 5232640},
-        /* 1024 x 255 x 1024 (ldb 255: odd rows): 21, 16 x 4 = 64 tiles: S = min(8, 4) = 4, kc = 256:
-         * 4 x 1024 x 255 x 4 = 4,177,920 bytes. With ldb 256: 23, k < GK_GEMM_SPLIT23_MIN_K, no split. */
-        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 255, 1024, 1, 21, 4, 4177920},
+        /* 1024 x 255 x 1024 (ldb 255: odd rows): 21, 16 x 4 = 64 tiles: S = min(8, 16) = 8, kc = 128:
+         * 8 x 1024 x 255 x 4 = 8,355,840 bytes. With ldb 256: 23, k < GK_GEMM_SPLIT23_MIN_K, no split. */
+        {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 255, 1024, 1, 21, 8, 8355840},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 256, 1024, 1, 23, 1, 256},
-        /* More than 132 tiles: slices of at least 1024 (21), 256 (22, up to 198 tiles). 1024^3 fp32
+        /* More than 132 tiles: slices of at least 1024 (21, odd rows too), 256 (22, up to 198 tiles). 1024^3 fp32
          * (22, 256 tiles): none; 865 x 950 x 6788 bf16 (21: lda 6788, odd rows; 210 tiles): S = min(2, 6) = 2, kc = 3394 ->
          * 3456: 2 x 865 x 950 x 4 = 6,574,000 -> 6,574,080. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 22, 1, 256},

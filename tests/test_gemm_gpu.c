@@ -1046,16 +1046,18 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 136, 2176, 4160, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 17, 7},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 1024, 576, 2200, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 17, 4},
         /* Variant 21's split (BF16, F16, mid-size rows that are not whole 16-byte units): S = min(528 /
-         * tiles, k / 256) over 64 x 64 tiles; every layout, a shorter last slice. 100 x 297 x 5000 (ldb 297):
-         * 2 x 5 tiles, S = min(52, 19) = 19, kc = 264 -> 320, S = 16. 263 x 72 x 3000 tt (lda 263): 5 x 2
-         * tiles, S = min(52, 11) = 11, kc = 273 -> 320, S = 10. 80 x 512 x 2044 nt (lda = ldb = 2044): 2 x 8
-         * tiles, S = min(33, 7) = 7, kc = 292 -> 320, S = 7 (the last 124). 41 x 1000 x 2560 tn (lda 41):
-         * 1 x 16 tiles, S = min(33, 10) = 10, kc = 256. 100 x 300 x 5001 (lda 5001): as the first, S = 16. */
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 297, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 21, 16},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 263, 72, 3000, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 21, 10},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 80, 512, 2044, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 21, 7},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 41, 1000, 2560, -1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 21, 10},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 300, 5001, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 21, 16},
+         * tiles, k / GK_GEMM_SPLIT21_GATHER_MIN_KC = k / 64) over 64 x 64 tiles; every layout, a shorter
+         * last slice. 100 x 297 x 5000 (ldb 297): 2 x 5 tiles, S = min(52, 78) = 52, kc = 97 -> 128, S = 40
+         * (the last slice 8 deep). 263 x 72 x 3000 tt (lda 263): 5 x 2 tiles, S = min(52, 46) = 46, kc = 66
+         * -> 128, S = 24 (the last 56). 80 x 512 x 2044 nt (lda = ldb = 2044): 2 x 8 tiles, S = min(33, 31)
+         * = 31, kc = 66 -> 128, S = 16 (the last 124). 41 x 1000 x 2560 tn (lda 41): 1 x 16 tiles, S =
+         * min(33, 40) = 33, kc = 78 -> 128, S = 20. 100 x 300 x 5001 (lda 5001): as the first, S = 40 (the
+         * last 9). */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 297, 5000, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 21, 40},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 263, 72, 3000, 0.5f, -1.0f, GK_GEMM_EPILOGUE_BIAS_GELU, 21, 24},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 80, 512, 2044, 1.5f, 0.25f, GK_GEMM_EPILOGUE_BIAS_RELU, 21, 16},
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 41, 1000, 2560, -1.0f, 0.0f, GK_GEMM_EPILOGUE_BIAS, 21, 20},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 100, 300, 5001, 1.0f, 0.0f, GK_GEMM_EPILOGUE_NONE, 21, 40},
     };
     for (size_t ci = 0; ci < sizeof sc / sizeof sc[0]; ++ci) {
         const split_case *x = &sc[ci];

@@ -729,7 +729,8 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * product with k >= GK_GEMM_SPLIT21_MIN_K and at most
  * GK_GEMM_SPLIT21_CTAS / 2 of its 64 x 64 tiles, k is cut into S =
  * min(floor(GK_GEMM_SPLIT21_CTAS / tiles), floor(k / kc_min)) slices
- * (when S >= 2), kc_min = GK_GEMM_SPLIT21_MIN_KC, or 4 times that with
+ * (when S >= 2), kc_min = GK_GEMM_SPLIT21_MIN_KC (GK_GEMM_SPLIT21_GATHER_MIN_KC
+ * where lda or ldb is not a multiple of 16 bytes), or 4 GK_GEMM_SPLIT21_MIN_KC with
  * more than GK_GEMM_SPLIT21_CTAS / 4 tiles (one per SM: at 1024^3, 256
  * tiles, 2 slices of 512 were slower than none), of kc = ceil(k / S)
  * rounded up to a multiple of 64 (then S = ceil(k / kc)): the variant
@@ -764,6 +765,12 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_SPLIT21_MIN_K ((size_t)1024)
 #define GK_GEMM_SPLIT21_CTAS ((size_t)528)
 #define GK_GEMM_SPLIT21_MIN_KC ((size_t)256)
+/* kc_min where lda or ldb is not a multiple of 16 bytes (4 floats, 8
+ * 16-bit elements): variant 21 then loads each k-tile through registers,
+ * one k-tile ahead, and shorter slices in more CTAs ran faster (H200,
+ * gemm/tuning/split21-h200: 49 x 105 x 2599 BF16 in 21 slices instead of
+ * 9, 569 x 20 x 5870 in 46 instead of 19). */
+#define GK_GEMM_SPLIT21_GATHER_MIN_KC ((size_t)64)
 /* Variant 22's split-K (above): from the H100 measurements on gemm/README.md. */
 #define GK_GEMM_SPLIT22_MIN_K ((size_t)256)
 #define GK_GEMM_SPLIT22_MIN_KC ((size_t)64)
