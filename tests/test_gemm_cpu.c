@@ -1211,7 +1211,7 @@ static void test_auto(void)
     d.ldb = 0, d.op_a = GK_GEMM_OP_T;
     CHECK(auto_of(&d) == 22, "600 x 700 x 4096, A stored k x m: %d", auto_of(&d));
     /* F32 tiny products (either compute) -> 20 by the 16-bit types' rule:
-     * k <= 8 with m n batch <= 2^18; 8 < k < 192 with m n batch <= 2^15
+     * k <= 8 with m n batch <= 2^17; 8 < k < 192 with m n batch <= 2^15
      * and m n k batch <= 2^21; or m n batch <= 2^13 with 192 <= k <= 2^14
      * and m n k batch <= 2^22 where 21's split rule would split k, 2^27
      * where not. */
@@ -1220,10 +1220,10 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 20, "64^3 nt (k between the short and long regions): %d", auto_of(&d));
     d.m = 256, d.n = 256; /* 2^16 outputs */
     CHECK(auto_of(&d) == 22, "256 x 256 x 64 nt: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 8);
-    CHECK(auto_of(&d) == 20, "512 x 512 x 8 (2^18 outputs, short k): %d", auto_of(&d));
-    d.n = 513;
-    CHECK(auto_of(&d) == 22, "512 x 513 x 8: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 256, 8);
+    CHECK(auto_of(&d) == 20, "512 x 256 x 8 (2^17 outputs, short k): %d", auto_of(&d));
+    d.n = 257;
+    CHECK(auto_of(&d) == 22, "512 x 257 x 8: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 64, 128, 1000);
     CHECK(auto_of(&d) == 20, "64 x 128 x 1000 (2^13 outputs, no split, under 2^27): %d", auto_of(&d));
     d.n = 129;
@@ -1287,8 +1287,10 @@ static void test_auto(void)
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F32, 512, 512, 2048);
     d.compute = GK_GEMM_COMPUTE_TF32;
     CHECK(auto_of(&d) == 21, "tf32, 512 x 512 x 2048 (21 splits k: 64 tiles): %d", auto_of(&d));
-    d.m = 512, d.n = 512, d.k = 8;
-    CHECK(auto_of(&d) == 20, "tf32, 512 x 512 x 8 (2^18 outputs, short k): %d", auto_of(&d));
+    d.m = 512, d.n = 256, d.k = 8;
+    CHECK(auto_of(&d) == 20, "tf32, 512 x 256 x 8 (2^17 outputs, short k): %d", auto_of(&d));
+    d.n = 257; /* past the tiny rule, below TF32's short-k edge (2^18 outputs): 21 */
+    CHECK(auto_of(&d) == 21, "tf32, 512 x 257 x 8: %d", auto_of(&d));
     d.n = 513;
     CHECK(auto_of(&d) == 22, "tf32, 512 x 513 x 8 (past the tiny rule: short k, 2^18 outputs, ldc 513): %d",
           auto_of(&d));
@@ -1345,11 +1347,11 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 20, "f16, tiny: %d", auto_of(&d));
     d.k = 9;
     CHECK(auto_of(&d) == 20, "7 x 9 x 9 (k past the short-k edge, few multiply-adds): %d", auto_of(&d));
-    /* The tiny regions' edges: k <= 8 with m n batch <= 2^18; 8 < k < 192
+    /* The tiny regions' edges: k <= 8 with m n batch <= 2^17; 8 < k < 192
      * with m n batch <= 2^15 and m n k batch <= 2^21; m n batch <= 2^13
      * with 192 <= k <= 2^14 and m n k batch <= 2^22 (21 splits k) or 2^27
      * (it does not). */
-    CHECK(GK_GEMM_TINY_SHORT_K == 8 && GK_GEMM_TINY_SHORT_K_MAX_MN == 262144 && GK_GEMM_TINY_LONGK_MIN_K == 192 &&
+    CHECK(GK_GEMM_TINY_SHORT_K == 8 && GK_GEMM_TINY_SHORT_K_MAX_MN == 131072 && GK_GEMM_TINY_LONGK_MIN_K == 192 &&
               GK_GEMM_TINY_MIDK_MAX_MN == 32768 && GK_GEMM_TINY_MIDK_MAX_MNK == 2097152 &&
               GK_GEMM_TINY_MAX_K == 16384 && GK_GEMM_TINY_LONGK_MAX_MN == 8192 &&
               GK_GEMM_TINY_LONGK_SPLIT_MAX_MNK == 4194304 && GK_GEMM_TINY_LONGK_MAX_MNK == 134217728,
@@ -1370,10 +1372,10 @@ static void test_auto(void)
     CHECK(auto_of(&d) == 20, "f32 127 x 69 x 101, TF32 allowed: %d", auto_of(&d));
     d.k = 240; /* 2^21.05 multiply-adds, k in the long-k region past 2^13 outputs */
     CHECK(auto_of(&d) != 20, "f32 127 x 69 x 240: %d", auto_of(&d));
-    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 512, 512, 8);
-    CHECK(auto_of(&d) == 20, "512 x 512 x 8 (2^18 outputs): %d", auto_of(&d));
-    d.n = 513;
-    CHECK(auto_of(&d) == 21, "512 x 513 x 8: %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 512, 256, 8);
+    CHECK(auto_of(&d) == 20, "512 x 256 x 8 (2^17 outputs): %d", auto_of(&d));
+    d.n = 257;
+    CHECK(auto_of(&d) == 21, "512 x 257 x 8: %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 4096, 4096, 1);
     CHECK(auto_of(&d) == 21, "4096 x 4096 x 1 (2^24 outputs): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 64, 128, 192);
@@ -1476,17 +1478,25 @@ static void test_auto(void)
     d.batch = 3;
     CHECK(auto_of(&d) == 17, "a batch of 3 (3 x 32 = 96 wide, 192 narrow): %d", auto_of(&d));
     /* The padded copies' edges (odd lda, one product, k < 1024: 21 does
-     * not split): 2^24 with k >= 256, 2^29 at any k. */
-    CHECK(GK_GEMM_PAD_MIN_MNK == ((size_t)1 << 24) && GK_GEMM_PAD_MIN_K == 256 &&
+     * not split): 2^21 with k >= 160, 2^29 at any k. */
+    CHECK(GK_GEMM_PAD_MIN_MNK == ((size_t)1 << 21) && GK_GEMM_PAD_MIN_K == 160 &&
               GK_GEMM_PAD_SHORTK_MIN_MNK == ((size_t)1 << 29),
           "the padded copies' edges");
     d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 256, 256, 256);
     d.lda = 257;
     CHECK(auto_of(&d) == 23, "256^3, lda 257 (2^24, k = 256): %d", auto_of(&d));
-    d.n = 255;
-    CHECK(auto_of(&d) == 21, "256 x 255 x 256, lda 257 (below 2^24): %d", auto_of(&d));
-    d.n = 512, d.k = 255;
-    CHECK(auto_of(&d) == 21, "256 x 512 x 255, lda 257 (2^25, k < 256): %d", auto_of(&d));
+    /* 9,000 outputs (past the tiny rule's 2^13 for k >= 192): 90 x 100 x 234 is 2,106,000 multiply-adds,
+     * 233 deep 2,097,000 (below 2^21 = 2,097,152). */
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 90, 100, 234);
+    d.lda = 235;
+    CHECK(auto_of(&d) == 23, "90 x 100 x 234, lda 235 (2^21, k >= 160): %d", auto_of(&d));
+    d.k = 233;
+    CHECK(auto_of(&d) == 21, "90 x 100 x 233, lda 235 (below 2^21): %d", auto_of(&d));
+    d = gk_gemm_desc_init(GK_GEMM_TYPE_BF16, 256, 512, 160);
+    d.lda = 161;
+    CHECK(auto_of(&d) == 23, "256 x 512 x 160, lda 161 (2^24.3, k = 160): %d", auto_of(&d));
+    d.k = 159;
+    CHECK(auto_of(&d) == 21, "256 x 512 x 159, lda 161 (k < 160): %d", auto_of(&d));
     d = gk_gemm_desc_init(GK_GEMM_TYPE_F16, 8192, 1024, 64);
     d.lda = 65;
     CHECK(auto_of(&d) == 23, "8192 x 1024 x 64, lda 65 (2^29, any k): %d", auto_of(&d));
@@ -1743,7 +1753,7 @@ static void test_auto(void)
          * 3456: 2 x 865 x 950 x 4 = 6,574,000 -> 6,574,080. */
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 1024, 1024, 1024, 1, 22, 1, 256},
         {GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, 865, 950, 6788, 1, 21, 2, 6574080},
-        /* Where 21 does not split odd rows, 23 on padded copies (2^24 or more, k >= 256): k = 1023 <
+        /* Where 21 does not split odd rows, 23 on padded copies (2^21 or more, k >= 160): k = 1023 <
          * GK_GEMM_SPLIT21_MIN_K (lda 1023: A's copy 256 x 1024 x 2 = 524,288 bytes); a batch (23 on rows
          * of 16 bytes; 255 columns: B's copy, shared, 1024 x 256 x 2 = 524,288); 18 x 16 = 288 tiles >
          * 264 (lda 2047: A's copy 1089 x 2048 x 2 = 4,460,544). */

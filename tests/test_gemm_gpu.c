@@ -916,15 +916,15 @@ static void test_auto(uint64_t seed, void **ws, size_t *ws_cap)
         {GK_GEMM_TYPE_F32, GK_GEMM_COMPUTE_TF32, GK_GEMM_OP_T, GK_GEMM_OP_T, 40, 30, 500, 0, 2, GK_GEMM_EPILOGUE_BIAS, 0.0f, 20},
         /* 20: tiny (a short k and few outputs; a few outputs with a long k). */
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 33, 7, 9001, 0, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.0f, 20},
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 300, 500, 5, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.5f, 20},
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_N, 300, 400, 5, 0, 1, GK_GEMM_EPILOGUE_BIAS, 0.5f, 20},
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 40, 100, 700, 0, 2, GK_GEMM_EPILOGUE_NONE, -1.0f, 20},
-        /* 21: mid-size on rows that are not whole 16-byte units, below the work where padded copies
-         * pay (2^24; lda m = 129, a batch; lda 65, past the tiny rule's 2^15 outputs for 8 < k < 192;
-         * lda 513). */
-        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 200, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 21},
+        /* 21: mid-size on rows that are not whole 16-byte units, short of the depth where padded
+         * copies pay (k < 160; lda m = 129, a batch, past the tiny rule's 2^21 multiply-adds; lda 65,
+         * past its 2^15 outputs for 8 < k < 192; lda 151). */
+        {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_T, GK_GEMM_OP_T, 129, 70, 150, 0, 2, GK_GEMM_EPILOGUE_BIAS_RELU, 0.0f, 21},
         {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_T, 131, 300, 64, 65, 1, GK_GEMM_EPILOGUE_NONE, 0.25f, 21},
-        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 136, 512, 513, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 21},
-        /* 23 on padded copies in the workspace: such rows from 2^24 multiply-adds with k >= 256, where 21
+        {GK_GEMM_TYPE_F16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 200, 136, 150, 151, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 21},
+        /* 23 on padded copies in the workspace: such rows from 2^21 multiply-adds with k >= 160, where 21
          * does not split k (k below 1024; a batch): lda 521 (3.1 x 10^7); lda m = 260 (A stored k x m),
          * 2 products (7.1 x 10^7). */
         {GK_GEMM_TYPE_BF16, GK_GEMM_COMPUTE_DEFAULT, GK_GEMM_OP_N, GK_GEMM_OP_N, 300, 200, 520, 521, 1, GK_GEMM_EPILOGUE_BIAS_GELU, 0.5f, 23},

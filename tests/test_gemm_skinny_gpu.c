@@ -219,11 +219,12 @@ static void test_cpu(void)
              * GK_GEMM_SPLIT23_MIN_K: no split); on padded copies of the odd rows (lda m + 3 = 20 or
              * 36, a batch: 21 does not split; 2^25.6 multiply-adds or more, k = 1024). */
             expect_pick(t, ob, MM + 1, f0, NK / f0, 23, 1, 23);
-            /* n k one less: tiny (variant 20: at most 2^13 outputs, 2^22 multiply-adds), or 21 (lda 1025:
-             * 16 tiles of 64 x 64, S = min(33, 1025 / 256 = 4) = 4, kc = 257 -> 320, S = 4); batched
-             * with odd rows (3 x 16 x 1023 x 1025 or more: above 2^24, k >= 256), 23 on padded copies. */
+            /* n k one less: tiny (variant 20: at most 2^13 outputs, 2^22 multiply-adds), or 21 (lda 1025,
+             * odd rows: 16 tiles of 64 x 64, S = min(33, 1025 / GK_GEMM_SPLIT21_GATHER_MIN_KC = 16) = 16,
+             * kc = 65 -> 128, S = 9); batched with odd rows (3 x 16 x 1023 x 1025 or more: above 2^21,
+             * k >= 160), 23 on padded copies. */
             expect_pick(t, ob, 1, f1, (NK - 1) / f1, 20, 1, 20);
-            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 21, 4, 23);
+            expect_pick(t, ob, MM, f1, (NK - 1) / f1, 21, 9, 23);
             expect_pick(t, ob, 1, f0, NK / f0, S, 1, S);
             /* Extreme aspect ratios: the weight's rows are 2 bytes when it
              * is stored k x n with n = 1 (21 splits k: one tile, 528
@@ -234,8 +235,8 @@ static void test_cpu(void)
             expect_pick(t, ob, 1, 1, GK_GEMM_LONGK_MIN_K - 1, 20, 1, 20);
             /* A small C with a long k: 21 splits it (lda 2^20 - 1: odd rows; 528 / 1 tile, kc = 1986 ->
              * 2048: 512 slices);
-             * a batch (no split): 19. k = 1 with 2^20 - 1 outputs: 21 (odd rows, below 2^24 multiply-adds:
-             * no padded copies). */
+             * a batch (no split): 19. k = 1 with 2^20 - 1 outputs: 21 (odd rows, k below 160 and below 2^29
+             * multiply-adds: no padded copies). */
             expect_pick(t, ob, 1, 1, NK - 1, 21, 512, S);
             expect_pick(t, ob, 1, NK - 1, 1, 21, 1, 21);
             expect_pick(t, ob, 16, 8192, 8192, S, 1, S); /* the bench's skinny shapes */
@@ -257,10 +258,10 @@ static void test_cpu(void)
             expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K, 23, 4, S);
             /* 512 x 513: m n > 2^18. Where B's rows (k = 8192 for op_b T) allow it, 23 past 2^30
              * because it splits: 4 x 9 = 36 tiles, S = min(3, 16) = 3, kc = 2731 -> 2752, S = 3;
-             * n = 513 (op_b N): odd rows, 21 with 8 x 9 tiles: S = min(7, 32) = 7, kc = 1171 -> 1216,
+             * n = 513 (op_b N): odd rows, 21 with 8 x 9 tiles: S = min(7, 128) = 7, kc = 1171 -> 1216,
              * S = 7. Batched: 23 on padded copies (odd rows, 2^32.6, below 2^33; no split). */
             expect_pick(t, ob, 512, 513, GK_GEMM_LONGK_MIN_K, oi ? 23 : 21, oi ? 3 : 7, 23);
-            /* lda 8191: odd rows, 21 (64 tiles: S = min(8, 31) = 8); batched, 23 on copies. */
+            /* lda 8191: odd rows, 21 (64 tiles: S = min(8, 127) = 8); batched, 23 on copies. */
             expect_pick(t, ob, 512, 512, GK_GEMM_LONGK_MIN_K - 1, 21, 8, 23);
             /* 23: 2 x 4 = 8 tiles, S = min(16, 128) = 16, kc = 4096. */
             expect_pick(t, ob, 256, 256, 65536, 23, 16, S);

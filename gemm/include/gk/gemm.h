@@ -531,8 +531,11 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
  * it is correct for any size, and slow for large ones (two loads per
  * multiply-add: BF16 256^3 takes 42.8 us on the H100, against 7.0 us on
  * variant 21; gemm/tuning/tiles-h100/latency.txt). */
+/* The short-k edge, measured on an H200 (gemm/tuning/auto-h200): at k = 1,
+ * 820 x 105 outputs (2^16.4) took 6.1 us on 20 and 7.4 on 21; at k = 3,
+ * 355 x 486 (2^17.4) 8.3 on 20 and 6.1 on 21. */
 #define GK_GEMM_TINY_SHORT_K ((size_t)8)
-#define GK_GEMM_TINY_SHORT_K_MAX_MN ((size_t)1 << 18)
+#define GK_GEMM_TINY_SHORT_K_MAX_MN ((size_t)1 << 17)
 #define GK_GEMM_TINY_LONGK_MIN_K ((size_t)192)
 #define GK_GEMM_TINY_MIDK_MAX_MN ((size_t)1 << 15)
 #define GK_GEMM_TINY_MIDK_MAX_MNK ((size_t)1 << 21)
@@ -578,8 +581,14 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 #define GK_GEMM_WGMMA_WAVE_MIN_CTAS ((size_t)128)
 #define GK_GEMM_WGMMA_WAVE_MAX_CTAS ((size_t)132)
 #define GK_GEMM_MID_MAX_MNK_GATHER ((size_t)1 << 33)
-#define GK_GEMM_PAD_MIN_MNK ((size_t)1 << 24)
-#define GK_GEMM_PAD_MIN_K ((size_t)256)
+/* The padded copies' edges, measured on an H200 (gemm/tuning/auto-h200,
+ * BF16, odd rows, 23 on the copies against 21): 23 faster from k = 172
+ * (427 x 95 x 172: 10.7 against 12.2 us; 18 x 1110 x 184, 2^21.8
+ * multiply-adds: 8.1 against 10.9; 7586 x 2 x 1007: 27.2 against 38.2),
+ * 21 faster at k = 99 and less (915 x 33 x 99: 9.6 against 10.9;
+ * 5364 x 1407 x 20: 29.2 against 34.7). */
+#define GK_GEMM_PAD_MIN_MNK ((size_t)1 << 21)
+#define GK_GEMM_PAD_MIN_K ((size_t)160)
 #define GK_GEMM_PAD_SHORTK_MIN_MNK ((size_t)1 << 29)
 /* F32 with compute TF32 has the same region on variant 21's TF32 instance
  * (the same 64 x 64 tiles of C, k-tiles of 32 floats, each operand rounded
@@ -768,7 +777,7 @@ gk_status gk_gemm_fp8_quantize(gk_gemm_type type, const float *x, size_t count, 
 /* kc_min where lda or ldb is not a multiple of 16 bytes (4 floats, 8
  * 16-bit elements): variant 21 then loads each k-tile through registers,
  * one k-tile ahead, and shorter slices in more CTAs ran faster (H200,
- * gemm/tuning/split21-h200: 49 x 105 x 2599 BF16 in 21 slices instead of
+ * gemm/tuning/auto-h200/split21: 49 x 105 x 2599 BF16 in 21 slices instead of
  * 9, 569 x 20 x 5870 in 46 instead of 19). */
 #define GK_GEMM_SPLIT21_GATHER_MIN_KC ((size_t)64)
 /* Variant 22's split-K (above): from the H100 measurements on gemm/README.md. */
