@@ -45,7 +45,11 @@
  *     by element (2-byte loads: any leading dimension, any 2-byte
  *     alignment) into 32 registers while the warps compute the current
  *     one, and stores them into the other of 2 stages after it: one
- *     barrier per k-tile, 36 KB per CTA;
+ *     barrier per k-tile, 36 KB per CTA (a copy from the 4-byte words
+ *     that hold each chunk, 4 or 5 loads instead of 8, was timed on an
+ *     H200 and not kept: 96 to 128 registers with A and B as stored,
+ *     one CTA fewer per SM, and the BF16 sweep slower in geometric mean;
+ *     gemm/README.md, Variant 21);
  *   - the tiles of all products of a batch form one grid, one CTA per tile
  *     (walked grid-stride past 2^31 - 1); the epilogue (alpha, beta, bias,
  *     ReLU or GELU, rounded once to C's type) is common.cuh's store_tile:
