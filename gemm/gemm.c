@@ -358,14 +358,17 @@ static split_plan split_into(const gk_gemm_desc *d, size_t s, size_t granule)
 }
 
 /* The rows of A and B (every product's) are whole 16-byte units: lda, ldb
- * and, for a batch, the strides are multiples of 8 elements (the rows
- * variant 17's TMA addresses; the pointers are the call's to check). */
+ * and, for a batch, the strides are multiples of 8 elements (4 for F32:
+ * the rows the TMA and cp.async address; the pointers are the call's to
+ * check). */
 static int rows16_bits(const gk_gemm_desc *d, int dense_ld)
 {
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
+    const size_t per = d->type == GK_GEMM_TYPE_F32 ? 4 : 8;
     const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
     const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
-    return lda % 8 == 0 && ldb % 8 == 0 && (d->batch <= 1 || (d->stride_a % 8 == 0 && d->stride_b % 8 == 0));
+    return lda % per == 0 && ldb % per == 0 &&
+           (d->batch <= 1 || (d->stride_a % per == 0 && d->stride_b % per == 0));
 }
 
 /* GK_GEMM_AUTO's split of k for variant 17 (gk/gemm.h, "Split-K"): BF16
@@ -407,12 +410,8 @@ static split_plan auto_split21(const gk_gemm_desc *d)
     const size_t tm = (d->m + 63) / 64, tn = (d->n + 63) / 64;
     if (tm > GK_GEMM_SPLIT21_CTAS || tn > GK_GEMM_SPLIT21_CTAS || tm * tn > GK_GEMM_SPLIT21_CTAS / 2) return sp;
     size_t s = GK_GEMM_SPLIT21_CTAS / (tm * tn);
-    /* Rows of whole 16-byte units (4 floats, 8 16-bit elements; a split is
-     * one product, so lda and ldb alone): the cp.async path. */
-    const size_t per = d->type == GK_GEMM_TYPE_F32 ? 4 : 8;
-    const size_t lda = d->lda == 0 ? (d->op_a == GK_GEMM_OP_T ? d->m : d->k) : d->lda;
-    const size_t ldb = d->ldb == 0 ? (d->op_b == GK_GEMM_OP_T ? d->k : d->n) : d->ldb;
-    const size_t kc_rows = lda % per == 0 && ldb % per == 0 ? GK_GEMM_SPLIT21_MIN_KC : GK_GEMM_SPLIT21_GATHER_MIN_KC;
+    /* Rows of whole 16-byte units: the cp.async path. */
+    const size_t kc_rows = rows16_bits(d, 1) ? GK_GEMM_SPLIT21_MIN_KC : GK_GEMM_SPLIT21_GATHER_MIN_KC;
     /* Past one tile per SM (2 slices at most), slices of at least 4 GK_GEMM_SPLIT21_MIN_KC. */
     const size_t min_kc = tm * tn > GK_GEMM_SPLIT21_CTAS / 4 ? 4 * GK_GEMM_SPLIT21_MIN_KC : kc_rows;
     if (s > d->k / min_kc) s = d->k / min_kc;
@@ -576,10 +575,9 @@ static int auto_pick(const gk_gemm_desc *d, int dense_ld, int can_split)
     const int sized = d->m != 0 && d->n != 0 && d->k != 0 && d->batch != 0 && d->m <= GK_GEMM_MAX_DIM &&
                       d->n <= GK_GEMM_MAX_DIM && d->k <= GK_GEMM_MAX_DIM && d->batch <= GK_GEMM_MAX_DIM;
     const int ta = d->op_a == GK_GEMM_OP_T, tb = d->op_b == GK_GEMM_OP_T;
-    const size_t lda = dense_ld && d->lda == 0 ? (ta ? d->m : d->k) : d->lda;
     const size_t ldb = dense_ld && d->ldb == 0 ? (tb ? d->k : d->n) : d->ldb;
     const int batched = d->batch > 1;
-    const int rows16 = lda % 4 == 0 && ldb % 4 == 0 && (!batched || (d->stride_a % 4 == 0 && d->stride_b % 4 == 0));
+    const int rows16 = rows16_bits(d, dense_ld);
     const int tf32 = d->compute == GK_GEMM_COMPUTE_TF32;
     if (sized) {
         if (tiny(d, can_split)) return 20;
